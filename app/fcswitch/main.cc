@@ -1,0 +1,171 @@
+// fcswitch CONFIG.toml [options] [-- EAL options]
+//
+// Runs one switch until SIGINT/SIGTERM (or --exit-on-idle / --duration), then stops RX,
+// drains, stops the lcores and ports, prints per-port and per-priority counters, and checks
+// that every mbuf came back to the mempool.
+
+#include <signal.h>
+
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+#include <spdlog/spdlog.h>
+
+#include <chrono>
+#include <thread>
+#include <fstream>
+#include <iostream>
+
+#include "config/config_error.h"
+#include "config/switch_config.h"
+#include "dpdk/eal_session.h"
+#include "dpdk/lcore_runner.h"
+#include "switch/switch_node.h"
+#include "switch/switch_report.h"
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+using namespace std::chrono_literals;
+
+struct Options {
+  std::string config_path;
+  std::vector<std::string> eal_args;
+  bool check_only = false;
+  double exit_on_idle_ms = 0;
+  double duration_s = 0;
+  double drain_timeout_s = 2;
+  std::string report_json;
+  std::string log_level = "info";
+};
+
+// Waits up to `timeout` for SIGINT/SIGTERM, which every thread has blocked (see main), so no
+// handler and no global flag are needed. Returns the signal or 0.
+int wait_signal(const sigset_t& signals, std::chrono::milliseconds timeout) {
+  const timespec ts{0, static_cast<long>(timeout.count()) * 1'000'000};
+  siginfo_t info;
+  const int sig = sigtimedwait(&signals, &info, &ts);
+  return sig > 0 ? sig : 0;
+}
+
+// Runs until a signal, the duration, or (with exit_on_idle) the switch has settled for that
+// long. Logs drops at most once a second, when they changed.
+void run_until_stopped(fcswitch::SwitchNode& node, const Options& options, const sigset_t& signals) {
+  const auto start = Clock::now();
+  auto last_log = start;
+  std::string last_drops;
+  fcswitch::SwitchProgress settled_since = node.progress();
+  auto settled_at = Clock::now();
+  for (;;) {
+    if (int sig = wait_signal(signals, 10ms)) {
+      spdlog::info("signal {}: stopping", strsignal(sig));
+      return;
+    }
+    const auto now = Clock::now();
+    if (options.duration_s > 0 && now - start >= std::chrono::duration<double>(options.duration_s)) {
+      spdlog::info("duration reached: stopping");
+      return;
+    }
+    if (now - last_log >= 1s) {
+      last_log = now;
+      if (auto drops = fcswitch::drop_summary(node); drops != last_drops) {
+        spdlog::info("drops: {}", drops);
+        last_drops = drops;
+      }
+    }
+    if (options.exit_on_idle_ms > 0) {
+      const fcswitch::SwitchProgress progress = node.progress();
+      if (!fcswitch::SwitchNode::settled(settled_since, progress) || progress.work != settled_since.work) {
+        settled_since = progress;
+        settled_at = now;
+      } else if (now - settled_at >= std::chrono::duration<double, std::milli>(options.exit_on_idle_ms)) {
+        spdlog::info("idle for {} ms: stopping", options.exit_on_idle_ms);
+        return;
+      }
+    }
+  }
+}
+
+// RX is stopped; waits until everything queued has left, or the deadline.
+bool drain(fcswitch::SwitchNode& node, double timeout_s) {
+  const auto deadline = Clock::now() + std::chrono::duration<double>(timeout_s);
+  fcswitch::SwitchProgress before = node.progress();
+  while (Clock::now() < deadline) {
+    std::this_thread::sleep_for(5ms);  // a control-loop period, not a synchronisation
+    fcswitch::SwitchProgress after = node.progress();
+    if (fcswitch::SwitchNode::settled(before, after)) return true;
+    before = std::move(after);
+  }
+  return false;
+}
+
+int run(const Options& options) {
+  const fcswitch::config::SwitchConfig config = fcswitch::config::load_switch_config(options.config_path);
+  spdlog::info("config {}: switch {}, {} ports, layout {} ({} worker lcores), lossless priorities 0x{:02x}",
+               config.file, config.name, config.ports.size(), config.layout_name, config.lcores.size(),
+               config.lossless_priorities);
+  if (options.check_only) {
+    std::cout << config.file << ": ok\n";
+    return 0;
+  }
+
+  // Block the stop signals before EAL starts its threads, so all of them inherit the mask
+  // and only the control loop's sigtimedwait sees the signals.
+  sigset_t signals;
+  sigemptyset(&signals);
+  sigaddset(&signals, SIGINT);
+  sigaddset(&signals, SIGTERM);
+  pthread_sigmask(SIG_BLOCK, &signals, nullptr);
+
+  const fcswitch::dpdk::EalPlan plan = fcswitch::dpdk::plan_eal(config, options.eal_args);
+  fcswitch::dpdk::EalSession eal(plan);
+  int exit_code = 0;
+  {
+    fcswitch::SwitchNode node(config);
+    fcswitch::dpdk::LcoreRunner runner(node.lcore_tasks(), plan.oversubscribed);
+    runner.start();
+    run_until_stopped(node, options, signals);
+    node.stop_rx();
+    fcswitch::ShutdownCheck check;
+    check.drained = drain(node, options.drain_timeout_s);
+    runner.stop();
+    node.flush();
+    node.stop_ports();
+    check.mempool_size = node.mempool_size();
+    check.mempool_in_use = node.mempool_in_use();
+    std::cout << fcswitch::report_text(node, check) << std::flush;
+    if (!options.report_json.empty()) std::ofstream(options.report_json) << fcswitch::report_json(node, check);
+    if (check.mempool_in_use) {
+      spdlog::error("{} mbufs did not come back to the mempool", check.mempool_in_use);
+      exit_code = 3;
+    }
+  }
+  return exit_code;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  Options options;
+  CLI::App app{"fcswitch: a DPDK software switch for lossless-datacenter flow-control research"};
+  app.add_option("config", options.config_path, "switch configuration (TOML)")->required();
+  app.add_option("eal", options.eal_args, "EAL options, after --");
+  app.add_flag("--check", options.check_only, "validate the configuration and exit");
+  app.add_option("--exit-on-idle", options.exit_on_idle_ms,
+                 "stop once nothing has arrived or moved for this many ms (for pcap replays)");
+  app.add_option("--duration", options.duration_s, "stop after this many seconds");
+  app.add_option("--drain-timeout", options.drain_timeout_s, "seconds to let queues empty at shutdown");
+  app.add_option("--report-json", options.report_json, "write the final counters to this file as JSON");
+  app.add_option("--log-level", options.log_level, "trace, debug, info, warn, error");
+  CLI11_PARSE(app, argc, argv);
+  spdlog::set_level(spdlog::level::from_str(options.log_level));
+
+  try {
+    return run(options);
+  } catch (const fcswitch::config::ConfigError& error) {
+    std::cerr << error.what() << "\n";
+    return 2;
+  } catch (const std::exception& error) {
+    spdlog::error("{}", error.what());
+    return 1;
+  }
+}

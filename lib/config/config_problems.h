@@ -1,0 +1,36 @@
+#pragma once
+// Collects the problems found while reading one config file, each pinned to a place.
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <toml++/toml.h>
+
+namespace fcswitch::config {
+
+class ConfigProblems {
+ public:
+  explicit ConfigProblems(std::string file) : file_(std::move(file)) {}
+
+  // "file:line:column: key: expected …, found …"
+  void expected(const toml::source_region& where, std::string_view key, std::string_view what,
+                std::string_view found);
+  // "file:line:column: key: message" for problems that are not a type or range mismatch.
+  void note(const toml::source_region& where, std::string_view key, std::string_view message);
+
+  const std::string& file() const { return file_; }
+  bool empty() const { return problems_.empty(); }
+  std::vector<std::string> take() { return std::move(problems_); }
+
+ private:
+  std::string place(const toml::source_region& where) const;
+
+  std::string file_;
+  std::vector<std::string> problems_;
+};
+
+// How a value appears in a message: `integer 2000000`, `string "abc"`, `table`.
+std::string describe(const toml::node& node);
+
+}  // namespace fcswitch::config

@@ -1,0 +1,426 @@
+#include "config/switch_config.h"
+
+#include <fmt/format.h>
+
+#include <charconv>
+#include <fstream>
+#include <sstream>
+#include <map>
+
+#include "config/config_error.h"
+#include "config/table_reader.h"
+
+namespace fcswitch::config {
+
+namespace {
+
+constexpr uint64_t kMaxBufferBytes = 1ull << 34;  // 16 GiB: far above any switch's buffer
+
+bool is_power_of_two(uint64_t v) { return v && !(v & (v - 1)); }
+
+// "46" or "40-47" → [first, last]; nullopt when malformed or outside [0, limit).
+std::optional<std::pair<int, int>> parse_code_range(std::string_view text, int limit) {
+  auto parse_int = [](std::string_view s) -> std::optional<int> {
+    int v = 0;
+    const auto [ptr, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+    if (ec != std::errc() || ptr != s.data() + s.size()) return std::nullopt;
+    return v;
+  };
+  const size_t dash = text.find('-');
+  const auto first = parse_int(text.substr(0, dash));
+  const auto last = dash == std::string_view::npos ? first : parse_int(text.substr(dash + 1));
+  if (!first || !last || *first < 0 || *last >= limit || *first > *last) return std::nullopt;
+  return std::pair{*first, *last};
+}
+
+// A table `{ "46" = 5, "40-47" = 4 }` overriding entries of `map`.
+template <size_t N>
+void read_code_map(TableReader& parent, std::string_view key, std::array<uint8_t, N>& map) {
+  const toml::table* table = parent.table(key);
+  if (!table) return;
+  ConfigProblems& problems = parent.problems();
+  for (const auto& [code, value] : *table) {
+    const std::string path = fmt::format("{}.\"{}\"", parent.key_path(key), code.str());
+    const auto range = parse_code_range(code.str(), static_cast<int>(N));
+    if (!range) {
+      problems.expected(code.source(), path, fmt::format("a code or range \"a-b\" in [0, {}]", N - 1),
+                        fmt::format("\"{}\"", code.str()));
+      continue;
+    }
+    const auto* priority = value.as_integer();
+    if (!priority || priority->get() < 0 || priority->get() >= kNumPriorities) {
+      problems.expected(value.source(), path, "a priority in [0, 7]", describe(value));
+      continue;
+    }
+    for (int c = range->first; c <= range->second; ++c) map[c] = static_cast<uint8_t>(priority->get());
+  }
+}
+
+// A list of priorities `[3, 4]` (and "lossy" where `allow_lossy`) as a bit mask.
+std::optional<uint16_t> read_queue_list(TableReader& parent, std::string_view key, bool allow_lossy) {
+  const toml::array* list = parent.array(key);
+  if (!list) return std::nullopt;
+  uint16_t mask = 0;
+  const std::string expected = allow_lossy ? "a priority in [0, 7] or \"lossy\"" : "a priority in [0, 7]";
+  for (size_t i = 0; i < list->size(); ++i) {
+    const toml::node& item = *list->get(i);
+    const std::string path = fmt::format("{}[{}]", parent.key_path(key), i);
+    if (const auto* p = item.as_integer(); p && p->get() >= 0 && p->get() < kNumPriorities) {
+      mask |= static_cast<uint16_t>(1u << p->get());
+    } else if (const auto* s = item.as_string(); allow_lossy && s && s->get() == "lossy") {
+      mask |= static_cast<uint16_t>(1u << kLossyQueue);
+    } else {
+      parent.problems().expected(item.source(), path, expected, describe(item));
+    }
+  }
+  return mask;
+}
+
+void read_scheduler(TableReader& port, PortConfig& out) {
+  const toml::table* table = port.table("scheduler");
+  if (!table) return;
+  TableReader reader(*table, port.key_path("scheduler"), port.problems());
+  if (auto strict = read_queue_list(reader, "strict", true)) out.scheduler.strict_queues = *strict;
+  if (const toml::table* weights = reader.table("weights")) {
+    for (const auto& [queue, value] : *weights) {
+      const std::string path = fmt::format("{}.\"{}\"", reader.key_path("weights"), queue.str());
+      int q = -1;
+      if (queue.str() == "lossy") {
+        q = kLossyQueue;
+      } else if (auto range = parse_code_range(queue.str(), kNumPriorities);
+                 range && range->first == range->second) {
+        q = range->first;
+      }
+      if (q < 0) {
+        reader.problems().expected(queue.source(), path, "a priority in [0, 7] or \"lossy\"",
+                                   fmt::format("\"{}\"", queue.str()));
+        continue;
+      }
+      const auto* weight = value.as_integer();
+      if (!weight || weight->get() < 1 || weight->get() > 1000) {
+        reader.problems().expected(value.source(), path, "a weight in [1, 1000]", describe(value));
+        continue;
+      }
+      out.scheduler.weights[q] = static_cast<uint32_t>(weight->get());
+    }
+  }
+  if (auto quantum = reader.bytes("quantum_per_weight", 64, 1 << 20))
+    out.scheduler.quantum_bytes_per_weight = static_cast<uint32_t>(*quantum);
+  reader.reject_unknown_keys();
+}
+
+PortConfig read_port(const toml::table& table, size_t index, ConfigProblems& problems) {
+  TableReader reader(table, fmt::format("ports[{}]", index), problems);
+  PortConfig port;
+  port.name = reader.string("name", true).value_or("");
+  port.device = reader.string("device", true).value_or("");
+  if (auto profile = reader.choice("profile", {"auto", "vdev", "ixgbe-82599"})) {
+    port.profile = *profile == "vdev"          ? NicProfileKind::kVdev
+                   : *profile == "ixgbe-82599" ? NicProfileKind::kIxgbe82599
+                                               : NicProfileKind::kAuto;
+  }
+  if (auto mac = reader.string("mac")) {
+    port.mac = wire::MacAddress::parse(*mac);
+    if (!port.mac || port.mac->is_multicast())
+      problems.expected(table.get("mac")->source(), reader.key_path("mac"),
+                        "a unicast MAC address \"aa:bb:cc:dd:ee:ff\"", describe(*table.get("mac")));
+  }
+  if (auto rate = reader.rate_bps("rate", 1'000'000, 400'000'000'000)) port.rate_bps = *rate;
+  if (auto n = reader.integer("rx_descriptors", 0, 4096)) port.rx_descriptors = static_cast<uint16_t>(*n);
+  if (auto n = reader.integer("tx_descriptors", 0, 4096)) port.tx_descriptors = static_cast<uint16_t>(*n);
+  if (auto t = reader.integer("control_ether_type", 0x0600, 0xFFFF))
+    port.control_ether_type = static_cast<uint16_t>(*t);
+  read_scheduler(reader, port);
+  reader.reject_unknown_keys();
+  return port;
+}
+
+std::optional<TaskRef> parse_task(std::string_view text, const SwitchConfig& config) {
+  if (text == "fwd") return TaskRef{TaskKind::kFwd, -1};
+  const size_t colon = text.find(':');
+  if (colon == std::string_view::npos) return std::nullopt;
+  const std::string_view kind = text.substr(0, colon);
+  const int port = config.port_index(text.substr(colon + 1));
+  if (port < 0) return std::nullopt;
+  if (kind == "rx") return TaskRef{TaskKind::kRx, port};
+  if (kind == "tx") return TaskRef{TaskKind::kTx, port};
+  return std::nullopt;
+}
+
+void read_layout(TableReader& root, SwitchConfig& config) {
+  const toml::table* table = root.table("layout");
+  std::string preset = "compact";
+  const toml::array* lcores = nullptr;
+  std::optional<TableReader> reader;
+  if (table) {
+    reader.emplace(*table, "layout", root.problems());
+    preset = reader->choice("preset", {"compact", "testbed", "custom"}).value_or("compact");
+    lcores = reader->array("lcores", preset == "custom");
+    reader->reject_unknown_keys();
+  }
+  config.layout_name = preset;
+  const int ports = static_cast<int>(config.ports.size());
+  if (preset == "testbed") {
+    config.lcores = testbed_layout(ports);
+  } else if (preset == "compact") {
+    config.lcores = compact_layout(ports);
+  }
+  if (preset != "custom") {
+    if (lcores)
+      root.problems().note(lcores->source(), "layout.lcores",
+                           "only allowed with preset = \"custom\"");
+    return;
+  }
+  if (!lcores) return;
+  ConfigProblems& problems = root.problems();
+  std::vector<int> seen_rx(ports), seen_tx(ports);
+  int seen_fwd = 0;
+  for (size_t i = 0; i < lcores->size(); ++i) {
+    const toml::node& lcore = *lcores->get(i);
+    const std::string path = fmt::format("layout.lcores[{}]", i);
+    const auto* tasks = lcore.as_array();
+    if (!tasks || tasks->empty()) {
+      problems.expected(lcore.source(), path, "a non-empty array of task names", describe(lcore));
+      continue;
+    }
+    std::vector<TaskRef> refs;
+    for (size_t j = 0; j < tasks->size(); ++j) {
+      const toml::node& task = *tasks->get(j);
+      const auto* name = task.as_string();
+      auto ref = name ? parse_task(name->get(), config) : std::nullopt;
+      if (!ref) {
+        problems.expected(task.source(), fmt::format("{}[{}]", path, j),
+                          "\"fwd\", \"rx:PORT\" or \"tx:PORT\" with PORT a port name", describe(task));
+        continue;
+      }
+      (ref->kind == TaskKind::kFwd ? seen_fwd : ref->kind == TaskKind::kRx ? seen_rx[ref->port]
+                                                                            : seen_tx[ref->port])++;
+      refs.push_back(*ref);
+    }
+    config.lcores.push_back(std::move(refs));
+  }
+  // Every task runs exactly once.
+  auto check = [&](int count, const std::string& task) {
+    if (count != 1)
+      problems.note(lcores->source(), "layout.lcores",
+                    fmt::format("task \"{}\" must appear exactly once, found {} times", task, count));
+  };
+  check(seen_fwd, "fwd");
+  for (int p = 0; p < ports; ++p) {
+    check(seen_rx[p], "rx:" + config.ports[p].name);
+    check(seen_tx[p], "tx:" + config.ports[p].name);
+  }
+}
+
+void read_fib(TableReader& root, SwitchConfig& config) {
+  const toml::array* entries = root.array("fib");
+  if (!entries) return;
+  for (size_t i = 0; i < entries->size(); ++i) {
+    const toml::node& node = *entries->get(i);
+    const std::string path = fmt::format("fib[{}]", i);
+    const auto* table = node.as_table();
+    if (!table) {
+      root.problems().expected(node.source(), path, "a table { mac, port }", describe(node));
+      continue;
+    }
+    TableReader reader(*table, path, root.problems());
+    auto mac_text = reader.string("mac", true);
+    auto port_name = reader.string("port", true);
+    reader.reject_unknown_keys();
+    if (!mac_text || !port_name) continue;
+    auto mac = wire::MacAddress::parse(*mac_text);
+    if (!mac || mac->is_multicast()) {
+      root.problems().expected(table->get("mac")->source(), reader.key_path("mac"),
+                               "a unicast MAC address", describe(*table->get("mac")));
+      continue;
+    }
+    const int port = config.port_index(*port_name);
+    if (port < 0) {
+      root.problems().expected(table->get("port")->source(), reader.key_path("port"),
+                               "the name of a port in [[ports]]", describe(*table->get("port")));
+      continue;
+    }
+    config.fib.push_back(FibEntry{*mac, port});
+  }
+}
+
+void read_ports(TableReader& root, SwitchConfig& config) {
+  const toml::array* ports = root.array("ports", true);
+  if (!ports) return;
+  ConfigProblems& problems = root.problems();
+  if (ports->empty()) problems.expected(ports->source(), "ports", "at least one port", "none");
+  if (ports->size() > 64) problems.expected(ports->source(), "ports", "at most 64 ports", describe(*ports));
+  std::map<std::string, size_t> names;
+  for (size_t i = 0; i < ports->size() && i < 64; ++i) {
+    const toml::node& node = *ports->get(i);
+    const auto* table = node.as_table();
+    if (!table) {
+      problems.expected(node.source(), fmt::format("ports[{}]", i), "a table", describe(node));
+      continue;
+    }
+    PortConfig port = read_port(*table, i, problems);
+    if (!port.name.empty() && !names.emplace(port.name, i).second)
+      problems.note(table->get("name")->source(), fmt::format("ports[{}].name", i),
+                    fmt::format("\"{}\" is already the name of ports[{}]", port.name, names[port.name]));
+    config.ports.push_back(std::move(port));
+  }
+}
+
+void read_switch_section(TableReader& root, SwitchConfig& config) {
+  const toml::table* table = root.table("switch");
+  if (!table) return;
+  TableReader reader(*table, "switch", root.problems());
+  if (auto name = reader.string("name")) {
+    const bool ok = !name->empty() && name->size() <= 12 &&
+                    name->find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-") ==
+                        std::string::npos;
+    if (ok) {
+      config.name = *name;
+    } else {
+      reader.problems().expected(table->get("name")->source(), "switch.name",
+                                 "1 to 12 characters of [A-Za-z0-9_-] (it prefixes DPDK object names)",
+                                 describe(*table->get("name")));
+    }
+  }
+  if (auto mask = read_queue_list(reader, "lossless_priorities", false))
+    config.lossless_priorities = static_cast<PriorityMask>(*mask);
+  if (auto v = reader.boolean("mac_learning")) config.mac_learning = *v;
+  if (auto v = reader.integer("mbufs", 1023, 16'777'215)) config.mbufs = static_cast<uint32_t>(*v);
+  if (auto v = reader.integer("mbuf_cache", 0, 512)) config.mbuf_cache = static_cast<uint32_t>(*v);
+  auto ring_size = [&](std::string_view key, uint32_t& out) {
+    const toml::node* node = table->get(key);
+    if (auto v = reader.integer(key, 64, 1 << 20)) {
+      if (is_power_of_two(static_cast<uint64_t>(*v))) {
+        out = static_cast<uint32_t>(*v);
+      } else {
+        reader.problems().expected(node->source(), reader.key_path(key),
+                                   "a power of two in [64, 1048576]", describe(*node));
+      }
+    }
+  };
+  ring_size("fwd_ring_packets", config.fwd_ring_packets);
+  ring_size("egress_queue_packets", config.egress_queue_packets);
+  reader.reject_unknown_keys();
+}
+
+void read_eal(TableReader& root, SwitchConfig& config) {
+  const toml::table* table = root.table("eal");
+  if (!table) return;
+  TableReader reader(*table, "eal", root.problems());
+  if (const toml::array* args = reader.array("args")) {
+    for (size_t i = 0; i < args->size(); ++i) {
+      const toml::node& arg = *args->get(i);
+      if (const auto* s = arg.as_string()) {
+        config.eal.args.push_back(s->get());
+      } else {
+        reader.problems().expected(arg.source(), fmt::format("eal.args[{}]", i), "a string", describe(arg));
+      }
+    }
+  }
+  if (auto cpus = reader.string("cpus")) {
+    if (cpus->find_first_not_of("0123456789,-") == std::string::npos && !cpus->empty()) {
+      config.eal.cpus = *cpus;
+    } else {
+      reader.problems().expected(table->get("cpus")->source(), "eal.cpus",
+                                 "a CPU list such as \"0-3,8\"", describe(*table->get("cpus")));
+    }
+  }
+  reader.reject_unknown_keys();
+}
+
+void read_classify(TableReader& root, SwitchConfig& config) {
+  const toml::table* table = root.table("classify");
+  if (!table) return;
+  TableReader reader(*table, "classify", root.problems());
+  PriorityMaps& maps = config.priority_maps;
+  if (auto trust = reader.choice("trust", {"dscp", "pcp"}))
+    maps.trust = *trust == "pcp" ? TrustMode::kPcp : TrustMode::kDscp;
+  if (auto p = reader.integer("default_priority", 0, kNumPriorities - 1))
+    maps.default_priority = static_cast<uint8_t>(*p);
+  read_code_map(reader, "dscp_to_priority", maps.dscp_to_priority);
+  read_code_map(reader, "pcp_to_priority", maps.pcp_to_priority);
+  reader.reject_unknown_keys();
+}
+
+void read_buffer(TableReader& root, SwitchConfig& config) {
+  const toml::table* table = root.table("buffer");
+  if (!table) return;
+  TableReader reader(*table, "buffer", root.problems());
+  if (auto b = reader.bytes("lossless_ingress", 1024, kMaxBufferBytes))
+    config.buffer.lossless_ingress_bytes = *b;
+  if (auto b = reader.bytes("lossy_pool", 0, kMaxBufferBytes)) config.buffer.lossy_pool_bytes = *b;
+  if (auto alpha = reader.number("lossy_alpha", 1.0 / 64, 64))
+    config.buffer.lossy_alpha_1024 = static_cast<uint32_t>(*alpha * 1024 + 0.5);
+  reader.reject_unknown_keys();
+}
+
+}  // namespace
+
+int SwitchConfig::port_index(std::string_view port_name) const {
+  for (size_t i = 0; i < ports.size(); ++i)
+    if (ports[i].name == port_name) return static_cast<int>(i);
+  return -1;
+}
+
+std::vector<std::vector<TaskRef>> testbed_layout(int ports) {
+  std::vector<std::vector<TaskRef>> lcores;
+  for (int p = 0; p < ports; ++p) lcores.push_back({TaskRef{TaskKind::kRx, p}});
+  lcores.push_back({TaskRef{TaskKind::kFwd, -1}});
+  for (int p = 0; p < ports; ++p) lcores.push_back({TaskRef{TaskKind::kTx, p}});
+  return lcores;
+}
+
+std::vector<std::vector<TaskRef>> compact_layout(int ports) {
+  std::vector<TaskRef> tasks;
+  for (int p = 0; p < ports; ++p) tasks.push_back(TaskRef{TaskKind::kRx, p});
+  tasks.push_back(TaskRef{TaskKind::kFwd, -1});
+  for (int p = 0; p < ports; ++p) tasks.push_back(TaskRef{TaskKind::kTx, p});
+  return {tasks};
+}
+
+std::string task_name(const TaskRef& task, const SwitchConfig& config) {
+  switch (task.kind) {
+    case TaskKind::kFwd:
+      return "fwd";
+    case TaskKind::kRx:
+      return "rx:" + config.ports[task.port].name;
+    case TaskKind::kTx:
+      return "tx:" + config.ports[task.port].name;
+  }
+  return "?";
+}
+
+SwitchConfig parse_switch_config(std::string_view text, const std::string& file) {
+  ConfigProblems problems(file);
+  toml::table root;
+  try {
+    root = toml::parse(text, file);
+  } catch (const toml::parse_error& error) {
+    const auto& where = error.source().begin;
+    throw ConfigError(
+        {fmt::format("{}:{}:{}: not valid TOML: {}", file, where.line, where.column, error.description())});
+  }
+  SwitchConfig config;
+  config.file = file;
+  TableReader reader(root, "", problems);
+  read_switch_section(reader, config);
+  read_eal(reader, config);
+  read_ports(reader, config);  // before the sections that name ports
+  read_classify(reader, config);
+  read_buffer(reader, config);
+  read_fib(reader, config);
+  read_layout(reader, config);
+  reader.reject_unknown_keys();
+  if (!problems.empty()) throw ConfigError(problems.take());
+  return config;
+}
+
+SwitchConfig load_switch_config(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) throw ConfigError({fmt::format("{}: cannot be read", path)});
+  std::stringstream text;
+  text << in.rdbuf();
+  return parse_switch_config(text.str(), path);
+}
+
+}  // namespace fcswitch::config

@@ -1,0 +1,38 @@
+#pragma once
+// Every mbuf that enters the switch leaves by transmission or by a drop with one of these
+// names (DESIGN.md §6). Each has its own counter, exported as fcswitch_drops_total{reason}.
+
+#include <array>
+#include <cstdint>
+#include <string_view>
+
+namespace fcswitch {
+
+enum class DropReason : uint8_t {
+  kRunt,              // shorter than the 60-byte Ethernet minimum (without FCS)
+  kMalformed,         // headers that claim more than the frame holds, bad IP version, ...
+  kLinkLocal,         // 01:80:C2:00:00:0x (802.1D reserved): never forwarded by a bridge
+  kSamePort,          // the FIB sends it back out of its ingress port
+  kNoEgressPort,      // flood with nowhere to go (a one-port switch)
+  kLossyBufferFull,   // lossy class refused by the dynamic threshold
+  kLosslessOverflow,  // lossless class would exceed its ingress limit: a flow-control failure
+  kEgressRingFull,    // egress queue ring full before the buffer was: ring too small for buffer
+  kFwdRingFull,       // RX could not hand the burst to FWD
+  kCopyFailed,        // mempool empty while copying a flooded frame
+  kShutdownFlush,     // still queued when the drain deadline passed at shutdown
+  kCount,
+};
+
+inline constexpr int kNumDropReasons = static_cast<int>(DropReason::kCount);
+
+inline constexpr std::array<std::string_view, kNumDropReasons> kDropReasonNames = {
+    "runt",           "malformed",          "link_local",      "same_port",
+    "no_egress_port", "lossy_buffer_full",  "lossless_overflow", "egress_ring_full",
+    "fwd_ring_full",  "copy_failed",        "shutdown_flush",
+};
+
+constexpr std::string_view drop_reason_name(DropReason reason) {
+  return kDropReasonNames[static_cast<int>(reason)];
+}
+
+}  // namespace fcswitch

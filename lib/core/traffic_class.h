@@ -1,0 +1,22 @@
+#pragma once
+// Priorities and egress queues of a switch port.
+
+#include <cstdint>
+
+namespace fcswitch {
+
+// IEEE 802.1Q: eight priorities (PCP values). 7 is the highest.
+inline constexpr int kNumPriorities = 8;
+
+// Each egress port has one queue per priority plus a lossy queue for traffic that is
+// demoted out of the lossless classes (Tagger's "no rule" case, later PABO/Pyrrha spill).
+inline constexpr int kLossyQueue = kNumPriorities;
+inline constexpr int kNumEgressQueues = kNumPriorities + 1;
+
+// Bit i set = priority i (queue i) selected.
+using PriorityMask = uint8_t;
+using QueueMask = uint16_t;
+
+constexpr bool has_priority(PriorityMask mask, int priority) { return (mask >> priority) & 1u; }
+
+}  // namespace fcswitch

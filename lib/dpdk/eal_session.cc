@@ -1,0 +1,115 @@
+#include "dpdk/eal_session.h"
+
+#include <rte_eal.h>
+#include <rte_errno.h>
+#include <sched.h>
+
+#include <fmt/format.h>
+#include <spdlog/spdlog.h>
+
+#include <algorithm>
+#include <charconv>
+#include <regex>
+#include <stdexcept>
+
+namespace fcswitch::dpdk {
+
+namespace {
+
+std::vector<int> parse_cpu_list(const std::string& list) {
+  std::vector<int> cpus;
+  size_t start = 0;
+  while (start < list.size()) {
+    size_t end = list.find(',', start);
+    if (end == std::string::npos) end = list.size();
+    const std::string item = list.substr(start, end - start);
+    const size_t dash = item.find('-');
+    const int first = std::stoi(item.substr(0, dash));
+    const int last = dash == std::string::npos ? first : std::stoi(item.substr(dash + 1));
+    for (int c = first; c <= last; ++c) cpus.push_back(c);
+    start = end + 1;
+  }
+  return cpus;
+}
+
+std::vector<int> affinity_cpus() {
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  std::vector<int> cpus;
+  if (sched_getaffinity(0, sizeof set, &set) != 0) return {0};
+  for (int c = 0; c < CPU_SETSIZE; ++c)
+    if (CPU_ISSET(c, &set)) cpus.push_back(c);
+  return cpus;
+}
+
+bool names_lcores(const std::vector<std::string>& args) {
+  return std::any_of(args.begin(), args.end(), [](const std::string& a) {
+    return a == "-l" || a == "-c" || a.rfind("--lcores", 0) == 0;
+  });
+}
+
+}  // namespace
+
+bool is_pci_address(std::string_view device) {
+  static const std::regex kPci(R"(^([0-9a-fA-F]{4}:)?[0-9a-fA-F]{2}:[0-9a-fA-F]{2}\.[0-7]$)");
+  const std::string name(device.substr(0, device.find(',')));
+  return std::regex_match(name, kPci);
+}
+
+std::string device_name(std::string_view device) {
+  std::string name(device.substr(0, device.find(',')));
+  if (is_pci_address(name) && name.size() == 7) name = "0000:" + name;
+  return name;
+}
+
+EalPlan plan_eal(const config::SwitchConfig& config, const std::vector<std::string>& extra_args) {
+  EalPlan plan;
+  plan.args = config.eal.args;
+  std::vector<std::string> all = config.eal.args;
+  all.insert(all.end(), extra_args.begin(), extra_args.end());
+  if (!names_lcores(all)) {
+    // The main lcore runs the control loop (signals, idle and drain checks, logging); each
+    // layout lcore is a worker. With a CPU each, pin them one to one, as the GFC testbed
+    // does; with fewer CPUs let them float over the set and yield when idle.
+    const std::vector<int> cpus =
+        config.eal.cpus.empty() ? affinity_cpus() : parse_cpu_list(config.eal.cpus);
+    const size_t lcores = config.lcores.size() + 1;
+    std::string map;
+    if (cpus.size() >= lcores) {
+      for (size_t i = 0; i < lcores; ++i) map += fmt::format("{}{}@{}", i ? "," : "", i, cpus[i]);
+    } else {
+      std::string set;
+      for (size_t i = 0; i < cpus.size(); ++i) set += fmt::format("{}{}", i ? "," : "", cpus[i]);
+      map = fmt::format("(0-{})@({})", lcores - 1, set);
+      plan.oversubscribed = true;
+    }
+    plan.args.push_back("--lcores=" + map);
+  }
+  for (const auto& port : config.ports) {
+    if (is_pci_address(port.device)) {
+      plan.args.push_back("-a");
+      plan.args.push_back(port.device);
+    } else {
+      plan.args.push_back("--vdev=" + port.device);
+    }
+  }
+  plan.args.insert(plan.args.end(), extra_args.begin(), extra_args.end());
+  return plan;
+}
+
+EalSession::EalSession(const EalPlan& plan) {
+  std::vector<std::string> args = plan.args;
+  args.insert(args.begin(), "fcswitch");
+  std::vector<char*> argv;
+  for (auto& a : args) argv.push_back(a.data());
+  argv.push_back(nullptr);
+  std::string line;
+  for (const auto& a : args) line += " " + a;
+  spdlog::info("EAL:{}", line);
+  if (rte_eal_init(static_cast<int>(args.size()), argv.data()) < 0)
+    throw std::runtime_error(fmt::format("rte_eal_init failed: {}", rte_strerror(rte_errno)));
+}
+
+EalSession::~EalSession() { rte_eal_cleanup(); }
+
+}  // namespace fcswitch::dpdk

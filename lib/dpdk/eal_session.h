@@ -1,0 +1,34 @@
+#pragma once
+// Initialises DPDK's EAL for a switch and cleans it up at the end. The EAL command line is
+// assembled from the config: its [eal] args, an lcore map for the layout, one --vdev or -a
+// per port, then whatever came after `--` on fcswitch's command line.
+
+#include <string>
+#include <vector>
+
+#include "config/switch_config.h"
+
+namespace fcswitch::dpdk {
+
+struct EalPlan {
+  std::vector<std::string> args;  // argv[1..]
+  bool oversubscribed = false;    // more lcores than CPUs: idle tasks yield the CPU
+};
+
+// `extra_args` are appended last, so they override the config's.
+EalPlan plan_eal(const config::SwitchConfig& config, const std::vector<std::string>& extra_args);
+
+// True for a PCI address ("0000:03:00.0" or "03:00.0"); anything else is a vdev.
+bool is_pci_address(std::string_view device);
+// The ethdev name DPDK gives the device: the vdev's name, or the full PCI address.
+std::string device_name(std::string_view device);
+
+class EalSession {
+ public:
+  explicit EalSession(const EalPlan& plan);  // throws std::runtime_error when rte_eal_init fails
+  ~EalSession();
+  EalSession(const EalSession&) = delete;
+  EalSession& operator=(const EalSession&) = delete;
+};
+
+}  // namespace fcswitch::dpdk

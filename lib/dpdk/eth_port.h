@@ -1,0 +1,42 @@
+#pragma once
+// One switch port: a DPDK ethdev with one RX and one TX queue, set up by its NIC profile.
+
+#include <cstdint>
+#include <string>
+
+#include <rte_mempool.h>
+
+#include "config/switch_config.h"
+#include "dpdk/nic_profile.h"
+#include "wire/mac_address.h"
+
+namespace fcswitch::dpdk {
+
+class EthPort {
+ public:
+  // Finds the device the config names, configures and starts it. Throws std::runtime_error.
+  EthPort(const config::PortConfig& config, rte_mempool* pool);
+  ~EthPort();
+  EthPort(const EthPort&) = delete;
+  EthPort& operator=(const EthPort&) = delete;
+
+  void stop();  // idempotent; closes the device (flushes a pcap tx file)
+
+  uint16_t id() const { return id_; }
+  const std::string& name() const { return name_; }
+  wire::MacAddress mac() const { return mac_; }
+  const NicProfile& profile() const { return *profile_; }
+  // Packets the NIC dropped for want of an mbuf (rx_nombuf) or RX descriptor (imissed);
+  // after stop(), the count it had then.
+  uint64_t nic_rx_dropped() const;
+
+ private:
+  uint16_t id_ = 0;
+  std::string name_;
+  wire::MacAddress mac_;
+  const NicProfile* profile_ = nullptr;
+  bool started_ = false;
+  uint64_t nic_rx_dropped_at_stop_ = 0;
+};
+
+}  // namespace fcswitch::dpdk

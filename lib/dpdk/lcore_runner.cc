@@ -1,0 +1,54 @@
+#include "dpdk/lcore_runner.h"
+
+#include <rte_cycles.h>
+#include <rte_launch.h>
+#include <rte_lcore.h>
+#include <sched.h>
+
+#include <fmt/format.h>
+
+#include <stdexcept>
+
+namespace fcswitch::dpdk {
+
+LcoreRunner::LcoreRunner(std::vector<std::vector<Task*>> lcores, bool yield_when_idle)
+    : yield_when_idle_(yield_when_idle) {
+  for (auto& tasks : lcores) workers_.push_back(Worker{this, std::move(tasks)});
+}
+
+LcoreRunner::~LcoreRunner() { stop(); }
+
+int LcoreRunner::worker_main(void* arg) {
+  auto* worker = static_cast<Worker*>(arg);
+  LcoreRunner& runner = *worker->runner;
+  while (!runner.stop_.load(std::memory_order_relaxed)) {
+    const uint64_t now_tsc = rte_rdtsc();
+    bool busy = false;
+    for (Task* task : worker->tasks) busy |= task->run_once(now_tsc);
+    if (!busy && runner.yield_when_idle_) sched_yield();
+  }
+  return 0;
+}
+
+void LcoreRunner::start() {
+  unsigned lcore;
+  RTE_LCORE_FOREACH_WORKER(lcore) lcore_ids_.push_back(lcore);
+  if (lcore_ids_.size() < workers_.size())
+    throw std::runtime_error(fmt::format("the layout needs {} worker lcores, EAL has {}",
+                                         workers_.size(), lcore_ids_.size()));
+  stop_.store(false);
+  for (size_t i = 0; i < workers_.size(); ++i) {
+    if (rte_eal_remote_launch(worker_main, &workers_[i], lcore_ids_[i]) != 0)
+      throw std::runtime_error(fmt::format("cannot launch lcore {}", lcore_ids_[i]));
+  }
+  running_ = true;
+}
+
+void LcoreRunner::stop() {
+  if (!running_) return;
+  stop_.store(true);
+  for (size_t i = 0; i < workers_.size(); ++i) rte_eal_wait_lcore(lcore_ids_[i]);
+  running_ = false;
+}
+
+}  // namespace fcswitch::dpdk

@@ -1,0 +1,18 @@
+#include "dpdk/mbuf_meta.h"
+
+#include <rte_errno.h>
+
+#include <stdexcept>
+#include <string>
+
+namespace fcswitch::dpdk {
+
+MbufMeta::MbufMeta() {
+  static const rte_mbuf_dynfield kField = {
+      "fcswitch_packet_meta", sizeof(PacketMeta), alignof(PacketMeta), 0};
+  offset_ = rte_mbuf_dynfield_register(&kField);
+  if (offset_ < 0)
+    throw std::runtime_error(std::string("mbuf dynfield: ") + rte_strerror(rte_errno));
+}
+
+}  // namespace fcswitch::dpdk

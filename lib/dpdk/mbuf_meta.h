@@ -1,0 +1,21 @@
+#pragma once
+// The switch's PacketMeta in an mbuf dynamic field. The offset is looked up once per switch
+// (DPDK returns the same offset for the same name), so nothing here is global.
+
+#include <rte_mbuf.h>
+#include <rte_mbuf_dyn.h>
+
+#include "core/packet_meta.h"
+
+namespace fcswitch::dpdk {
+
+class MbufMeta {
+ public:
+  MbufMeta();  // registers the field; throws std::runtime_error on failure
+  PacketMeta& operator()(rte_mbuf* m) const { return *RTE_MBUF_DYNFIELD(m, offset_, PacketMeta*); }
+
+ private:
+  int offset_;
+};
+
+}  // namespace fcswitch::dpdk

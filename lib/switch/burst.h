@@ -1,0 +1,8 @@
+#pragma once
+
+#include <cstdint>
+
+namespace fcswitch {
+// The unit of work of every task (DESIGN.md §6).
+inline constexpr uint16_t kBurstSize = 32;
+}  // namespace fcswitch

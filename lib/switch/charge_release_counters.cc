@@ -1,0 +1,22 @@
+#include "switch/charge_release_counters.h"
+
+namespace fcswitch {
+
+namespace {
+constexpr int kCountersPerCacheLine = 64 / sizeof(OwnedCounter);
+}
+
+ChargeReleaseCounters::ChargeReleaseCounters(int slots, int releasers)
+    : slots_(slots),
+      releasers_(releasers),
+      stride_((slots + kCountersPerCacheLine - 1) / kCountersPerCacheLine * kCountersPerCacheLine),
+      charged_(std::make_unique<OwnedCounter[]>(slots)),
+      released_(std::make_unique<OwnedCounter[]>(static_cast<size_t>(stride_) * releasers)) {}
+
+uint64_t ChargeReleaseCounters::value(int slot) const {
+  uint64_t released = 0;
+  for (int r = 0; r < releasers_; ++r) released += released_[r * stride_ + slot].read();
+  return charged_[slot].read() - released;
+}
+
+}  // namespace fcswitch

@@ -1,0 +1,140 @@
+#include "switch/fwd_task.h"
+
+#include <rte_mbuf.h>
+#include <rte_ring.h>
+
+#include "core/units.h"
+#include "switch/burst.h"
+#include "wire/frame_header.h"
+
+namespace fcswitch {
+
+struct FwdTask::Stage {
+  uint16_t count = 0;
+  rte_mbuf* pkts[kBurstSize];
+};
+
+FwdTask::FwdTask(const FwdSettings& settings, SwitchState& state, L2Fib& fib)
+    : Task("fwd"),
+      state_(state),
+      fib_(fib),
+      classifier_(settings.priority_maps),
+      buffer_(settings.buffer),
+      lossless_(settings.lossless_priorities),
+      mac_learning_(settings.mac_learning),
+      stages_(static_cast<size_t>(state.ports) * kNumEgressQueues),
+      admitted_packets_(std::make_unique<OwnedCounter[]>(state.ports * kNumPriorities)),
+      admitted_bytes_(std::make_unique<OwnedCounter[]>(state.ports * kNumPriorities)),
+      drops_(state.ports) {
+  touched_stages_.reserve(stages_.size());
+  // A burst of floods can drop at most one copy per packet per port.
+  to_free_.reserve(static_cast<size_t>(kBurstSize) * (state.ports + 1));
+}
+
+FwdTask::~FwdTask() = default;
+
+bool FwdTask::poll(uint64_t /*now_tsc*/) {
+  bool busy = false;
+  rte_mbuf* pkts[kBurstSize];
+  // Every input ring once per poll, starting from a different one each time.
+  for (int i = 0; i < state_.ports; ++i) {
+    const int in_port = (next_input_ + i) % state_.ports;
+    const unsigned n = rte_ring_sc_dequeue_burst(state_.fwd_rings[in_port].get(),
+                                                 reinterpret_cast<void**>(pkts), kBurstSize, nullptr);
+    if (n == 0) continue;
+    busy = true;
+    for (unsigned k = 0; k < n; ++k) forward(pkts[k], in_port);
+    processed_.add(n);
+    // Stages hold at most one input burst: a packet is copied at most once per port.
+    flush();
+  }
+  next_input_ = (next_input_ + 1) % state_.ports;
+  return busy;
+}
+
+void FwdTask::forward(rte_mbuf* m, int in_port) {
+  const auto header = wire::parse_frame_header(rte_pktmbuf_mtod(m, const uint8_t*),
+                                               rte_pktmbuf_data_len(m), kEthernetMinFrameBytes);
+  if (header.status == wire::FrameStatus::kRunt) return drop(m, in_port, DropReason::kRunt);
+  if (header.status == wire::FrameStatus::kMalformed) return drop(m, in_port, DropReason::kMalformed);
+  if (header.dst.is_link_local()) return drop(m, in_port, DropReason::kLinkLocal);
+
+  const uint8_t priority = classifier_.classify(header);
+  if (mac_learning_ && !header.src.is_multicast() && !fib_.learn(header.src, in_port))
+    fib_full_.increment();
+
+  const int out_port = header.dst.is_multicast() ? L2Fib::kUnknown : fib_.lookup(header.dst);
+  if (out_port == in_port) return drop(m, in_port, DropReason::kSamePort);
+  if (out_port != L2Fib::kUnknown) return admit(m, in_port, out_port, priority);
+
+  // Broadcast, multicast and unknown unicast: every port but the one it came in on. Each
+  // copy is a full copy, so a later per-port rewrite (Tagger) cannot touch another copy.
+  int last = -1;
+  for (int p = state_.ports - 1; p >= 0 && last < 0; --p)
+    if (p != in_port) last = p;
+  if (last < 0) return drop(m, in_port, DropReason::kNoEgressPort);
+  for (int p = 0; p < last; ++p) {
+    if (p == in_port) continue;
+    rte_mbuf* copy = rte_pktmbuf_copy(m, m->pool, 0, UINT32_MAX);
+    if (!copy) {
+      drops_.add(in_port, DropReason::kCopyFailed);
+      continue;
+    }
+    copy->port = m->port;
+    flood_copies_.increment();
+    admit(copy, in_port, p, priority);
+  }
+  admit(m, in_port, last, priority);
+}
+
+void FwdTask::admit(rte_mbuf* m, int in_port, int out_port, uint8_t priority) {
+  const int queue = priority;
+  const uint32_t bytes = rte_pktmbuf_pkt_len(m);
+  const int slot = SwitchState::occupancy_slot(in_port, priority);
+  const bool lossless = has_priority(lossless_, priority);
+  ChargeReleaseCounters& depth = *state_.egress_depth[out_port];
+
+  const Admission verdict =
+      lossless ? buffer_.admit_lossless(state_.ingress_occupancy.value(slot), bytes)
+               : buffer_.admit_lossy(depth.value(queue), state_.lossy_pool.value(0), bytes);
+  if (verdict == Admission::kLosslessOverflow) return drop(m, in_port, DropReason::kLosslessOverflow);
+  if (verdict == Admission::kLossyBufferFull) return drop(m, in_port, DropReason::kLossyBufferFull);
+
+  const int stage_index = out_port * kNumEgressQueues + queue;
+  Stage& stage = stages_[stage_index];
+  // FWD is the ring's only producer, so its free space can only grow until the flush.
+  if (stage.count + 1u > rte_ring_free_count(state_.egress_rings[out_port][queue].get()))
+    return drop(m, in_port, DropReason::kEgressRingFull);
+
+  state_.ingress_occupancy.charge(slot, bytes);
+  if (!lossless) state_.lossy_pool.charge(0, bytes);
+  depth.charge(queue, bytes);
+  admitted_packets_[slot].increment();
+  admitted_bytes_[slot].add(bytes);
+  state_.meta(m) = PacketMeta{static_cast<uint8_t>(in_port), priority, static_cast<uint8_t>(queue),
+                              static_cast<uint8_t>(!lossless), bytes};
+  if (stage.count == 0) touched_stages_.push_back(stage_index);
+  stage.pkts[stage.count++] = m;
+}
+
+void FwdTask::drop(rte_mbuf* m, int in_port, DropReason reason) {
+  drops_.add(in_port, reason);
+  to_free_.push_back(m);
+}
+
+void FwdTask::flush() {
+  for (int index : touched_stages_) {
+    Stage& stage = stages_[index];
+    rte_ring* ring = state_.egress_rings[index / kNumEgressQueues][index % kNumEgressQueues].get();
+    // Always fits: admit() checked the free space.
+    rte_ring_sp_enqueue_bulk(ring, reinterpret_cast<void**>(stage.pkts), stage.count, nullptr);
+    stage.count = 0;
+  }
+  touched_stages_.clear();
+  if (!to_free_.empty()) {
+    rte_pktmbuf_free_bulk(to_free_.data(), static_cast<unsigned>(to_free_.size()));
+    to_free_.clear();
+  }
+}
+
+}  // namespace fcswitch

@@ -1,0 +1,78 @@
+#pragma once
+// FWD: for every data frame from the RX rings — parse, classify to a priority, learn the
+// source, look up the destination (or flood), admit to the shared buffer, and append to the
+// egress queue (port, priority). Charges the ingress occupancy the packet will release when
+// it leaves the switch.
+
+#include <memory>
+#include <vector>
+
+#include "core/owned_counter.h"
+#include "core/traffic_class.h"
+#include "switch/drop_counters.h"
+#include "switch/l2_fib.h"
+#include "switch/priority_classifier.h"
+#include "switch/shared_buffer_policy.h"
+#include "switch/switch_state.h"
+#include "switch/task.h"
+
+struct rte_mbuf;
+
+namespace fcswitch {
+
+struct FwdSettings {
+  PriorityMaps priority_maps;
+  PriorityMask lossless_priorities = 0;
+  SharedBufferConfig buffer;
+  bool mac_learning = true;
+};
+
+class FwdTask : public Task {
+ public:
+  FwdTask(const FwdSettings& settings, SwitchState& state, L2Fib& fib);
+  ~FwdTask() override;
+
+  // Per (ingress port, priority): admitted packets and bytes (each flooded copy counts).
+  uint64_t admitted_packets(int port, int priority) const {
+    return admitted_packets_[SwitchState::occupancy_slot(port, priority)].read();
+  }
+  uint64_t admitted_bytes(int port, int priority) const {
+    return admitted_bytes_[SwitchState::occupancy_slot(port, priority)].read();
+  }
+  uint64_t processed() const { return processed_.read(); }
+  uint64_t flood_copies() const { return flood_copies_.read(); }
+  uint64_t fib_full() const { return fib_full_.read(); }
+  const DropCounters& drops() const { return drops_; }
+
+ protected:
+  bool poll(uint64_t now_tsc) override;
+
+ private:
+  struct Stage;  // packets bound for one (egress port, queue), flushed after each input burst
+
+  void forward(rte_mbuf* m, int in_port);
+  void admit(rte_mbuf* m, int in_port, int out_port, uint8_t priority);
+  void drop(rte_mbuf* m, int in_port, DropReason reason);
+  void flush();
+
+  SwitchState& state_;
+  L2Fib& fib_;
+  PriorityClassifier classifier_;
+  SharedBufferPolicy buffer_;
+  PriorityMask lossless_;
+  bool mac_learning_;
+  int next_input_ = 0;
+
+  std::vector<Stage> stages_;         // [port * kNumEgressQueues + queue]
+  std::vector<int> touched_stages_;   // which stages hold packets
+  std::vector<rte_mbuf*> to_free_;    // dropped in this burst, freed together
+
+  std::unique_ptr<OwnedCounter[]> admitted_packets_;
+  std::unique_ptr<OwnedCounter[]> admitted_bytes_;
+  OwnedCounter processed_;
+  OwnedCounter flood_copies_;
+  OwnedCounter fib_full_;
+  DropCounters drops_;
+};
+
+}  // namespace fcswitch

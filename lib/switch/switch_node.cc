@@ -1,0 +1,142 @@
+#include "switch/switch_node.h"
+
+#include <rte_errno.h>
+#include <rte_mbuf.h>
+#include <rte_mempool.h>
+
+#include <fmt/format.h>
+#include <spdlog/spdlog.h>
+
+#include <stdexcept>
+
+namespace fcswitch {
+
+namespace {
+constexpr uint32_t kFibEntries = 16384;
+}
+
+SwitchNode::SwitchNode(const config::SwitchConfig& config)
+    : config_(config), shutdown_drops_(static_cast<int>(config.ports.size())) {
+  const std::string prefix = config.name;
+  const int socket = static_cast<int>(rte_socket_id());
+  pool_ = rte_pktmbuf_pool_create((prefix + "_pool").c_str(), config.mbufs, config.mbuf_cache, 0,
+                                  RTE_MBUF_DEFAULT_BUF_SIZE, socket < 0 ? 0 : socket);
+  if (!pool_)
+    throw std::runtime_error(fmt::format("mempool of {} mbufs: {}", config.mbufs, rte_strerror(rte_errno)));
+
+  for (const auto& port : config.ports) ports_.push_back(std::make_unique<dpdk::EthPort>(port, pool_));
+  const int n = static_cast<int>(ports_.size());
+  state_ = std::make_unique<SwitchState>(n, prefix, config.fwd_ring_packets, config.egress_queue_packets);
+  fib_ = std::make_unique<L2Fib>(prefix + "_fib", kFibEntries);
+  for (const auto& entry : config.fib) fib_->add_static(entry.mac, entry.port);
+
+  for (int p = 0; p < n; ++p) {
+    const auto& port = config.ports[p];
+    rx_tasks_.push_back(std::make_unique<RxTask>("rx:" + port.name, p, ports_[p]->id(),
+                                                 port.control_ether_type, *state_));
+    tx_tasks_.push_back(std::make_unique<TxTask>("tx:" + port.name, p, ports_[p]->id(),
+                                                 port.scheduler, *state_));
+  }
+  FwdSettings fwd{config.priority_maps, config.lossless_priorities, config.buffer, config.mac_learning};
+  fwd_ = std::make_unique<FwdTask>(fwd, *state_, *fib_);
+
+  if (static_cast<uint64_t>(config.mbufs) * 60 < config.buffer.lossless_ingress_bytes)
+    spdlog::warn("{} mbufs hold less than one lossless ingress buffer of minimum-size frames ({} bytes)",
+                 config.mbufs, config.buffer.lossless_ingress_bytes);
+}
+
+SwitchNode::~SwitchNode() {
+  stop_ports();
+  // Tasks and rings before the pool they hold mbufs of.
+  rx_tasks_.clear();
+  tx_tasks_.clear();
+  fwd_.reset();
+  fib_.reset();
+  state_.reset();
+  rte_mempool_free(pool_);
+}
+
+Task* SwitchNode::task_for(const config::TaskRef& ref) const {
+  switch (ref.kind) {
+    case config::TaskKind::kRx:
+      return rx_tasks_[ref.port].get();
+    case config::TaskKind::kTx:
+      return tx_tasks_[ref.port].get();
+    case config::TaskKind::kFwd:
+      return fwd_.get();
+  }
+  return nullptr;
+}
+
+std::vector<std::vector<Task*>> SwitchNode::lcore_tasks() const {
+  std::vector<std::vector<Task*>> lcores;
+  for (const auto& refs : config_.lcores) {
+    auto& tasks = lcores.emplace_back();
+    for (const auto& ref : refs) tasks.push_back(task_for(ref));
+  }
+  return lcores;
+}
+
+SwitchProgress SwitchNode::progress() const {
+  SwitchProgress p;
+  p.empty = true;
+  for (int port = 0; port < ports(); ++port) {
+    p.work += rx_tasks_[port]->packets();
+    p.empty &= rte_ring_empty(state_->fwd_rings[port].get()) != 0;
+    for (const auto& ring : state_->egress_rings[port]) p.empty &= rte_ring_empty(ring.get()) != 0;
+    p.empty &= tx_tasks_[port]->held() == 0;
+    for (int q = 0; q < kNumEgressQueues; ++q) p.work += tx_tasks_[port]->packets(q);
+  }
+  p.work += fwd_->processed() + total_drops();
+  for (const auto& t : rx_tasks_) p.task_polls.push_back(t->polls());
+  p.task_polls.push_back(fwd_->polls());
+  for (const auto& t : tx_tasks_) p.task_polls.push_back(t->polls());
+  return p;
+}
+
+bool SwitchNode::settled(const SwitchProgress& before, const SwitchProgress& after) {
+  if (!before.empty || !after.empty || before.work != after.work) return false;
+  for (size_t i = 0; i < before.task_polls.size(); ++i)
+    if (after.task_polls[i] < before.task_polls[i] + 2) return false;
+  return true;
+}
+
+uint64_t SwitchNode::flush() {
+  uint64_t flushed = 0;
+  void* pkts[512];  // more than a TX task can hold (32 pending + 9 queue heads of 32)
+  auto drop_all = [&](int port, unsigned count) {
+    shutdown_drops_.add(port, DropReason::kShutdownFlush, count);
+    rte_pktmbuf_free_bulk(reinterpret_cast<rte_mbuf**>(pkts), count);
+    flushed += count;
+  };
+  for (int port = 0; port < ports(); ++port) {
+    while (unsigned n = rte_ring_dequeue_burst(state_->fwd_rings[port].get(), pkts, 512, nullptr))
+      drop_all(port, n);
+    for (const auto& ring : state_->egress_rings[port])
+      while (unsigned n = rte_ring_dequeue_burst(ring.get(), pkts, 512, nullptr)) drop_all(port, n);
+    while (unsigned n = tx_tasks_[port]->take_held(reinterpret_cast<rte_mbuf**>(pkts), 512))
+      drop_all(port, n);
+  }
+  return flushed;
+}
+
+void SwitchNode::stop_ports() {
+  for (auto& port : ports_) port->stop();
+}
+
+uint64_t SwitchNode::drops(int port, DropReason reason) const {
+  uint64_t sum = fwd_->drops().read(port, reason) + shutdown_drops_.read(port, reason);
+  for (const auto& rx : rx_tasks_) sum += rx->drops().read(port, reason);
+  return sum;
+}
+
+uint64_t SwitchNode::total_drops() const {
+  uint64_t sum = fwd_->drops().total() + shutdown_drops_.total();
+  for (const auto& rx : rx_tasks_) sum += rx->drops().total();
+  return sum;
+}
+
+unsigned SwitchNode::mempool_size() const { return pool_->size; }
+unsigned SwitchNode::mempool_in_use() const { return rte_mempool_in_use_count(pool_); }
+
+}  // namespace fcswitch

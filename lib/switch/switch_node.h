@@ -1,0 +1,80 @@
+#pragma once
+// One switch: its mempool, ports, rings, FIB and tasks, built from a SwitchConfig. The same
+// object serves `fcswitch` on NICs or vdevs and, later, each switch of the lab.
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "config/switch_config.h"
+#include "dpdk/eth_port.h"
+#include "switch/fwd_task.h"
+#include "switch/l2_fib.h"
+#include "switch/rx_task.h"
+#include "switch/switch_state.h"
+#include "switch/tx_task.h"
+
+struct rte_mempool;
+
+namespace fcswitch {
+
+// A moment's view of how far the switch has got, to tell when it has nothing left to do.
+struct SwitchProgress {
+  uint64_t work = 0;                 // packets received + processed + sent + dropped
+  bool empty = false;                // every ring and every TX task's hands are empty
+  std::vector<uint64_t> task_polls;  // per task
+};
+
+class SwitchNode {
+ public:
+  explicit SwitchNode(const config::SwitchConfig& config);  // throws std::runtime_error
+  ~SwitchNode();
+
+  // Worker lcore i runs lcore_tasks()[i], per the config's layout.
+  std::vector<std::vector<Task*>> lcore_tasks() const;
+
+  SwitchProgress progress() const;
+  // True when nothing moved between `before` and `after`, everything was empty both times,
+  // and every task completed a whole poll in between (so none was mid-burst).
+  static bool settled(const SwitchProgress& before, const SwitchProgress& after);
+
+  void stop_rx() { state_->rx_stopped.store(true); }
+  // Control thread, with the lcores stopped: frees what is still queued, counted as
+  // shutdown_flush drops. Returns how many.
+  uint64_t flush();
+  void stop_ports();
+
+  // Counters, summed over the tasks that own them.
+  uint64_t drops(int port, DropReason reason) const;
+  uint64_t total_drops() const;
+  uint64_t rx_packets(int port) const { return rx_tasks_[port]->packets(); }
+  uint64_t rx_control_frames(int port) const { return rx_tasks_[port]->control_frames(); }
+  uint64_t tx_packets(int port, int queue) const { return tx_tasks_[port]->packets(queue); }
+  uint64_t tx_bytes(int port, int queue) const { return tx_tasks_[port]->bytes(queue); }
+  uint64_t admitted_packets(int port, int priority) const { return fwd_->admitted_packets(port, priority); }
+  uint64_t ingress_occupancy_bytes(int port, int priority) const {
+    return state_->ingress_occupancy.value(SwitchState::occupancy_slot(port, priority));
+  }
+  uint64_t nic_rx_dropped(int port) const { return ports_[port]->nic_rx_dropped(); }
+  const FwdTask& fwd() const { return *fwd_; }
+
+  unsigned mempool_size() const;
+  unsigned mempool_in_use() const;
+  const config::SwitchConfig& config() const { return config_; }
+  int ports() const { return static_cast<int>(ports_.size()); }
+
+ private:
+  Task* task_for(const config::TaskRef& ref) const;
+
+  config::SwitchConfig config_;
+  rte_mempool* pool_ = nullptr;
+  std::vector<std::unique_ptr<dpdk::EthPort>> ports_;
+  std::unique_ptr<SwitchState> state_;
+  std::unique_ptr<L2Fib> fib_;
+  std::vector<std::unique_ptr<RxTask>> rx_tasks_;
+  std::unique_ptr<FwdTask> fwd_;
+  std::vector<std::unique_ptr<TxTask>> tx_tasks_;
+  DropCounters shutdown_drops_;  // written by the control thread in flush()
+};
+
+}  // namespace fcswitch

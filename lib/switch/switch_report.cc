@@ -1,0 +1,66 @@
+#include "switch/switch_report.h"
+
+#include <fmt/format.h>
+
+namespace fcswitch {
+
+namespace {
+
+std::string queue_name(int queue) { return queue == kLossyQueue ? "lossy" : std::to_string(queue); }
+
+}  // namespace
+
+std::string drop_summary(const SwitchNode& node) {
+  std::string line;
+  for (int r = 0; r < kNumDropReasons; ++r) {
+    uint64_t sum = 0;
+    for (int p = 0; p < node.ports(); ++p) sum += node.drops(p, static_cast<DropReason>(r));
+    if (sum) line += fmt::format("{}{}={}", line.empty() ? "" : " ", kDropReasonNames[r], sum);
+  }
+  return line;
+}
+
+std::string report_text(const SwitchNode& node, const ShutdownCheck& check) {
+  std::string out = fmt::format("switch {}\n", node.config().name);
+  for (int p = 0; p < node.ports(); ++p) {
+    out += fmt::format("port {}: rx {} packets ({} control frames consumed), nic dropped {}\n",
+                       node.config().ports[p].name, node.rx_packets(p), node.rx_control_frames(p),
+                       node.nic_rx_dropped(p));
+    out += "  queue        in(prio)         out     out bytes\n";
+    for (int q = 0; q < kNumEgressQueues; ++q) {
+      const uint64_t in = q < kNumPriorities ? node.admitted_packets(p, q) : 0;
+      if (!in && !node.tx_packets(p, q)) continue;
+      out += fmt::format("  {:>5} {:>15} {:>11} {:>13}\n", queue_name(q), in, node.tx_packets(p, q),
+                         node.tx_bytes(p, q));
+    }
+    for (int r = 0; r < kNumDropReasons; ++r)
+      if (uint64_t n = node.drops(p, static_cast<DropReason>(r)))
+        out += fmt::format("  drop {}: {}\n", kDropReasonNames[r], n);
+  }
+  out += fmt::format("mempool: {} of {} mbufs in use after shutdown{}\n", check.mempool_in_use,
+                     check.mempool_size, check.mempool_in_use ? " — LEAK" : "");
+  if (!check.drained) out += "drain deadline passed: queued packets were flushed\n";
+  return out;
+}
+
+std::string report_json(const SwitchNode& node, const ShutdownCheck& check) {
+  std::string out = fmt::format("{{\"switch\":\"{}\",\"ports\":[", node.config().name);
+  for (int p = 0; p < node.ports(); ++p) {
+    out += fmt::format("{}{{\"name\":\"{}\",\"rx_packets\":{},\"control_frames\":{},\"nic_rx_dropped\":{}",
+                       p ? "," : "", node.config().ports[p].name, node.rx_packets(p),
+                       node.rx_control_frames(p), node.nic_rx_dropped(p));
+    out += ",\"admitted_packets\":[";
+    for (int q = 0; q < kNumPriorities; ++q) out += fmt::format("{}{}", q ? "," : "", node.admitted_packets(p, q));
+    out += "],\"tx_packets\":[";
+    for (int q = 0; q < kNumEgressQueues; ++q) out += fmt::format("{}{}", q ? "," : "", node.tx_packets(p, q));
+    out += "],\"drops\":{";
+    for (int r = 0; r < kNumDropReasons; ++r)
+      out += fmt::format("{}\"{}\":{}", r ? "," : "", kDropReasonNames[r], node.drops(p, static_cast<DropReason>(r)));
+    out += "}}";
+  }
+  out += fmt::format("],\"mempool_size\":{},\"mempool_in_use\":{},\"drained\":{}}}\n", check.mempool_size,
+                     check.mempool_in_use, check.drained ? "true" : "false");
+  return out;
+}
+
+}  // namespace fcswitch

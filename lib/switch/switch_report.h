@@ -1,0 +1,21 @@
+#pragma once
+// The switch's counters at the end of a run: a table for people, JSON for scripts and tests.
+
+#include <string>
+
+#include "switch/switch_node.h"
+
+namespace fcswitch {
+
+struct ShutdownCheck {
+  uint64_t mempool_size = 0;
+  uint64_t mempool_in_use = 0;  // after the ports are closed: anything here leaked
+  bool drained = false;         // everything left before the drain deadline
+};
+
+std::string report_text(const SwitchNode& node, const ShutdownCheck& check);
+std::string report_json(const SwitchNode& node, const ShutdownCheck& check);
+// One line, drops by reason over all ports, only reasons with a count ("" when none).
+std::string drop_summary(const SwitchNode& node);
+
+}  // namespace fcswitch

@@ -1,0 +1,68 @@
+#include "wire/frame_header.h"
+
+#include "wire/ether_type.h"
+
+namespace fcswitch::wire {
+
+namespace {
+
+constexpr size_t kEthernetHeaderBytes = 14;
+constexpr size_t kVlanTagBytes = 4;
+constexpr size_t kIpv4MinHeaderBytes = 20;
+constexpr size_t kIpv6HeaderBytes = 40;
+
+uint16_t read_be16(const uint8_t* p) { return static_cast<uint16_t>(p[0] << 8 | p[1]); }
+
+}  // namespace
+
+FrameHeader parse_frame_header(const uint8_t* data, size_t length, size_t min_frame_bytes) {
+  FrameHeader h;
+  if (length < kEthernetHeaderBytes) {
+    h.status = FrameStatus::kRunt;
+    return h;
+  }
+  h.dst = MacAddress::from_bytes(data);
+  h.src = MacAddress::from_bytes(data + 6);
+  if (length < min_frame_bytes) {
+    h.status = FrameStatus::kRunt;
+    return h;
+  }
+
+  size_t offset = 12;
+  uint16_t type = read_be16(data + offset);
+  // Up to two tags (QinQ); the outer one carries the PCP the switch trusts.
+  for (int tags = 0; (type == kEtherTypeVlan || type == kEtherTypeQinQ) && tags < 2; ++tags) {
+    if (offset + 2 + kVlanTagBytes + 2 > length) return h;  // kMalformed
+    const uint16_t tci = read_be16(data + offset + 2);
+    if (!h.has_vlan) {
+      h.has_vlan = true;
+      h.pcp = static_cast<uint8_t>(tci >> 13);
+      h.vlan_id = tci & 0x0FFF;
+    }
+    offset += kVlanTagBytes;
+    type = read_be16(data + offset);
+  }
+  h.ether_type = type;
+  const size_t l3 = offset + 2;
+  h.l3_offset = static_cast<uint16_t>(l3);
+
+  if (type == kEtherTypeIpv4) {
+    if (l3 + kIpv4MinHeaderBytes > length) return h;
+    const uint8_t version = data[l3] >> 4;
+    const size_t ihl_bytes = static_cast<size_t>(data[l3] & 0x0F) * 4;
+    if (version != 4 || ihl_bytes < kIpv4MinHeaderBytes || l3 + ihl_bytes > length) return h;
+    h.l3 = L3Kind::kIpv4;
+    h.dscp = data[l3 + 1] >> 2;  // TOS byte: DSCP(6) | ECN(2)
+  } else if (type == kEtherTypeIpv6) {
+    if (l3 + kIpv6HeaderBytes > length) return h;
+    if ((data[l3] >> 4) != 6) return h;
+    h.l3 = L3Kind::kIpv6;
+    // Version(4) | Traffic Class(8) | Flow Label(20); DSCP is the top 6 bits of the class.
+    const uint8_t traffic_class = static_cast<uint8_t>((data[l3] & 0x0F) << 4 | data[l3 + 1] >> 4);
+    h.dscp = traffic_class >> 2;
+  }
+  h.status = FrameStatus::kOk;
+  return h;
+}
+
+}  // namespace fcswitch::wire

@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# Installs whatever fcswitch needs that is missing, from Debian 12's archive.
+# Idempotent and quiet when everything is already there.
+set -euo pipefail
+
+packages=(
+  build-essential meson ninja-build pkg-config python3
+  libdpdk-dev dpdk dpdk-dev libnuma-dev libpcap-dev
+  libspdlog-dev libfmt-dev prometheus-cpp-dev
+  libgtest-dev libgmock-dev libbenchmark-dev
+  libtomlplusplus-dev libcli11-dev
+  tshark
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+
+echo "installing: ${missing[*]}"
+sudo_cmd=()
+[ "$(id -u)" -eq 0 ] || sudo_cmd=(sudo)
+export DEBIAN_FRONTEND=noninteractive
+# tshark asks whether non-root users may capture; answer no, non-interactively.
+echo "wireshark-common wireshark-common/install-setuid boolean false" | "${sudo_cmd[@]}" debconf-set-selections
+"${sudo_cmd[@]}" apt-get update -qq
+"${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null

@@ -2,20 +2,33 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 namespace fcswitch::config {
 
-std::string ConfigProblems::place(const toml::source_region& where) const {
-  return fmt::format("{}:{}:{}", file_, where.begin.line, where.begin.column);
+void ConfigProblems::add(const toml::source_region& where, std::string message) {
+  problems_.push_back(Problem{where.begin, fmt::format("{}:{}:{}: {}", file_, where.begin.line,
+                                                       where.begin.column, message)});
 }
 
 void ConfigProblems::expected(const toml::source_region& where, std::string_view key,
                               std::string_view what, std::string_view found) {
-  problems_.push_back(fmt::format("{}: {}: expected {}, found {}", place(where), key, what, found));
+  add(where, fmt::format("{}: expected {}, found {}", key, what, found));
 }
 
 void ConfigProblems::note(const toml::source_region& where, std::string_view key,
                           std::string_view message) {
-  problems_.push_back(fmt::format("{}: {}: {}", place(where), key, message));
+  add(where, fmt::format("{}: {}", key, message));
+}
+
+std::vector<std::string> ConfigProblems::take() {
+  std::stable_sort(problems_.begin(), problems_.end(), [](const Problem& a, const Problem& b) {
+    return a.where.line != b.where.line ? a.where.line < b.where.line : a.where.column < b.where.column;
+  });
+  std::vector<std::string> messages;
+  for (auto& p : problems_) messages.push_back(std::move(p.message));
+  problems_.clear();
+  return messages;
 }
 
 std::string describe(const toml::node& node) {

@@ -21,13 +21,18 @@ class ConfigProblems {
 
   const std::string& file() const { return file_; }
   bool empty() const { return problems_.empty(); }
-  std::vector<std::string> take() { return std::move(problems_); }
+  // The messages in the order of their places in the file.
+  std::vector<std::string> take();
 
  private:
-  std::string place(const toml::source_region& where) const;
+  struct Problem {
+    toml::source_position where;
+    std::string message;
+  };
+  void add(const toml::source_region& where, std::string message);
 
   std::string file_;
-  std::vector<std::string> problems_;
+  std::vector<Problem> problems_;
 };
 
 // How a value appears in a message: `integer 2000000`, `string "abc"`, `table`.

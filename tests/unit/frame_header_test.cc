@@ -1,0 +1,99 @@
+#include "wire/frame_header.h"
+
+#include <gtest/gtest.h>
+
+#include <vector>
+
+namespace fcswitch::wire {
+namespace {
+
+std::vector<uint8_t> ethernet(uint16_t ether_type, std::vector<uint8_t> payload, size_t pad_to = 60) {
+  std::vector<uint8_t> f = {0x02, 0, 0, 0, 0, 2, 0x02, 0, 0, 0, 0, 1,
+                            static_cast<uint8_t>(ether_type >> 8), static_cast<uint8_t>(ether_type)};
+  f.insert(f.end(), payload.begin(), payload.end());
+  if (f.size() < pad_to) f.resize(pad_to, 0);
+  return f;
+}
+
+std::vector<uint8_t> ipv4_header(uint8_t tos) {
+  std::vector<uint8_t> h(20, 0);
+  h[0] = 0x45;
+  h[1] = tos;
+  return h;
+}
+
+TEST(FrameHeader, Ipv4DscpIsTopSixBitsOfTos) {
+  const auto f = ethernet(0x0800, ipv4_header(46 << 2 | 0x3));  // EF with ECN CE
+  const auto h = parse_frame_header(f.data(), f.size(), 60);
+  ASSERT_EQ(h.status, FrameStatus::kOk);
+  EXPECT_EQ(h.l3, L3Kind::kIpv4);
+  EXPECT_EQ(h.dscp, 46);
+  EXPECT_EQ(h.l3_offset, 14);
+  EXPECT_EQ(h.dst.value, 0x020000000002ull);
+  EXPECT_EQ(h.src.value, 0x020000000001ull);
+}
+
+TEST(FrameHeader, Ipv6DscpSpansTheFirstTwoBytes) {
+  std::vector<uint8_t> ip6(40, 0);
+  // Version 6, traffic class 0x68 (DSCP 26, ECN 0): 0x66 0x80.
+  ip6[0] = 0x66;
+  ip6[1] = 0x80;
+  const auto f = ethernet(0x86DD, ip6);
+  const auto h = parse_frame_header(f.data(), f.size(), 60);
+  ASSERT_EQ(h.status, FrameStatus::kOk);
+  EXPECT_EQ(h.l3, L3Kind::kIpv6);
+  EXPECT_EQ(h.dscp, 26);
+}
+
+TEST(FrameHeader, VlanTagGivesPcpAndInnerEtherType) {
+  std::vector<uint8_t> tag = {0xA0, 0x64, 0x08, 0x00};  // PCP 5, VID 100, then IPv4
+  auto ip = ipv4_header(8 << 2);
+  tag.insert(tag.end(), ip.begin(), ip.end());
+  const auto f = ethernet(0x8100, tag);
+  const auto h = parse_frame_header(f.data(), f.size(), 60);
+  ASSERT_EQ(h.status, FrameStatus::kOk);
+  EXPECT_TRUE(h.has_vlan);
+  EXPECT_EQ(h.pcp, 5);
+  EXPECT_EQ(h.vlan_id, 100);
+  EXPECT_EQ(h.ether_type, 0x0800);
+  EXPECT_EQ(h.dscp, 8);
+  EXPECT_EQ(h.l3_offset, 18);
+}
+
+TEST(FrameHeader, RuntsAndMalformedAreTold) {
+  const auto full = ethernet(0x0800, ipv4_header(0));
+  EXPECT_EQ(parse_frame_header(full.data(), 59, 60).status, FrameStatus::kRunt);
+  EXPECT_EQ(parse_frame_header(full.data(), 10, 0).status, FrameStatus::kRunt);
+  EXPECT_EQ(parse_frame_header(full.data(), 60, 60).status, FrameStatus::kOk);
+
+  auto bad_version = ethernet(0x0800, {0x55, 0});
+  EXPECT_EQ(parse_frame_header(bad_version.data(), bad_version.size(), 60).status, FrameStatus::kMalformed);
+  auto bad_ihl = ethernet(0x0800, {0x4F, 0});  // 60-byte header in a 60-byte frame
+  EXPECT_EQ(parse_frame_header(bad_ihl.data(), bad_ihl.size(), 60).status, FrameStatus::kMalformed);
+  // An IPv6 header cut short: 14 + 40 > 50.
+  auto short6 = ethernet(0x86DD, {0x60}, 50);
+  EXPECT_EQ(parse_frame_header(short6.data(), short6.size(), 0).status, FrameStatus::kMalformed);
+}
+
+TEST(FrameHeader, NonIpIsOkWithoutDscp) {
+  const auto f = ethernet(0x0806, {});
+  const auto h = parse_frame_header(f.data(), f.size(), 60);
+  EXPECT_EQ(h.status, FrameStatus::kOk);
+  EXPECT_EQ(h.l3, L3Kind::kOther);
+}
+
+TEST(MacAddress, ParsesPrintsAndClassifies) {
+  auto mac = MacAddress::parse("01:80:C2:00:00:01");
+  ASSERT_TRUE(mac);
+  EXPECT_TRUE(mac->is_multicast());
+  EXPECT_TRUE(mac->is_link_local());
+  EXPECT_EQ(mac->to_string(), "01:80:c2:00:00:01");
+  EXPECT_FALSE(MacAddress::parse("01:80:C2:00:00:10")->is_link_local());
+  EXPECT_TRUE(MacAddress::parse("ff-ff-ff-ff-ff-ff")->is_broadcast());
+  EXPECT_FALSE(MacAddress::parse("02:00:00:00:00:01")->is_multicast());
+  EXPECT_FALSE(MacAddress::parse("02:00:00:00:00"));
+  EXPECT_FALSE(MacAddress::parse("02:00:00:00:00:0g"));
+}
+
+}  // namespace
+}  // namespace fcswitch::wire

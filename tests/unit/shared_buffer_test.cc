@@ -1,0 +1,78 @@
+#include <gtest/gtest.h>
+
+#include <thread>
+
+#include "switch/charge_release_counters.h"
+#include "switch/shared_buffer_policy.h"
+
+namespace fcswitch {
+namespace {
+
+TEST(SharedBufferPolicy, LosslessAdmitsUpToTheIngressLimitExactly) {
+  SharedBufferConfig config;
+  config.lossless_ingress_bytes = 10000;
+  SharedBufferPolicy policy(config);
+  EXPECT_EQ(policy.admit_lossless(9000, 1000), Admission::kAdmit);
+  EXPECT_EQ(policy.admit_lossless(9001, 1000), Admission::kLosslessOverflow);
+}
+
+// Dynamic threshold with α = 1: a lone queue may grow to half the pool (Q ≤ α(B − Q)).
+TEST(SharedBufferPolicy, LossyDynamicThresholdHalvesTheFreePoolForOneQueue) {
+  SharedBufferConfig config;
+  config.lossy_pool_bytes = 100000;
+  config.lossy_alpha_1024 = 1024;
+  SharedBufferPolicy policy(config);
+  uint64_t queue = 0;
+  while (policy.admit_lossy(queue, queue, 1000) == Admission::kAdmit) queue += 1000;
+  EXPECT_EQ(queue, 50000u);
+  // α = 2: about two thirds (Q + 1000 ≤ 2(B − Q) still holds at Q = 66000).
+  config.lossy_alpha_1024 = 2048;
+  SharedBufferPolicy twice(config);
+  queue = 0;
+  while (twice.admit_lossy(queue, queue, 1000) == Admission::kAdmit) queue += 1000;
+  EXPECT_EQ(queue, 67000u);
+}
+
+TEST(SharedBufferPolicy, LossyNeverExceedsThePool) {
+  SharedBufferConfig config;
+  config.lossy_pool_bytes = 5000;
+  config.lossy_alpha_1024 = 64 * 1024;
+  SharedBufferPolicy policy(config);
+  EXPECT_EQ(policy.admit_lossy(0, 4500, 600), Admission::kLossyBufferFull);
+  EXPECT_EQ(policy.admit_lossy(0, 4400, 600), Admission::kAdmit);
+}
+
+TEST(ChargeReleaseCounters, OccupancyIsChargedMinusEveryReleaser) {
+  ChargeReleaseCounters c(16, 3);
+  c.charge(5, 1500);
+  c.charge(5, 64);
+  c.charge(6, 100);
+  c.release(0, 5, 64);
+  c.release(2, 5, 1000);
+  EXPECT_EQ(c.value(5), 500u);
+  EXPECT_EQ(c.value(6), 100u);
+  EXPECT_EQ(c.charged(5), 1564u);
+}
+
+// One charger and two releasers on their own threads: at the end the occupancy is exactly
+// what was charged and not yet released, with no atomic read-modify-write anywhere.
+TEST(ChargeReleaseCounters, SingleWriterRowsAddUpAcrossThreads) {
+  ChargeReleaseCounters c(1, 2);
+  constexpr int kRounds = 200000;
+  std::thread charger([&] {
+    for (int i = 0; i < kRounds; ++i) c.charge(0, 3);
+  });
+  std::thread r0([&] {
+    for (int i = 0; i < kRounds; ++i) c.release(0, 0, 1);
+  });
+  std::thread r1([&] {
+    for (int i = 0; i < kRounds; ++i) c.release(1, 0, 1);
+  });
+  charger.join();
+  r0.join();
+  r1.join();
+  EXPECT_EQ(c.value(0), static_cast<uint64_t>(kRounds));
+}
+
+}  // namespace
+}  // namespace fcswitch

@@ -1,0 +1,172 @@
+#include "config/switch_config.h"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "config/config_error.h"
+#include "config/quantity.h"
+
+namespace fcswitch::config {
+namespace {
+
+constexpr const char* kFullConfig = R"(
+[switch]
+name = "s1"
+lossless_priorities = [3, 4]
+mac_learning = false
+mbufs = 32767
+egress_queue_packets = 8192
+
+[eal]
+args = ["--no-huge", "-m", "512"]
+cpus = "0-1"
+
+[classify]
+trust = "pcp"
+default_priority = 1
+dscp_to_priority = { "46" = 6, "24-31" = 4 }
+pcp_to_priority = { "1" = 0 }
+
+[buffer]
+lossless_ingress = "1MB"
+lossy_pool = "4MiB"
+lossy_alpha = 0.5
+
+[[ports]]
+name = "p0"
+device = "0000:03:00.0"
+profile = "ixgbe-82599"
+rate = "10Gbps"
+mac = "02:00:00:00:01:00"
+tx_descriptors = 64
+control_ether_type = 0x88B5
+[ports.scheduler]
+strict = [7, "lossy"]
+weights = { "3" = 4, "4" = 2 }
+
+[[ports]]
+name = "p1"
+device = "net_ring0"
+
+[[fib]]
+mac = "02:00:00:00:00:09"
+port = "p1"
+
+[layout]
+preset = "custom"
+lcores = [["rx:p0", "rx:p1"], ["fwd"], ["tx:p0", "tx:p1"]]
+)";
+
+TEST(SwitchConfig, ReadsEverySection) {
+  const SwitchConfig c = parse_switch_config(kFullConfig, "full.toml");
+  EXPECT_EQ(c.name, "s1");
+  EXPECT_EQ(c.lossless_priorities, (1 << 3) | (1 << 4));
+  EXPECT_FALSE(c.mac_learning);
+  EXPECT_EQ(c.mbufs, 32767u);
+  EXPECT_EQ(c.egress_queue_packets, 8192u);
+  EXPECT_EQ(c.eal.args, (std::vector<std::string>{"--no-huge", "-m", "512"}));
+  EXPECT_EQ(c.eal.cpus, "0-1");
+  EXPECT_EQ(c.priority_maps.trust, TrustMode::kPcp);
+  EXPECT_EQ(c.priority_maps.default_priority, 1);
+  EXPECT_EQ(c.priority_maps.dscp_to_priority[46], 6);
+  EXPECT_EQ(c.priority_maps.dscp_to_priority[24], 4);
+  EXPECT_EQ(c.priority_maps.dscp_to_priority[31], 4);
+  EXPECT_EQ(c.priority_maps.dscp_to_priority[32], 4);  // standard: 32 >> 3
+  EXPECT_EQ(c.priority_maps.dscp_to_priority[23], 2);
+  EXPECT_EQ(c.priority_maps.pcp_to_priority[1], 0);
+  EXPECT_EQ(c.buffer.lossless_ingress_bytes, 1'000'000u);
+  EXPECT_EQ(c.buffer.lossy_pool_bytes, 4u << 20);
+  EXPECT_EQ(c.buffer.lossy_alpha_1024, 512u);
+  ASSERT_EQ(c.ports.size(), 2u);
+  EXPECT_EQ(c.ports[0].profile, NicProfileKind::kIxgbe82599);
+  EXPECT_EQ(c.ports[0].rate_bps, 10'000'000'000u);
+  EXPECT_EQ(c.ports[0].mac->value, 0x020000000100ull);
+  EXPECT_EQ(c.ports[0].tx_descriptors, 64);
+  EXPECT_EQ(c.ports[0].control_ether_type, 0x88B5);
+  EXPECT_EQ(c.ports[0].scheduler.strict_queues, (1 << 7) | (1 << kLossyQueue));
+  EXPECT_EQ(c.ports[0].scheduler.weights[3], 4u);
+  EXPECT_EQ(c.ports[0].scheduler.weights[4], 2u);
+  EXPECT_EQ(c.ports[0].scheduler.weights[0], 1u);
+  EXPECT_EQ(c.ports[1].profile, NicProfileKind::kAuto);
+  ASSERT_EQ(c.fib.size(), 1u);
+  EXPECT_EQ(c.fib[0].port, 1);
+  ASSERT_EQ(c.lcores.size(), 3u);
+  EXPECT_EQ(c.lcores[1], (std::vector<TaskRef>{{TaskKind::kFwd, -1}}));
+  EXPECT_EQ(c.lcores[2][1], (TaskRef{TaskKind::kTx, 1}));
+}
+
+TEST(SwitchConfig, DefaultsAreTheDocumentedOnes) {
+  const SwitchConfig c = parse_switch_config("[[ports]]\nname = \"a\"\ndevice = \"net_null0\"\n", "min.toml");
+  EXPECT_EQ(c.name, "fcswitch");
+  EXPECT_EQ(c.lossless_priorities, 0);
+  EXPECT_TRUE(c.mac_learning);
+  EXPECT_EQ(c.priority_maps.dscp_to_priority[46], 5);
+  EXPECT_EQ(c.ports[0].rate_bps, 10'000'000'000u);
+  EXPECT_EQ(c.ports[0].control_ether_type, 0x8808);
+  EXPECT_EQ(c.layout_name, "compact");
+  ASSERT_EQ(c.lcores.size(), 1u);
+  EXPECT_EQ(c.lcores[0].size(), 3u);  // rx:a, fwd, tx:a on one lcore
+}
+
+// The GFC testbed layout: RX and TX of each port on their own lcores and one FWD lcore,
+// 9 for 4 ports.
+TEST(SwitchConfig, TestbedLayoutHasTwoLcoresPerPortAndOneFwd) {
+  const auto layout = testbed_layout(4);
+  ASSERT_EQ(layout.size(), 9u);
+  for (const auto& lcore : layout) EXPECT_EQ(lcore.size(), 1u);
+  int fwd = 0;
+  for (const auto& lcore : layout) fwd += lcore[0].kind == TaskKind::kFwd;
+  EXPECT_EQ(fwd, 1);
+}
+
+TEST(Quantity, BytesAndRatesWithUnits) {
+  EXPECT_EQ(parse_bytes("750KB"), 750'000u);
+  EXPECT_EQ(parse_bytes("1MiB"), 1u << 20);
+  EXPECT_EQ(parse_bytes("1.5 KiB"), 1536u);
+  EXPECT_EQ(parse_bytes("42"), 42u);
+  EXPECT_FALSE(parse_bytes("KB"));
+  EXPECT_FALSE(parse_bytes("12 parsecs"));
+  EXPECT_EQ(parse_rate_bps("10Gbps"), 10'000'000'000u);
+  EXPECT_EQ(parse_rate_bps("100Mbps"), 100'000'000u);
+  EXPECT_FALSE(parse_rate_bps("10GB"));
+}
+
+std::vector<std::string> expected_problems(const std::filesystem::path& file) {
+  std::ifstream in(file);
+  std::vector<std::string> expected;
+  std::string line;
+  while (std::getline(in, line) && line.rfind("# expect: ", 0) == 0) expected.push_back(line.substr(10));
+  return expected;
+}
+
+// Each file in tests/configs/bad names, in its leading "# expect:" lines, every problem it
+// must be refused with, verbatim: file:line:column, key, expected, found.
+TEST(SwitchConfig, BadFilesAreRefusedWithThePlaceKeyExpectedAndFound) {
+  const std::filesystem::path dir = FCSWITCH_BAD_CONFIG_DIR;
+  int files = 0;
+  for (const auto& entry : std::filesystem::directory_iterator(dir)) {
+    ++files;
+    const auto expected = expected_problems(entry.path());
+    ASSERT_FALSE(expected.empty()) << entry.path() << " has no # expect: line";
+    std::ifstream in(entry.path());
+    std::stringstream text;
+    text << in.rdbuf();
+    try {
+      parse_switch_config(text.str(), entry.path().filename().string());
+      ADD_FAILURE() << entry.path() << " was accepted";
+    } catch (const ConfigError& error) {
+      EXPECT_EQ(error.problems(), expected) << entry.path();
+    }
+  }
+  EXPECT_GE(files, 15);
+}
+
+TEST(SwitchConfig, UnreadableFileIsAnError) {
+  EXPECT_THROW(load_switch_config("/nonexistent/switch.toml"), ConfigError);
+}
+
+}  // namespace
+}  // namespace fcswitch::config

@@ -15,7 +15,7 @@
 #include "frame_builder.h"
 #include "pcap_file.h"
 
-namespace fcswitch::testing {
+namespace fcswitch::traffic {
 namespace {
 
 namespace fs = std::filesystem;
@@ -203,4 +203,4 @@ INSTANTIATE_TEST_SUITE_P(Layouts, PcapForwarding, ::testing::Values("compact", "
                          [](const auto& info) { return info.param; });
 
 }  // namespace
-}  // namespace fcswitch::testing
+}  // namespace fcswitch::traffic

@@ -1,5 +1,5 @@
 #pragma once
-// Builds test frames byte by byte. Each data frame ends with a 4-byte sequence number so a
+// Builds frames byte by byte for tests, the demo and benchmarks. Each data frame ends with a 4-byte sequence number so a
 // test can follow it through the switch.
 
 #include <cstdint>
@@ -7,7 +7,7 @@
 
 #include "pcap_file.h"
 
-namespace fcswitch::testing {
+namespace fcswitch::traffic {
 
 struct FrameSpec {
   uint64_t dst = 0;
@@ -25,4 +25,4 @@ uint32_t sequence_of(const Frame& frame);
 // An 802.1Qbb PFC frame pausing priority 3 (what a downstream switch would send).
 Frame pfc_frame(uint64_t src);
 
-}  // namespace fcswitch::testing
+}  // namespace fcswitch::traffic

@@ -4,7 +4,7 @@
 
 #include <stdexcept>
 
-namespace fcswitch::testing {
+namespace fcswitch::traffic {
 
 void write_pcap(const std::string& path, const std::vector<Frame>& frames) {
   pcap_t* dead = pcap_open_dead(DLT_EN10MB, 65535);
@@ -33,4 +33,4 @@ std::vector<Frame> read_pcap(const std::string& path) {
   return frames;
 }
 
-}  // namespace fcswitch::testing
+}  // namespace fcswitch::traffic

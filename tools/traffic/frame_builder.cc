@@ -1,6 +1,6 @@
 #include "frame_builder.h"
 
-namespace fcswitch::testing {
+namespace fcswitch::traffic {
 
 namespace {
 
@@ -76,4 +76,4 @@ Frame pfc_frame(uint64_t src) {
   return f;
 }
 
-}  // namespace fcswitch::testing
+}  // namespace fcswitch::traffic

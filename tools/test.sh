@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# Installs what is missing, builds, and runs every test: unit, config examples, vdev
+# integration (build/), then the unit tests again under ASan+UBSan (build-asan/).
+# Ends with one line: "tests: N passed, M failed".
+set -uo pipefail
+cd "$(dirname "$0")/.."
+tools/install-deps.sh || exit 1
+tools/build.sh || exit 1
+BUILD_DIR=build-asan tools/build.sh -Db_sanitize=address,undefined -Db_lundef=false \
+  -Dbuildtype=debug || exit 1
+
+passed=0
+failed=0
+run_suite() {  # build dir, then meson test arguments
+  local dir=$1
+  shift
+  meson test -C "$dir" --print-errorlogs "$@"
+  local rc=$?
+  local log="$dir/meson-logs/testlog.json"
+  local ok fail
+  ok=$(grep -c -E '"result": "(OK|EXPECTEDFAIL)"' "$log" || true)
+  fail=$(grep -c -E '"result": "(FAIL|TIMEOUT|ERROR|UNEXPECTEDPASS)"' "$log" || true)
+  passed=$((passed + ok))
+  failed=$((failed + fail))
+  [ "$rc" -eq 0 ] || [ "$fail" -gt 0 ] || failed=$((failed + 1))  # meson failed without a test result
+}
+
+run_suite build
+UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 run_suite build-asan --suite unit
+
+echo "tests: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]

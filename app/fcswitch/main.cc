@@ -122,10 +122,12 @@ int run(const Options& options) {
   {
     fcswitch::SwitchNode node(config);
     fcswitch::dpdk::LcoreRunner runner(node.lcore_tasks(), plan.oversubscribed);
+    const auto started = Clock::now();
     runner.start();
     run_until_stopped(node, options, signals);
     node.stop_rx();
     fcswitch::ShutdownCheck check;
+    check.run_seconds = std::chrono::duration<double>(Clock::now() - started).count();
     check.drained = drain(node, options.drain_timeout_s);
     runner.stop();
     node.flush();

@@ -68,19 +68,23 @@ EalPlan plan_eal(const config::SwitchConfig& config, const std::vector<std::stri
   std::vector<std::string> all = config.eal.args;
   all.insert(all.end(), extra_args.begin(), extra_args.end());
   if (!names_lcores(all)) {
-    // The main lcore runs the control loop (signals, idle and drain checks, logging); each
-    // layout lcore is a worker. With a CPU each, pin them one to one, as the GFC testbed
-    // does; with fewer CPUs let them float over the set and yield when idle.
+    // The main lcore runs the control loop (signals, idle and drain checks, logging) and
+    // sleeps most of the time; each layout lcore is a busy-polling worker. With a CPU per
+    // worker, pin them one to one, as the GFC testbed does (the main lcore gets a CPU of its
+    // own if there is one, else shares the first worker's); with fewer CPUs than workers
+    // let them float over the set and yield when idle.
     const std::vector<int> cpus =
         config.eal.cpus.empty() ? affinity_cpus() : parse_cpu_list(config.eal.cpus);
-    const size_t lcores = config.lcores.size() + 1;
+    const size_t workers = config.lcores.size();
     std::string map;
-    if (cpus.size() >= lcores) {
-      for (size_t i = 0; i < lcores; ++i) map += fmt::format("{}{}@{}", i ? "," : "", i, cpus[i]);
+    if (cpus.size() >= workers) {
+      const size_t first_worker_cpu = cpus.size() > workers ? 1 : 0;
+      map = fmt::format("0@{}", cpus[0]);
+      for (size_t i = 0; i < workers; ++i) map += fmt::format(",{}@{}", i + 1, cpus[first_worker_cpu + i]);
     } else {
       std::string set;
       for (size_t i = 0; i < cpus.size(); ++i) set += fmt::format("{}{}", i ? "," : "", cpus[i]);
-      map = fmt::format("(0-{})@({})", lcores - 1, set);
+      map = fmt::format("(0-{})@({})", workers, set);
       plan.oversubscribed = true;
     }
     plan.args.push_back("--lcores=" + map);

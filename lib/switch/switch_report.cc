@@ -26,11 +26,11 @@ std::string report_text(const SwitchNode& node, const ShutdownCheck& check) {
     out += fmt::format("port {}: rx {} packets ({} control frames consumed), nic dropped {}\n",
                        node.config().ports[p].name, node.rx_packets(p), node.rx_control_frames(p),
                        node.nic_rx_dropped(p));
-    out += "  queue        in(prio)         out     out bytes\n";
+    out += "  prio/queue   admitted in    sent out  sent out bytes\n";
     for (int q = 0; q < kNumEgressQueues; ++q) {
       const uint64_t in = q < kNumPriorities ? node.admitted_packets(p, q) : 0;
       if (!in && !node.tx_packets(p, q)) continue;
-      out += fmt::format("  {:>5} {:>15} {:>11} {:>13}\n", queue_name(q), in, node.tx_packets(p, q),
+      out += fmt::format("  {:>10} {:>13} {:>11} {:>15}\n", queue_name(q), in, node.tx_packets(p, q),
                          node.tx_bytes(p, q));
     }
     for (int r = 0; r < kNumDropReasons; ++r)
@@ -58,8 +58,8 @@ std::string report_json(const SwitchNode& node, const ShutdownCheck& check) {
       out += fmt::format("{}\"{}\":{}", r ? "," : "", kDropReasonNames[r], node.drops(p, static_cast<DropReason>(r)));
     out += "}}";
   }
-  out += fmt::format("],\"mempool_size\":{},\"mempool_in_use\":{},\"drained\":{}}}\n", check.mempool_size,
-                     check.mempool_in_use, check.drained ? "true" : "false");
+  out += fmt::format("],\"run_seconds\":{:.6f},\"mempool_size\":{},\"mempool_in_use\":{},\"drained\":{}}}\n",
+                     check.run_seconds, check.mempool_size, check.mempool_in_use, check.drained ? "true" : "false");
   return out;
 }
 

@@ -11,6 +11,7 @@ struct ShutdownCheck {
   uint64_t mempool_size = 0;
   uint64_t mempool_in_use = 0;  // after the ports are closed: anything here leaked
   bool drained = false;         // everything left before the drain deadline
+  double run_seconds = 0;       // from the lcores' start to the stop of RX
 };
 
 std::string report_text(const SwitchNode& node, const ShutdownCheck& check);

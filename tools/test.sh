@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Installs what is missing, builds, and runs every test: unit, config examples, vdev
-# integration (build/), then the unit tests again under ASan+UBSan (build-asan/).
+# Installs what is missing, builds, and runs every test: unit, config examples, DPDK and
+# vdev integration (build/), the unit tests again under ASan+UBSan (build-asan/), and the
+# parser fuzzer (build-fuzz/).
 # Ends with one line: "tests: N passed, M failed".
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -27,6 +28,14 @@ run_suite() {  # build dir, then meson test arguments
 
 run_suite build
 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 run_suite build-asan --suite unit
+
+# The frame parser under libFuzzer (ASan+UBSan), counted as one test.
+if tests/fuzz/run.sh; then
+  passed=$((passed + 1))
+else
+  echo "FAIL: fuzz"
+  failed=$((failed + 1))
+fi
 
 echo "tests: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -124,6 +124,7 @@ int run(const Options& options) {
     fcswitch::dpdk::LcoreRunner runner(node.lcore_tasks(), plan.oversubscribed);
     const auto started = Clock::now();
     runner.start();
+    spdlog::info("forwarding on {} worker lcores; SIGINT or SIGTERM stops", config.lcores.size());
     run_until_stopped(node, options, signals);
     node.stop_rx();
     fcswitch::ShutdownCheck check;

@@ -6,14 +6,14 @@
 
 #include <signal.h>
 
-#include <CLI/CLI.hpp>
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
+#include <CLI/CLI.hpp>
 
 #include <chrono>
-#include <thread>
 #include <fstream>
 #include <iostream>
+#include <thread>
 
 #include "config/config_error.h"
 #include "config/switch_config.h"
@@ -49,7 +49,8 @@ int wait_signal(const sigset_t& signals, std::chrono::milliseconds timeout) {
 
 // Runs until a signal, the duration, or (with exit_on_idle) the switch has settled for that
 // long. Logs drops at most once a second, when they changed.
-void run_until_stopped(fcswitch::SwitchNode& node, const Options& options, const sigset_t& signals) {
+void run_until_stopped(fcswitch::SwitchNode& node, const Options& options,
+                       const sigset_t& signals) {
   const auto start = Clock::now();
   auto last_log = start;
   std::string last_drops;
@@ -61,7 +62,8 @@ void run_until_stopped(fcswitch::SwitchNode& node, const Options& options, const
       return;
     }
     const auto now = Clock::now();
-    if (options.duration_s > 0 && now - start >= std::chrono::duration<double>(options.duration_s)) {
+    if (options.duration_s > 0 &&
+        now - start >= std::chrono::duration<double>(options.duration_s)) {
       spdlog::info("duration reached: stopping");
       return;
     }
@@ -74,10 +76,12 @@ void run_until_stopped(fcswitch::SwitchNode& node, const Options& options, const
     }
     if (options.exit_on_idle_ms > 0) {
       const fcswitch::SwitchProgress progress = node.progress();
-      if (!fcswitch::SwitchNode::settled(settled_since, progress) || progress.work != settled_since.work) {
+      if (!fcswitch::SwitchNode::settled(settled_since, progress) ||
+          progress.work != settled_since.work) {
         settled_since = progress;
         settled_at = now;
-      } else if (now - settled_at >= std::chrono::duration<double, std::milli>(options.exit_on_idle_ms)) {
+      } else if (now - settled_at >=
+                 std::chrono::duration<double, std::milli>(options.exit_on_idle_ms)) {
         spdlog::info("idle for {} ms: stopping", options.exit_on_idle_ms);
         return;
       }
@@ -99,10 +103,12 @@ bool drain(fcswitch::SwitchNode& node, double timeout_s) {
 }
 
 int run(const Options& options) {
-  const fcswitch::config::SwitchConfig config = fcswitch::config::load_switch_config(options.config_path);
-  spdlog::info("config {}: switch {}, {} ports, layout {} ({} worker lcores), lossless priorities 0x{:02x}",
-               config.file, config.name, config.ports.size(), config.layout_name, config.lcores.size(),
-               config.lossless_priorities);
+  const fcswitch::config::SwitchConfig config =
+      fcswitch::config::load_switch_config(options.config_path);
+  spdlog::info(
+      "config {}: switch {}, {} ports, layout {} ({} worker lcores), lossless priorities 0x{:02x}",
+      config.file, config.name, config.ports.size(), config.layout_name, config.lcores.size(),
+      config.lossless_priorities);
   if (options.check_only) {
     std::cout << config.file << ": ok\n";
     return 0;
@@ -136,7 +142,8 @@ int run(const Options& options) {
     check.mempool_size = node.mempool_size();
     check.mempool_in_use = node.mempool_in_use();
     std::cout << fcswitch::report_text(node, check) << std::flush;
-    if (!options.report_json.empty()) std::ofstream(options.report_json) << fcswitch::report_json(node, check);
+    if (!options.report_json.empty())
+      std::ofstream(options.report_json) << fcswitch::report_json(node, check);
     if (check.mempool_in_use) {
       spdlog::error("{} mbufs did not come back to the mempool", check.mempool_in_use);
       exit_code = 3;
@@ -156,8 +163,10 @@ int main(int argc, char** argv) {
   app.add_option("--exit-on-idle", options.exit_on_idle_ms,
                  "stop once nothing has arrived or moved for this many ms (for pcap replays)");
   app.add_option("--duration", options.duration_s, "stop after this many seconds");
-  app.add_option("--drain-timeout", options.drain_timeout_s, "seconds to let queues empty at shutdown");
-  app.add_option("--report-json", options.report_json, "write the final counters to this file as JSON");
+  app.add_option("--drain-timeout", options.drain_timeout_s,
+                 "seconds to let queues empty at shutdown");
+  app.add_option("--report-json", options.report_json,
+                 "write the final counters to this file as JSON");
   app.add_option("--log-level", options.log_level, "trace, debug, info, warn, error");
   CLI11_PARSE(app, argc, argv);
   spdlog::set_level(spdlog::level::from_str(options.log_level));

@@ -23,7 +23,8 @@ void ConfigProblems::note(const toml::source_region& where, std::string_view key
 
 std::vector<std::string> ConfigProblems::take() {
   std::stable_sort(problems_.begin(), problems_.end(), [](const Problem& a, const Problem& b) {
-    return a.where.line != b.where.line ? a.where.line < b.where.line : a.where.column < b.where.column;
+    return a.where.line != b.where.line ? a.where.line < b.where.line
+                                        : a.where.column < b.where.column;
   });
   std::vector<std::string> messages;
   for (auto& p : problems_) messages.push_back(std::move(p.message));

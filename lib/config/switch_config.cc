@@ -4,8 +4,8 @@
 
 #include <charconv>
 #include <fstream>
-#include <sstream>
 #include <map>
+#include <sstream>
 
 #include "config/config_error.h"
 #include "config/table_reader.h"
@@ -16,7 +16,9 @@ namespace {
 
 constexpr uint64_t kMaxBufferBytes = 1ull << 34;  // 16 GiB: far above any switch's buffer
 
-bool is_power_of_two(uint64_t v) { return v && !(v & (v - 1)); }
+bool is_power_of_two(uint64_t v) {
+  return v && !(v & (v - 1));
+}
 
 // "46" or "40-47" → [first, last]; nullopt when malformed or outside [0, limit).
 std::optional<std::pair<int, int>> parse_code_range(std::string_view text, int limit) {
@@ -43,7 +45,8 @@ void read_code_map(TableReader& parent, std::string_view key, std::array<uint8_t
     const std::string path = fmt::format("{}.\"{}\"", parent.key_path(key), code.str());
     const auto range = parse_code_range(code.str(), static_cast<int>(N));
     if (!range) {
-      problems.expected(code.source(), path, fmt::format("a code or range \"a-b\" in [0, {}]", N - 1),
+      problems.expected(code.source(), path,
+                        fmt::format("a code or range \"a-b\" in [0, {}]", N - 1),
                         fmt::format("\"{}\"", code.str()));
       continue;
     }
@@ -52,16 +55,19 @@ void read_code_map(TableReader& parent, std::string_view key, std::array<uint8_t
       problems.expected(value.source(), path, "a priority in [0, 7]", describe(value));
       continue;
     }
-    for (int c = range->first; c <= range->second; ++c) map[c] = static_cast<uint8_t>(priority->get());
+    for (int c = range->first; c <= range->second; ++c)
+      map[c] = static_cast<uint8_t>(priority->get());
   }
 }
 
 // A list of priorities `[3, 4]` (and "lossy" where `allow_lossy`) as a bit mask.
-std::optional<uint16_t> read_queue_list(TableReader& parent, std::string_view key, bool allow_lossy) {
+std::optional<uint16_t> read_queue_list(TableReader& parent, std::string_view key,
+                                        bool allow_lossy) {
   const toml::array* list = parent.array(key);
   if (!list) return std::nullopt;
   uint16_t mask = 0;
-  const std::string expected = allow_lossy ? "a priority in [0, 7] or \"lossy\"" : "a priority in [0, 7]";
+  const std::string expected =
+      allow_lossy ? "a priority in [0, 7] or \"lossy\"" : "a priority in [0, 7]";
   for (size_t i = 0; i < list->size(); ++i) {
     const toml::node& item = *list->get(i);
     const std::string path = fmt::format("{}[{}]", parent.key_path(key), i);
@@ -126,8 +132,10 @@ PortConfig read_port(const toml::table& table, size_t index, ConfigProblems& pro
                         "a unicast MAC address \"aa:bb:cc:dd:ee:ff\"", describe(*table.get("mac")));
   }
   if (auto rate = reader.rate_bps("rate", 1'000'000, 400'000'000'000)) port.rate_bps = *rate;
-  if (auto n = reader.integer("rx_descriptors", 0, 4096)) port.rx_descriptors = static_cast<uint16_t>(*n);
-  if (auto n = reader.integer("tx_descriptors", 0, 4096)) port.tx_descriptors = static_cast<uint16_t>(*n);
+  if (auto n = reader.integer("rx_descriptors", 0, 4096))
+    port.rx_descriptors = static_cast<uint16_t>(*n);
+  if (auto n = reader.integer("tx_descriptors", 0, 4096))
+    port.tx_descriptors = static_cast<uint16_t>(*n);
   if (auto t = reader.integer("control_ether_type", 0x0600, 0xFFFF))
     port.control_ether_type = static_cast<uint16_t>(*t);
   read_scheduler(reader, port);
@@ -190,11 +198,13 @@ void read_layout(TableReader& root, SwitchConfig& config) {
       auto ref = name ? parse_task(name->get(), config) : std::nullopt;
       if (!ref) {
         problems.expected(task.source(), fmt::format("{}[{}]", path, j),
-                          "\"fwd\", \"rx:PORT\" or \"tx:PORT\" with PORT a port name", describe(task));
+                          "\"fwd\", \"rx:PORT\" or \"tx:PORT\" with PORT a port name",
+                          describe(task));
         continue;
       }
-      (ref->kind == TaskKind::kFwd ? seen_fwd : ref->kind == TaskKind::kRx ? seen_rx[ref->port]
-                                                                            : seen_tx[ref->port])++;
+      (ref->kind == TaskKind::kFwd  ? seen_fwd
+       : ref->kind == TaskKind::kRx ? seen_rx[ref->port]
+                                    : seen_tx[ref->port])++;
       refs.push_back(*ref);
     }
     config.lcores.push_back(std::move(refs));
@@ -202,8 +212,9 @@ void read_layout(TableReader& root, SwitchConfig& config) {
   // Every task runs exactly once.
   auto check = [&](int count, const std::string& task) {
     if (count != 1)
-      problems.note(lcores->source(), "layout.lcores",
-                    fmt::format("task \"{}\" must appear exactly once, found {} times", task, count));
+      problems.note(
+          lcores->source(), "layout.lcores",
+          fmt::format("task \"{}\" must appear exactly once, found {} times", task, count));
   };
   check(seen_fwd, "fwd");
   for (int p = 0; p < ports; ++p) {
@@ -249,7 +260,8 @@ void read_ports(TableReader& root, SwitchConfig& config) {
   if (!ports) return;
   ConfigProblems& problems = root.problems();
   if (ports->empty()) problems.expected(ports->source(), "ports", "at least one port", "none");
-  if (ports->size() > 64) problems.expected(ports->source(), "ports", "at most 64 ports", describe(*ports));
+  if (ports->size() > 64)
+    problems.expected(ports->source(), "ports", "at most 64 ports", describe(*ports));
   std::map<std::string, size_t> names;
   for (size_t i = 0; i < ports->size() && i < 64; ++i) {
     const toml::node& node = *ports->get(i);
@@ -260,8 +272,9 @@ void read_ports(TableReader& root, SwitchConfig& config) {
     }
     PortConfig port = read_port(*table, i, problems);
     if (!port.name.empty() && !names.emplace(port.name, i).second)
-      problems.note(table->get("name")->source(), fmt::format("ports[{}].name", i),
-                    fmt::format("\"{}\" is already the name of ports[{}]", port.name, names[port.name]));
+      problems.note(
+          table->get("name")->source(), fmt::format("ports[{}].name", i),
+          fmt::format("\"{}\" is already the name of ports[{}]", port.name, names[port.name]));
     config.ports.push_back(std::move(port));
   }
 }
@@ -272,14 +285,16 @@ void read_switch_section(TableReader& root, SwitchConfig& config) {
   TableReader reader(*table, "switch", root.problems());
   if (auto name = reader.string("name")) {
     const bool ok = !name->empty() && name->size() <= 12 &&
-                    name->find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-") ==
+                    name->find_first_not_of(
+                        "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-") ==
                         std::string::npos;
     if (ok) {
       config.name = *name;
     } else {
-      reader.problems().expected(table->get("name")->source(), "switch.name",
-                                 "1 to 12 characters of [A-Za-z0-9_-] (it prefixes DPDK object names)",
-                                 describe(*table->get("name")));
+      reader.problems().expected(
+          table->get("name")->source(), "switch.name",
+          "1 to 12 characters of [A-Za-z0-9_-] (it prefixes DPDK object names)",
+          describe(*table->get("name")));
     }
   }
   if (auto mask = read_queue_list(reader, "lossless_priorities", false))
@@ -313,7 +328,8 @@ void read_eal(TableReader& root, SwitchConfig& config) {
       if (const auto* s = arg.as_string()) {
         config.eal.args.push_back(s->get());
       } else {
-        reader.problems().expected(arg.source(), fmt::format("eal.args[{}]", i), "a string", describe(arg));
+        reader.problems().expected(arg.source(), fmt::format("eal.args[{}]", i), "a string",
+                                   describe(arg));
       }
     }
   }
@@ -397,8 +413,8 @@ SwitchConfig parse_switch_config(std::string_view text, const std::string& file)
     root = toml::parse(text, file);
   } catch (const toml::parse_error& error) {
     const auto& where = error.source().begin;
-    throw ConfigError(
-        {fmt::format("{}:{}:{}: not valid TOML: {}", file, where.line, where.column, error.description())});
+    throw ConfigError({fmt::format("{}:{}:{}: not valid TOML: {}", file, where.line, where.column,
+                                   error.description())});
   }
   SwitchConfig config;
   config.file = file;

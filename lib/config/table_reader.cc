@@ -86,7 +86,8 @@ std::optional<uint64_t> read_quantity(TableReader& reader, const toml::node* nod
                                       std::string_view unit_help, Parse parse) {
   if (!node) return std::nullopt;
   std::optional<uint64_t> value;
-  if (const auto* i = node->as_integer(); i && i->get() >= 0) value = static_cast<uint64_t>(i->get());
+  if (const auto* i = node->as_integer(); i && i->get() >= 0)
+    value = static_cast<uint64_t>(i->get());
   if (const auto* s = node->as_string()) value = parse(s->get());
   if (!value || *value < min || *value > max) {
     reader.problems().expected(node->source(), reader.key_path(key),

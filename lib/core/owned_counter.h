@@ -12,7 +12,9 @@ namespace fcswitch {
 class OwnedCounter {
  public:
   // Writer only.
-  void add(uint64_t n) { value_.store(value_.load(std::memory_order_relaxed) + n, std::memory_order_release); }
+  void add(uint64_t n) {
+    value_.store(value_.load(std::memory_order_relaxed) + n, std::memory_order_release);
+  }
   void increment() { add(1); }
   // Any thread.
   uint64_t read() const { return value_.load(std::memory_order_acquire); }

@@ -17,6 +17,8 @@ inline constexpr int kNumEgressQueues = kNumPriorities + 1;
 using PriorityMask = uint8_t;
 using QueueMask = uint16_t;
 
-constexpr bool has_priority(PriorityMask mask, int priority) { return (mask >> priority) & 1u; }
+constexpr bool has_priority(PriorityMask mask, int priority) {
+  return (mask >> priority) & 1u;
+}
 
 }  // namespace fcswitch

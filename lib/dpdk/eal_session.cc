@@ -80,7 +80,8 @@ EalPlan plan_eal(const config::SwitchConfig& config, const std::vector<std::stri
     if (cpus.size() >= workers) {
       const size_t first_worker_cpu = cpus.size() > workers ? 1 : 0;
       map = fmt::format("0@{}", cpus[0]);
-      for (size_t i = 0; i < workers; ++i) map += fmt::format(",{}@{}", i + 1, cpus[first_worker_cpu + i]);
+      for (size_t i = 0; i < workers; ++i)
+        map += fmt::format(",{}@{}", i + 1, cpus[first_worker_cpu + i]);
     } else {
       std::string set;
       for (size_t i = 0; i < cpus.size(); ++i) set += fmt::format("{}{}", i ? "," : "", cpus[i]);
@@ -114,6 +115,8 @@ EalSession::EalSession(const EalPlan& plan) {
     throw std::runtime_error(fmt::format("rte_eal_init failed: {}", rte_strerror(rte_errno)));
 }
 
-EalSession::~EalSession() { rte_eal_cleanup(); }
+EalSession::~EalSession() {
+  rte_eal_cleanup();
+}
 
 }  // namespace fcswitch::dpdk

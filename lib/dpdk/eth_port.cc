@@ -32,9 +32,11 @@ EthPort::EthPort(const config::PortConfig& config, rte_mempool* pool) : name_(co
   check(rte_eth_dev_configure(id_, 1, 1, &conf), "port " + name_ + ": configure");
   uint16_t rx_desc = config.rx_descriptors ? config.rx_descriptors : profile_->rx_descriptors;
   uint16_t tx_desc = config.tx_descriptors ? config.tx_descriptors : profile_->tx_descriptors;
-  check(rte_eth_dev_adjust_nb_rx_tx_desc(id_, &rx_desc, &tx_desc), "port " + name_ + ": descriptors");
+  check(rte_eth_dev_adjust_nb_rx_tx_desc(id_, &rx_desc, &tx_desc),
+        "port " + name_ + ": descriptors");
   const int socket = rte_eth_dev_socket_id(id_) < 0 ? 0 : rte_eth_dev_socket_id(id_);
-  check(rte_eth_rx_queue_setup(id_, 0, rx_desc, socket, nullptr, pool), "port " + name_ + ": rx queue");
+  check(rte_eth_rx_queue_setup(id_, 0, rx_desc, socket, nullptr, pool),
+        "port " + name_ + ": rx queue");
   check(rte_eth_tx_queue_setup(id_, 0, tx_desc, socket, nullptr), "port " + name_ + ": tx queue");
 
   if (profile_->software_flow_control) {
@@ -59,13 +61,16 @@ EthPort::EthPort(const config::PortConfig& config, rte_mempool* pool) : name_(co
   rte_ether_addr addr;
   rte_eth_macaddr_get(id_, &addr);
   mac_ = wire::MacAddress::from_bytes(addr.addr_bytes);
-  if (config.mac && !(mac_ == *config.mac)) mac_ = *config.mac;  // device cannot set it: we still use it as source
+  if (config.mac && !(mac_ == *config.mac))
+    mac_ = *config.mac;  // device cannot set it: we still use it as source
   spdlog::info("port {} up: {} (driver {}, profile {}, {} rx / {} tx descriptors, {} Gb/s, mac {})",
                name_, dev, info.driver_name, profile_->name, rx_desc, tx_desc,
                static_cast<double>(config.rate_bps) / 1e9, mac_.to_string());
 }
 
-EthPort::~EthPort() { stop(); }
+EthPort::~EthPort() {
+  stop();
+}
 
 void EthPort::stop() {
   if (!started_) return;

@@ -16,7 +16,9 @@ LcoreRunner::LcoreRunner(std::vector<std::vector<Task*>> lcores, bool yield_when
   for (auto& tasks : lcores) workers_.push_back(Worker{this, std::move(tasks)});
 }
 
-LcoreRunner::~LcoreRunner() { stop(); }
+LcoreRunner::~LcoreRunner() {
+  stop();
+}
 
 int LcoreRunner::worker_main(void* arg) {
   auto* worker = static_cast<Worker*>(arg);

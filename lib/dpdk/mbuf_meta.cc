@@ -8,8 +8,8 @@
 namespace fcswitch::dpdk {
 
 MbufMeta::MbufMeta() {
-  static const rte_mbuf_dynfield kField = {
-      "fcswitch_packet_meta", sizeof(PacketMeta), alignof(PacketMeta), 0};
+  static const rte_mbuf_dynfield kField = {"fcswitch_packet_meta", sizeof(PacketMeta),
+                                           alignof(PacketMeta), 0};
   offset_ = rte_mbuf_dynfield_register(&kField);
   if (offset_ < 0)
     throw std::runtime_error(std::string("mbuf dynfield: ") + rte_strerror(rte_errno));

@@ -39,8 +39,8 @@ bool FwdTask::poll(uint64_t /*now_tsc*/) {
   // Every input ring once per poll, starting from a different one each time.
   for (int i = 0; i < state_.ports; ++i) {
     const int in_port = (next_input_ + i) % state_.ports;
-    const unsigned n = rte_ring_sc_dequeue_burst(state_.fwd_rings[in_port].get(),
-                                                 reinterpret_cast<void**>(pkts), kBurstSize, nullptr);
+    const unsigned n = rte_ring_sc_dequeue_burst(
+        state_.fwd_rings[in_port].get(), reinterpret_cast<void**>(pkts), kBurstSize, nullptr);
     if (n == 0) continue;
     busy = true;
     for (unsigned k = 0; k < n; ++k) forward(pkts[k], in_port);
@@ -56,7 +56,8 @@ void FwdTask::forward(rte_mbuf* m, int in_port) {
   const auto header = wire::parse_frame_header(rte_pktmbuf_mtod(m, const uint8_t*),
                                                rte_pktmbuf_data_len(m), kEthernetMinFrameBytes);
   if (header.status == wire::FrameStatus::kRunt) return drop(m, in_port, DropReason::kRunt);
-  if (header.status == wire::FrameStatus::kMalformed) return drop(m, in_port, DropReason::kMalformed);
+  if (header.status == wire::FrameStatus::kMalformed)
+    return drop(m, in_port, DropReason::kMalformed);
   if (header.dst.is_link_local()) return drop(m, in_port, DropReason::kLinkLocal);
 
   const uint8_t priority = classifier_.classify(header);
@@ -97,7 +98,8 @@ void FwdTask::admit(rte_mbuf* m, int in_port, int out_port, uint8_t priority) {
   const Admission verdict =
       lossless ? buffer_.admit_lossless(state_.ingress_occupancy.value(slot), bytes)
                : buffer_.admit_lossy(depth.value(queue), state_.lossy_pool.value(0), bytes);
-  if (verdict == Admission::kLosslessOverflow) return drop(m, in_port, DropReason::kLosslessOverflow);
+  if (verdict == Admission::kLosslessOverflow)
+    return drop(m, in_port, DropReason::kLosslessOverflow);
   if (verdict == Admission::kLossyBufferFull) return drop(m, in_port, DropReason::kLossyBufferFull);
 
   const int stage_index = out_port * kNumEgressQueues + queue;

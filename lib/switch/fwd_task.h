@@ -63,9 +63,9 @@ class FwdTask : public Task {
   bool mac_learning_;
   int next_input_ = 0;
 
-  std::vector<Stage> stages_;         // [port * kNumEgressQueues + queue]
-  std::vector<int> touched_stages_;   // which stages hold packets
-  std::vector<rte_mbuf*> to_free_;    // dropped in this burst, freed together
+  std::vector<Stage> stages_;        // [port * kNumEgressQueues + queue]
+  std::vector<int> touched_stages_;  // which stages hold packets
+  std::vector<rte_mbuf*> to_free_;   // dropped in this burst, freed together
 
   std::unique_ptr<OwnedCounter[]> admitted_packets_;
   std::unique_ptr<OwnedCounter[]> admitted_bytes_;

@@ -26,14 +26,18 @@ L2Fib::L2Fib(const std::string& name, uint32_t capacity) {
   if (!hash_) throw std::runtime_error(fmt::format("fib {}: {}", name, rte_strerror(rte_errno)));
 }
 
-L2Fib::~L2Fib() { rte_hash_free(hash_); }
+L2Fib::~L2Fib() {
+  rte_hash_free(hash_);
+}
 
 bool L2Fib::store(wire::MacAddress mac, int port, bool is_static) {
   const uintptr_t data = static_cast<uintptr_t>(port + 1) | (is_static ? kStaticFlag : 0);
   return rte_hash_add_key_data(hash_, &mac.value, reinterpret_cast<void*>(data)) == 0;
 }
 
-bool L2Fib::add_static(wire::MacAddress mac, int port) { return store(mac, port, true); }
+bool L2Fib::add_static(wire::MacAddress mac, int port) {
+  return store(mac, port, true);
+}
 
 int L2Fib::lookup(wire::MacAddress mac) const {
   void* data = nullptr;
@@ -50,6 +54,8 @@ bool L2Fib::learn(wire::MacAddress mac, int port) {
   return store(mac, port, false);
 }
 
-int32_t L2Fib::size() const { return rte_hash_count(hash_); }
+int32_t L2Fib::size() const {
+  return rte_hash_count(hash_);
+}
 
 }  // namespace fcswitch

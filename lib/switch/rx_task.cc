@@ -50,8 +50,8 @@ bool RxTask::poll(uint64_t /*now_tsc*/) {
     rte_pktmbuf_free_bulk(control, n_control);
   }
   if (n_data) {
-    const unsigned sent =
-        rte_ring_sp_enqueue_burst(state_.fwd_rings[port_].get(), reinterpret_cast<void**>(data), n_data, nullptr);
+    const unsigned sent = rte_ring_sp_enqueue_burst(
+        state_.fwd_rings[port_].get(), reinterpret_cast<void**>(data), n_data, nullptr);
     if (sent < n_data) {
       drops_.add(port_, DropReason::kFwdRingFull, n_data - sent);
       rte_pktmbuf_free_bulk(data + sent, n_data - sent);

@@ -31,8 +31,10 @@ class SharedBufferPolicy {
                : Admission::kLosslessOverflow;
   }
 
-  Admission admit_lossy(uint64_t queue_bytes, uint64_t pool_used_bytes, uint32_t frame_bytes) const {
-    if (pool_used_bytes + frame_bytes > config_.lossy_pool_bytes) return Admission::kLossyBufferFull;
+  Admission admit_lossy(uint64_t queue_bytes, uint64_t pool_used_bytes,
+                        uint32_t frame_bytes) const {
+    if (pool_used_bytes + frame_bytes > config_.lossy_pool_bytes)
+      return Admission::kLossyBufferFull;
     const uint64_t free_bytes = config_.lossy_pool_bytes - pool_used_bytes;
     // Q + len ≤ α·free, in 1/1024 units.
     return (queue_bytes + frame_bytes) * 1024 <= free_bytes * config_.lossy_alpha_1024

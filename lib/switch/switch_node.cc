@@ -22,11 +22,14 @@ SwitchNode::SwitchNode(const config::SwitchConfig& config)
   pool_ = rte_pktmbuf_pool_create((prefix + "_pool").c_str(), config.mbufs, config.mbuf_cache, 0,
                                   RTE_MBUF_DEFAULT_BUF_SIZE, socket < 0 ? 0 : socket);
   if (!pool_)
-    throw std::runtime_error(fmt::format("mempool of {} mbufs: {}", config.mbufs, rte_strerror(rte_errno)));
+    throw std::runtime_error(
+        fmt::format("mempool of {} mbufs: {}", config.mbufs, rte_strerror(rte_errno)));
 
-  for (const auto& port : config.ports) ports_.push_back(std::make_unique<dpdk::EthPort>(port, pool_));
+  for (const auto& port : config.ports)
+    ports_.push_back(std::make_unique<dpdk::EthPort>(port, pool_));
   const int n = static_cast<int>(ports_.size());
-  state_ = std::make_unique<SwitchState>(n, prefix, config.fwd_ring_packets, config.egress_queue_packets);
+  state_ = std::make_unique<SwitchState>(n, prefix, config.fwd_ring_packets,
+                                         config.egress_queue_packets);
   fib_ = std::make_unique<L2Fib>(prefix + "_fib", kFibEntries);
   for (const auto& entry : config.fib) fib_->add_static(entry.mac, entry.port);
 
@@ -34,15 +37,17 @@ SwitchNode::SwitchNode(const config::SwitchConfig& config)
     const auto& port = config.ports[p];
     rx_tasks_.push_back(std::make_unique<RxTask>("rx:" + port.name, p, ports_[p]->id(),
                                                  port.control_ether_type, *state_));
-    tx_tasks_.push_back(std::make_unique<TxTask>("tx:" + port.name, p, ports_[p]->id(),
-                                                 port.scheduler, *state_));
+    tx_tasks_.push_back(
+        std::make_unique<TxTask>("tx:" + port.name, p, ports_[p]->id(), port.scheduler, *state_));
   }
-  FwdSettings fwd{config.priority_maps, config.lossless_priorities, config.buffer, config.mac_learning};
+  FwdSettings fwd{config.priority_maps, config.lossless_priorities, config.buffer,
+                  config.mac_learning};
   fwd_ = std::make_unique<FwdTask>(fwd, *state_, *fib_);
 
   if (static_cast<uint64_t>(config.mbufs) * 60 < config.buffer.lossless_ingress_bytes)
-    spdlog::warn("{} mbufs hold less than one lossless ingress buffer of minimum-size frames ({} bytes)",
-                 config.mbufs, config.buffer.lossless_ingress_bytes);
+    spdlog::warn(
+        "{} mbufs hold less than one lossless ingress buffer of minimum-size frames ({} bytes)",
+        config.mbufs, config.buffer.lossless_ingress_bytes);
 }
 
 SwitchNode::~SwitchNode() {
@@ -136,7 +141,11 @@ uint64_t SwitchNode::total_drops() const {
   return sum;
 }
 
-unsigned SwitchNode::mempool_size() const { return pool_->size; }
-unsigned SwitchNode::mempool_in_use() const { return rte_mempool_in_use_count(pool_); }
+unsigned SwitchNode::mempool_size() const {
+  return pool_->size;
+}
+unsigned SwitchNode::mempool_in_use() const {
+  return rte_mempool_in_use_count(pool_);
+}
 
 }  // namespace fcswitch

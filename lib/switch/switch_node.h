@@ -51,7 +51,9 @@ class SwitchNode {
   uint64_t rx_control_frames(int port) const { return rx_tasks_[port]->control_frames(); }
   uint64_t tx_packets(int port, int queue) const { return tx_tasks_[port]->packets(queue); }
   uint64_t tx_bytes(int port, int queue) const { return tx_tasks_[port]->bytes(queue); }
-  uint64_t admitted_packets(int port, int priority) const { return fwd_->admitted_packets(port, priority); }
+  uint64_t admitted_packets(int port, int priority) const {
+    return fwd_->admitted_packets(port, priority);
+  }
   uint64_t ingress_occupancy_bytes(int port, int priority) const {
     return state_->ingress_occupancy.value(SwitchState::occupancy_slot(port, priority));
   }

@@ -6,7 +6,9 @@ namespace fcswitch {
 
 namespace {
 
-std::string queue_name(int queue) { return queue == kLossyQueue ? "lossy" : std::to_string(queue); }
+std::string queue_name(int queue) {
+  return queue == kLossyQueue ? "lossy" : std::to_string(queue);
+}
 
 }  // namespace
 
@@ -30,8 +32,8 @@ std::string report_text(const SwitchNode& node, const ShutdownCheck& check) {
     for (int q = 0; q < kNumEgressQueues; ++q) {
       const uint64_t in = q < kNumPriorities ? node.admitted_packets(p, q) : 0;
       if (!in && !node.tx_packets(p, q)) continue;
-      out += fmt::format("  {:>10} {:>13} {:>11} {:>15}\n", queue_name(q), in, node.tx_packets(p, q),
-                         node.tx_bytes(p, q));
+      out += fmt::format("  {:>10} {:>13} {:>11} {:>15}\n", queue_name(q), in,
+                         node.tx_packets(p, q), node.tx_bytes(p, q));
     }
     for (int r = 0; r < kNumDropReasons; ++r)
       if (uint64_t n = node.drops(p, static_cast<DropReason>(r)))
@@ -46,20 +48,26 @@ std::string report_text(const SwitchNode& node, const ShutdownCheck& check) {
 std::string report_json(const SwitchNode& node, const ShutdownCheck& check) {
   std::string out = fmt::format("{{\"switch\":\"{}\",\"ports\":[", node.config().name);
   for (int p = 0; p < node.ports(); ++p) {
-    out += fmt::format("{}{{\"name\":\"{}\",\"rx_packets\":{},\"control_frames\":{},\"nic_rx_dropped\":{}",
-                       p ? "," : "", node.config().ports[p].name, node.rx_packets(p),
-                       node.rx_control_frames(p), node.nic_rx_dropped(p));
+    out += fmt::format(
+        "{}{{\"name\":\"{}\",\"rx_packets\":{},\"control_frames\":{},\"nic_rx_dropped\":{}",
+        p ? "," : "", node.config().ports[p].name, node.rx_packets(p), node.rx_control_frames(p),
+        node.nic_rx_dropped(p));
     out += ",\"admitted_packets\":[";
-    for (int q = 0; q < kNumPriorities; ++q) out += fmt::format("{}{}", q ? "," : "", node.admitted_packets(p, q));
+    for (int q = 0; q < kNumPriorities; ++q)
+      out += fmt::format("{}{}", q ? "," : "", node.admitted_packets(p, q));
     out += "],\"tx_packets\":[";
-    for (int q = 0; q < kNumEgressQueues; ++q) out += fmt::format("{}{}", q ? "," : "", node.tx_packets(p, q));
+    for (int q = 0; q < kNumEgressQueues; ++q)
+      out += fmt::format("{}{}", q ? "," : "", node.tx_packets(p, q));
     out += "],\"drops\":{";
     for (int r = 0; r < kNumDropReasons; ++r)
-      out += fmt::format("{}\"{}\":{}", r ? "," : "", kDropReasonNames[r], node.drops(p, static_cast<DropReason>(r)));
+      out += fmt::format("{}\"{}\":{}", r ? "," : "", kDropReasonNames[r],
+                         node.drops(p, static_cast<DropReason>(r)));
     out += "}}";
   }
-  out += fmt::format("],\"run_seconds\":{:.6f},\"mempool_size\":{},\"mempool_in_use\":{},\"drained\":{}}}\n",
-                     check.run_seconds, check.mempool_size, check.mempool_in_use, check.drained ? "true" : "false");
+  out += fmt::format(
+      "],\"run_seconds\":{:.6f},\"mempool_size\":{},\"mempool_in_use\":{},\"drained\":{}}}\n",
+      check.run_seconds, check.mempool_size, check.mempool_in_use,
+      check.drained ? "true" : "false");
   return out;
 }
 

@@ -10,10 +10,12 @@ SwitchState::SwitchState(int num_ports, const std::string& name_prefix, unsigned
       ingress_occupancy(num_ports * kNumPriorities, num_ports),
       lossy_pool(1, num_ports) {
   for (int p = 0; p < num_ports; ++p) {
-    fwd_rings.push_back(dpdk::make_spsc_ring(fmt::format("{}_rx{}", name_prefix, p), fwd_ring_packets));
+    fwd_rings.push_back(
+        dpdk::make_spsc_ring(fmt::format("{}_rx{}", name_prefix, p), fwd_ring_packets));
     auto& queues = egress_rings.emplace_back();
     for (int q = 0; q < kNumEgressQueues; ++q)
-      queues[q] = dpdk::make_spsc_ring(fmt::format("{}_eq{}_{}", name_prefix, p, q), egress_queue_packets);
+      queues[q] =
+          dpdk::make_spsc_ring(fmt::format("{}_eq{}_{}", name_prefix, p, q), egress_queue_packets);
     egress_depth.push_back(std::make_unique<ChargeReleaseCounters>(kNumEgressQueues, 1));
   }
 }

@@ -13,8 +13,9 @@ TxTask::TxTask(std::string name, int port, uint16_t port_id, const SchedulerConf
 bool TxTask::refill(int queue) {
   QueueHead& head = heads_[queue];
   head.first = 0;
-  head.count = static_cast<uint16_t>(rte_ring_sc_dequeue_burst(
-      state_.egress_rings[port_][queue].get(), reinterpret_cast<void**>(head.pkts), kBurstSize, nullptr));
+  head.count = static_cast<uint16_t>(
+      rte_ring_sc_dequeue_burst(state_.egress_rings[port_][queue].get(),
+                                reinterpret_cast<void**>(head.pkts), kBurstSize, nullptr));
   if (head.count) {
     backlogged_ |= static_cast<QueueMask>(1u << queue);
     return true;
@@ -24,8 +25,8 @@ bool TxTask::refill(int queue) {
 }
 
 void TxTask::release(const PacketMeta& meta) {
-  state_.ingress_occupancy.release(port_, SwitchState::occupancy_slot(meta.ingress_port, meta.priority),
-                                   meta.charged_bytes);
+  state_.ingress_occupancy.release(
+      port_, SwitchState::occupancy_slot(meta.ingress_port, meta.priority), meta.charged_bytes);
   if (meta.lossy) state_.lossy_pool.release(port_, 0, meta.charged_bytes);
   state_.egress_depth[port_]->release(0, meta.egress_queue, meta.charged_bytes);
   packets_[meta.egress_queue].increment();
@@ -41,7 +42,8 @@ bool TxTask::poll(uint64_t /*now_tsc*/) {
     std::array<uint32_t, kNumEgressQueues> head_bytes{};
     while (pending_count_ < kBurstSize && backlogged_) {
       for (int q = 0; q < kNumEgressQueues; ++q)
-        if (backlogged_ >> q & 1u) head_bytes[q] = rte_pktmbuf_pkt_len(heads_[q].pkts[heads_[q].first]);
+        if (backlogged_ >> q & 1u)
+          head_bytes[q] = rte_pktmbuf_pkt_len(heads_[q].pkts[heads_[q].first]);
       const int q = scheduler_.pick(backlogged_, head_bytes);
       if (q == EgressScheduler::kNone) break;
       QueueHead& head = heads_[q];

@@ -11,7 +11,9 @@ constexpr size_t kVlanTagBytes = 4;
 constexpr size_t kIpv4MinHeaderBytes = 20;
 constexpr size_t kIpv6HeaderBytes = 40;
 
-uint16_t read_be16(const uint8_t* p) { return static_cast<uint16_t>(p[0] << 8 | p[1]); }
+uint16_t read_be16(const uint8_t* p) {
+  return static_cast<uint16_t>(p[0] << 8 | p[1]);
+}
 
 }  // namespace
 

@@ -24,11 +24,11 @@ struct FrameHeader {
   MacAddress src;
   uint16_t ether_type = 0;  // after any VLAN tags
   bool has_vlan = false;
-  uint8_t pcp = 0;          // of the outer tag, when has_vlan
+  uint8_t pcp = 0;  // of the outer tag, when has_vlan
   uint16_t vlan_id = 0;
   L3Kind l3 = L3Kind::kOther;
-  uint8_t dscp = 0;         // when l3 is IPv4 or IPv6
-  uint16_t l3_offset = 0;   // byte offset of the IP header
+  uint8_t dscp = 0;        // when l3 is IPv4 or IPv6
+  uint16_t l3_offset = 0;  // byte offset of the IP header
 };
 
 // `min_frame_bytes` is the runt limit (60 for Ethernet without FCS; 0 disables the check).

@@ -34,7 +34,8 @@ TEST(L2Fib, PortZeroIsAPortNotAMiss) {
 TEST(L2Fib, FullTableRefusesNewEntriesButKeepsOld) {
   L2Fib fib("fib_full", 8);
   int learned = 0;
-  for (uint64_t i = 1; i <= 64; ++i) learned += fib.learn(wire::MacAddress{0x020000000000ull + i}, 1);
+  for (uint64_t i = 1; i <= 64; ++i)
+    learned += fib.learn(wire::MacAddress{0x020000000000ull + i}, 1);
   EXPECT_LT(learned, 64);
   EXPECT_GE(learned, 8);
   EXPECT_EQ(fib.lookup(wire::MacAddress{0x020000000001ull}), 1);

@@ -63,16 +63,16 @@ Traffic mixed_traffic() {
   };
   // Into p0.
   t.send(0, spec(kHostB, kHostA, L3::kIpv4, 0), {1}, 0);
-  t.send(0, spec(kHostB, kHostA, L3::kIpv4, 26), {1}, 3);   // AF31 → priority 3 (lossless)
-  t.send(0, spec(kHostB, kHostA, L3::kIpv4, 46), {1}, 5);   // EF → 5
-  t.send(0, spec(kHostC, kHostA, L3::kIpv6, 26), {2}, 3);   // IPv6 traffic class
+  t.send(0, spec(kHostB, kHostA, L3::kIpv4, 26), {1}, 3);  // AF31 → priority 3 (lossless)
+  t.send(0, spec(kHostB, kHostA, L3::kIpv4, 46), {1}, 5);  // EF → 5
+  t.send(0, spec(kHostC, kHostA, L3::kIpv6, 26), {2}, 3);  // IPv6 traffic class
   {
-    FrameSpec s = spec(kHostC, kHostA, L3::kOther, 0);      // tagged non-IP: by PCP
+    FrameSpec s = spec(kHostC, kHostA, L3::kOther, 0);  // tagged non-IP: by PCP
     s.vlan_pcp = 5;
     t.send(0, s, {2}, 5);
   }
   {
-    FrameSpec s = spec(kHostD, kHostA, L3::kIpv4, 46);      // tagged IP: trust DSCP
+    FrameSpec s = spec(kHostD, kHostA, L3::kIpv4, 46);  // tagged IP: trust DSCP
     s.vlan_pcp = 2;
     s.size = 1514;
     t.send(0, s, {3}, 5);
@@ -84,7 +84,7 @@ Traffic mixed_traffic() {
   }
   t.send(0, spec(kUnknown, kHostA, L3::kIpv4, 26), {1, 2, 3}, 3);  // unknown unicast: flooded
   {
-    FrameSpec s = spec(kHostB, kHostA, L3::kIpv4, 0);       // runt
+    FrameSpec s = spec(kHostB, kHostA, L3::kIpv4, 0);  // runt
     Frame runt = build_frame(s);
     runt.resize(40);
     t.send_raw(0, runt);
@@ -95,8 +95,8 @@ Traffic mixed_traffic() {
     bad[14] = 0x55;  // IP version 5
     t.send_raw(0, bad);
   }
-  t.send_raw(0, pfc_frame(kHostA));                          // consumed by RX
-  t.send(0, spec(kHostA, kHostA, L3::kIpv4, 0), {}, 0);     // FIB says p0: hairpin dropped
+  t.send_raw(0, pfc_frame(kHostA));                      // consumed by RX
+  t.send(0, spec(kHostA, kHostA, L3::kIpv4, 0), {}, 0);  // FIB says p0: hairpin dropped
   for (int i = 0; i < 40; ++i) {
     FrameSpec s = spec(kHostB, kHostA, L3::kIpv4, i % 2 ? 26 : 0);
     s.size = 64 + 37 * i;
@@ -114,16 +114,20 @@ Traffic mixed_traffic() {
 
 std::string config_text(const fs::path& dir, const std::string& layout) {
   std::ostringstream c;
-  c << "[switch]\nname = \"it_" << layout.substr(0, 4) << "\"\nlossless_priorities = [3]\nmbufs = 8191\n"
-    << "[eal]\nargs = [\"--no-huge\", \"-m\", \"256\", \"--no-pci\", \"--no-telemetry\", \"--log-level=warning\","
+  c << "[switch]\nname = \"it_" << layout.substr(0, 4)
+    << "\"\nlossless_priorities = [3]\nmbufs = 8191\n"
+    << "[eal]\nargs = [\"--no-huge\", \"-m\", \"256\", \"--no-pci\", \"--no-telemetry\", "
+       "\"--log-level=warning\","
     << " \"--file-prefix=fcsw_it_" << layout << "_" << getpid() << "\"]\n"
     << "[layout]\npreset = \"" << layout << "\"\n";
   for (int p = 0; p < 4; ++p) {
-    c << "[[ports]]\nname = \"p" << p << "\"\ndevice = \"net_pcap" << p << ",rx_pcap=" << (dir / ("in" + std::to_string(p) + ".pcap")).string()
+    c << "[[ports]]\nname = \"p" << p << "\"\ndevice = \"net_pcap" << p
+      << ",rx_pcap=" << (dir / ("in" + std::to_string(p) + ".pcap")).string()
       << ",tx_pcap=" << (dir / ("out" + std::to_string(p) + ".pcap")).string() << "\"\n";
   }
   const char* hosts[] = {"0a", "0b", "0c", "0d"};
-  for (int p = 0; p < 4; ++p) c << "[[fib]]\nmac = \"02:00:00:00:00:" << hosts[p] << "\"\nport = \"p" << p << "\"\n";
+  for (int p = 0; p < 4; ++p)
+    c << "[[fib]]\nmac = \"02:00:00:00:00:" << hosts[p] << "\"\nport = \"p" << p << "\"\n";
   return c.str();
 }
 
@@ -141,16 +145,19 @@ class PcapForwarding : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(PcapForwarding, FramesReachTheRightPortsInOrderAndDropsAreNamed) {
   const std::string layout = GetParam();
-  const fs::path dir = fs::temp_directory_path() / ("fcsw_it_" + layout + "_" + std::to_string(getpid()));
+  const fs::path dir =
+      fs::temp_directory_path() / ("fcsw_it_" + layout + "_" + std::to_string(getpid()));
   fs::remove_all(dir);
   fs::create_directories(dir);
   const Traffic traffic = mixed_traffic();
-  for (int p = 0; p < 4; ++p) write_pcap((dir / ("in" + std::to_string(p) + ".pcap")).string(), traffic.in[p]);
+  for (int p = 0; p < 4; ++p)
+    write_pcap((dir / ("in" + std::to_string(p) + ".pcap")).string(), traffic.in[p]);
   std::ofstream(dir / "switch.toml") << config_text(dir, layout);
 
   const std::string command = std::string(FCSWITCH_BINARY) + " " + (dir / "switch.toml").string() +
-                              " --exit-on-idle 300 --report-json " + (dir / "report.json").string() +
-                              " > " + (dir / "log.txt").string() + " 2>&1";
+                              " --exit-on-idle 300 --report-json " +
+                              (dir / "report.json").string() + " > " + (dir / "log.txt").string() +
+                              " 2>&1";
   const int status = std::system(command.c_str());
   std::ifstream log_in(dir / "log.txt");
   const std::string log((std::istreambuf_iterator<char>(log_in)), {});
@@ -158,15 +165,17 @@ TEST_P(PcapForwarding, FramesReachTheRightPortsInOrderAndDropsAreNamed) {
 
   for (int p = 0; p < 4; ++p) {
     const auto out = read_pcap((dir / ("out" + std::to_string(p) + ".pcap")).string());
-    const auto& expected = traffic.expected.by_port.count(p) ? traffic.expected.by_port.at(p)
-                                                             : std::vector<std::pair<uint32_t, int>>{};
+    const auto& expected = traffic.expected.by_port.count(p)
+                               ? traffic.expected.by_port.at(p)
+                               : std::vector<std::pair<uint32_t, int>>{};
     // The same frames, byte for byte, each exactly once.
     std::multiset<uint32_t> got_sequences, want_sequences;
     for (const Frame& f : out) {
       const uint32_t seq = sequence_of(f);
       got_sequences.insert(seq);
       ASSERT_TRUE(traffic.expected.frames.count(seq)) << "port p" << p << ": unexpected frame";
-      EXPECT_EQ(f, traffic.expected.frames.at(seq)) << "port p" << p << " frame " << seq << " changed";
+      EXPECT_EQ(f, traffic.expected.frames.at(seq))
+          << "port p" << p << " frame " << seq << " changed";
     }
     for (const auto& [seq, prio] : expected) want_sequences.insert(seq);
     EXPECT_EQ(got_sequences, want_sequences) << "port p" << p << "\n" << log;

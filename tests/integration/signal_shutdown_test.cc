@@ -25,16 +25,18 @@ struct SwitchRun {
 };
 
 SwitchRun run_and_signal(int signal, const std::string& layout) {
-  const fs::path dir = fs::temp_directory_path() / ("fcsw_sig_" + layout + std::to_string(getpid()));
+  const fs::path dir =
+      fs::temp_directory_path() / ("fcsw_sig_" + layout + std::to_string(getpid()));
   fs::create_directories(dir);
   const fs::path config = dir / "switch.toml";
-  std::ofstream(config) << "[switch]\nname = \"sig\"\nmac_learning = false\nmbufs = 8191\n"
-                        << "lossless_priorities = [0]\n"
-                        << "[eal]\nargs = [\"--no-huge\", \"-m\", \"256\", \"--no-pci\", \"--no-telemetry\","
-                        << " \"--log-level=warning\", \"--file-prefix=fcsw_sig_" << layout << getpid() << "\"]\n"
-                        << "[layout]\npreset = \"" << layout << "\"\n"
-                        << "[[ports]]\nname = \"p0\"\ndevice = \"net_null0,size=60\"\n"
-                        << "[[ports]]\nname = \"p1\"\ndevice = \"net_null1,size=60\"\n";
+  std::ofstream(config)
+      << "[switch]\nname = \"sig\"\nmac_learning = false\nmbufs = 8191\n"
+      << "lossless_priorities = [0]\n"
+      << "[eal]\nargs = [\"--no-huge\", \"-m\", \"256\", \"--no-pci\", \"--no-telemetry\","
+      << " \"--log-level=warning\", \"--file-prefix=fcsw_sig_" << layout << getpid() << "\"]\n"
+      << "[layout]\npreset = \"" << layout << "\"\n"
+      << "[[ports]]\nname = \"p0\"\ndevice = \"net_null0,size=60\"\n"
+      << "[[ports]]\nname = \"p1\"\ndevice = \"net_null1,size=60\"\n";
   const std::string report = (dir / "report.json").string();
 
   int out[2];
@@ -44,7 +46,8 @@ SwitchRun run_and_signal(int signal, const std::string& layout) {
     dup2(out[1], STDOUT_FILENO);
     dup2(out[1], STDERR_FILENO);
     close(out[0]);
-    execl(FCSWITCH_BINARY, FCSWITCH_BINARY, config.c_str(), "--report-json", report.c_str(), nullptr);
+    execl(FCSWITCH_BINARY, FCSWITCH_BINARY, config.c_str(), "--report-json", report.c_str(),
+          nullptr);
     _exit(127);
   }
   close(out[1]);
@@ -102,7 +105,8 @@ INSTANTIATE_TEST_SUITE_P(Signals, SignalShutdown,
                          ::testing::Combine(::testing::Values(SIGTERM, SIGINT),
                                             ::testing::Values("compact", "testbed")),
                          [](const auto& info) {
-                           return std::string(std::get<0>(info.param) == SIGTERM ? "sigterm_" : "sigint_") +
+                           return std::string(std::get<0>(info.param) == SIGTERM ? "sigterm_"
+                                                                                 : "sigint_") +
                                   std::get<1>(info.param);
                          });
 

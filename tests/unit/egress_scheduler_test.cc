@@ -7,7 +7,9 @@
 namespace fcswitch {
 namespace {
 
-constexpr QueueMask bit(int q) { return static_cast<QueueMask>(1u << q); }
+constexpr QueueMask bit(int q) {
+  return static_cast<QueueMask>(1u << q);
+}
 
 std::array<uint32_t, kNumEgressQueues> all_heads(uint32_t bytes) {
   std::array<uint32_t, kNumEgressQueues> h;

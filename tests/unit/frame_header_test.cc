@@ -7,9 +7,22 @@
 namespace fcswitch::wire {
 namespace {
 
-std::vector<uint8_t> ethernet(uint16_t ether_type, std::vector<uint8_t> payload, size_t pad_to = 60) {
-  std::vector<uint8_t> f = {0x02, 0, 0, 0, 0, 2, 0x02, 0, 0, 0, 0, 1,
-                            static_cast<uint8_t>(ether_type >> 8), static_cast<uint8_t>(ether_type)};
+std::vector<uint8_t> ethernet(uint16_t ether_type, std::vector<uint8_t> payload,
+                              size_t pad_to = 60) {
+  std::vector<uint8_t> f = {0x02,
+                            0,
+                            0,
+                            0,
+                            0,
+                            2,
+                            0x02,
+                            0,
+                            0,
+                            0,
+                            0,
+                            1,
+                            static_cast<uint8_t>(ether_type >> 8),
+                            static_cast<uint8_t>(ether_type)};
   f.insert(f.end(), payload.begin(), payload.end());
   if (f.size() < pad_to) f.resize(pad_to, 0);
   return f;
@@ -67,7 +80,8 @@ TEST(FrameHeader, RuntsAndMalformedAreTold) {
   EXPECT_EQ(parse_frame_header(full.data(), 60, 60).status, FrameStatus::kOk);
 
   auto bad_version = ethernet(0x0800, {0x55, 0});
-  EXPECT_EQ(parse_frame_header(bad_version.data(), bad_version.size(), 60).status, FrameStatus::kMalformed);
+  EXPECT_EQ(parse_frame_header(bad_version.data(), bad_version.size(), 60).status,
+            FrameStatus::kMalformed);
   auto bad_ihl = ethernet(0x0800, {0x4F, 0});  // 60-byte header in a 60-byte frame
   EXPECT_EQ(parse_frame_header(bad_ihl.data(), bad_ihl.size(), 60).status, FrameStatus::kMalformed);
   // An IPv6 header cut short: 14 + 40 > 50.

@@ -99,7 +99,8 @@ TEST(SwitchConfig, ReadsEverySection) {
 }
 
 TEST(SwitchConfig, DefaultsAreTheDocumentedOnes) {
-  const SwitchConfig c = parse_switch_config("[[ports]]\nname = \"a\"\ndevice = \"net_null0\"\n", "min.toml");
+  const SwitchConfig c =
+      parse_switch_config("[[ports]]\nname = \"a\"\ndevice = \"net_null0\"\n", "min.toml");
   EXPECT_EQ(c.name, "fcswitch");
   EXPECT_EQ(c.lossless_priorities, 0);
   EXPECT_TRUE(c.mac_learning);
@@ -138,7 +139,8 @@ std::vector<std::string> expected_problems(const std::filesystem::path& file) {
   std::ifstream in(file);
   std::vector<std::string> expected;
   std::string line;
-  while (std::getline(in, line) && line.rfind("# expect: ", 0) == 0) expected.push_back(line.substr(10));
+  while (std::getline(in, line) && line.rfind("# expect: ", 0) == 0)
+    expected.push_back(line.substr(10));
   return expected;
 }
 

@@ -18,7 +18,8 @@ int main(int argc, char** argv) {
     return 2;
   }
   const std::string dir = argv[1];
-  const uint64_t hosts[4] = {0x02000000000Aull, 0x02000000000Bull, 0x02000000000Cull, 0x02000000000Dull};
+  const uint64_t hosts[4] = {0x02000000000Aull, 0x02000000000Bull, 0x02000000000Cull,
+                             0x02000000000Dull};
   std::vector<fcswitch::traffic::Frame> in[4];
   uint32_t seq = 1;
   for (int p = 0; p < 4; ++p) {
@@ -48,6 +49,7 @@ int main(int argc, char** argv) {
     in[p].push_back(fcswitch::traffic::build_frame(bad));
     in[p].push_back(fcswitch::traffic::pfc_frame(hosts[p]));
   }
-  for (int p = 0; p < 4; ++p) fcswitch::traffic::write_pcap(dir + "/in" + std::to_string(p) + ".pcap", in[p]);
+  for (int p = 0; p < 4; ++p)
+    fcswitch::traffic::write_pcap(dir + "/in" + std::to_string(p) + ".pcap", in[p]);
   return 0;
 }

@@ -61,7 +61,8 @@ Frame build_frame(const FrameSpec& spec) {
 
 uint32_t sequence_of(const Frame& frame) {
   const size_t n = frame.size();
-  return static_cast<uint32_t>(frame[n - 4]) << 24 | frame[n - 3] << 16 | frame[n - 2] << 8 | frame[n - 1];
+  return static_cast<uint32_t>(frame[n - 4]) << 24 | frame[n - 3] << 16 | frame[n - 2] << 8 |
+         frame[n - 1];
 }
 
 Frame pfc_frame(uint64_t src) {
@@ -69,8 +70,8 @@ Frame pfc_frame(uint64_t src) {
   put_mac(f, 0x0180C2000001ull);
   put_mac(f, src);
   put16(f, 0x8808);
-  put16(f, 0x0101);    // PFC opcode
-  put16(f, 1u << 3);   // class-enable vector: priority 3
+  put16(f, 0x0101);   // PFC opcode
+  put16(f, 1u << 3);  // class-enable vector: priority 3
   for (int p = 0; p < 8; ++p) put16(f, p == 3 ? 0xFFFF : 0);
   f.resize(60, 0);
   return f;

@@ -1,6 +1,6 @@
 #pragma once
-// Builds frames byte by byte for tests, the demo and benchmarks. Each data frame ends with a 4-byte sequence number so a
-// test can follow it through the switch.
+// Builds frames byte by byte for tests, the demo and benchmarks. Each data frame ends with a 4-byte
+// sequence number so a test can follow it through the switch.
 
 #include <cstdint>
 #include <optional>

@@ -55,6 +55,9 @@ std::string report_json(const SwitchNode& node, const ShutdownCheck& check) {
     out += ",\"admitted_packets\":[";
     for (int q = 0; q < kNumPriorities; ++q)
       out += fmt::format("{}{}", q ? "," : "", node.admitted_packets(p, q));
+    out += "],\"ingress_occupancy_bytes\":[";
+    for (int q = 0; q < kNumPriorities; ++q)
+      out += fmt::format("{}{}", q ? "," : "", node.ingress_occupancy_bytes(p, q));
     out += "],\"tx_packets\":[";
     for (int q = 0; q < kNumEgressQueues; ++q)
       out += fmt::format("{}{}", q ? "," : "", node.tx_packets(p, q));

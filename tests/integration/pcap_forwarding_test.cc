@@ -204,6 +204,15 @@ TEST_P(PcapForwarding, FramesReachTheRightPortsInOrderAndDropsAreNamed) {
     EXPECT_EQ(port_counter(json, port, "lossless_overflow"), 0u) << port;
     EXPECT_EQ(port_counter(json, port, "shutdown_flush"), 0u) << port;
   }
+  // Every byte FWD charged to an ingress (port, priority) was released by a TX task.
+  const std::regex occupancy("\"ingress_occupancy_bytes\":\\[([0-9,]*)\\]");
+  int ports_seen = 0;
+  for (auto it = std::sregex_iterator(json.begin(), json.end(), occupancy);
+       it != std::sregex_iterator(); ++it) {
+    EXPECT_EQ((*it)[1].str(), "0,0,0,0,0,0,0,0") << json;
+    ++ports_seen;
+  }
+  EXPECT_EQ(ports_seen, 4);
   EXPECT_NE(json.find("\"mempool_in_use\":0,"), std::string::npos) << json;
   if (!HasFailure()) fs::remove_all(dir);
 }

@@ -76,8 +76,7 @@ void run_until_stopped(fcswitch::SwitchNode& node, const Options& options,
     }
     if (options.exit_on_idle_ms > 0) {
       const fcswitch::SwitchProgress progress = node.progress();
-      if (!fcswitch::SwitchNode::settled(settled_since, progress) ||
-          progress.work != settled_since.work) {
+      if (!fcswitch::SwitchNode::settled(settled_since, progress)) {
         settled_since = progress;
         settled_at = now;
       } else if (now - settled_at >=

@@ -128,8 +128,7 @@ PortConfig read_port(const toml::table& table, size_t index, ConfigProblems& pro
   if (auto mac = reader.string("mac")) {
     port.mac = wire::MacAddress::parse(*mac);
     if (!port.mac || port.mac->is_multicast())
-      problems.expected(table.get("mac")->source(), reader.key_path("mac"),
-                        "a unicast MAC address \"aa:bb:cc:dd:ee:ff\"", describe(*table.get("mac")));
+      reader.refuse("mac", "a unicast MAC address \"aa:bb:cc:dd:ee:ff\"");
   }
   if (auto rate = reader.rate_bps("rate", 1'000'000, 400'000'000'000)) port.rate_bps = *rate;
   if (auto n = reader.integer("rx_descriptors", 0, 4096))
@@ -241,14 +240,12 @@ void read_fib(TableReader& root, SwitchConfig& config) {
     if (!mac_text || !port_name) continue;
     auto mac = wire::MacAddress::parse(*mac_text);
     if (!mac || mac->is_multicast()) {
-      root.problems().expected(table->get("mac")->source(), reader.key_path("mac"),
-                               "a unicast MAC address", describe(*table->get("mac")));
+      reader.refuse("mac", "a unicast MAC address");
       continue;
     }
     const int port = config.port_index(*port_name);
     if (port < 0) {
-      root.problems().expected(table->get("port")->source(), reader.key_path("port"),
-                               "the name of a port in [[ports]]", describe(*table->get("port")));
+      reader.refuse("port", "the name of a port in [[ports]]");
       continue;
     }
     config.fib.push_back(FibEntry{*mac, port});
@@ -291,10 +288,7 @@ void read_switch_section(TableReader& root, SwitchConfig& config) {
     if (ok) {
       config.name = *name;
     } else {
-      reader.problems().expected(
-          table->get("name")->source(), "switch.name",
-          "1 to 12 characters of [A-Za-z0-9_-] (it prefixes DPDK object names)",
-          describe(*table->get("name")));
+      reader.refuse("name", "1 to 12 characters of [A-Za-z0-9_-] (it prefixes DPDK object names)");
     }
   }
   if (auto mask = read_queue_list(reader, "lossless_priorities", false))
@@ -303,13 +297,11 @@ void read_switch_section(TableReader& root, SwitchConfig& config) {
   if (auto v = reader.integer("mbufs", 1023, 16'777'215)) config.mbufs = static_cast<uint32_t>(*v);
   if (auto v = reader.integer("mbuf_cache", 0, 512)) config.mbuf_cache = static_cast<uint32_t>(*v);
   auto ring_size = [&](std::string_view key, uint32_t& out) {
-    const toml::node* node = table->get(key);
     if (auto v = reader.integer(key, 64, 1 << 20)) {
       if (is_power_of_two(static_cast<uint64_t>(*v))) {
         out = static_cast<uint32_t>(*v);
       } else {
-        reader.problems().expected(node->source(), reader.key_path(key),
-                                   "a power of two in [64, 1048576]", describe(*node));
+        reader.refuse(key, "a power of two in [64, 1048576]");
       }
     }
   };
@@ -337,8 +329,7 @@ void read_eal(TableReader& root, SwitchConfig& config) {
     if (cpus->find_first_not_of("0123456789,-") == std::string::npos && !cpus->empty()) {
       config.eal.cpus = *cpus;
     } else {
-      reader.problems().expected(table->get("cpus")->source(), "eal.cpus",
-                                 "a CPU list such as \"0-3,8\"", describe(*table->get("cpus")));
+      reader.refuse("cpus", "a CPU list such as \"0-3,8\"");
     }
   }
   reader.reject_unknown_keys();

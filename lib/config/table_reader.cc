@@ -125,6 +125,11 @@ const toml::array* TableReader::array(std::string_view key, bool required) {
   return nullptr;
 }
 
+void TableReader::refuse(std::string_view key, std::string_view expected) {
+  const toml::node& node = *table_.get(key);
+  problems_.expected(node.source(), key_path(key), expected, describe(node));
+}
+
 void TableReader::reject_unknown_keys() {
   for (const auto& [key, node] : table_) {
     if (known_.count(key.str())) continue;

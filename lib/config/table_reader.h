@@ -36,6 +36,10 @@ class TableReader {
   const toml::table* table(std::string_view key, bool required = false);
   const toml::array* array(std::string_view key, bool required = false);
 
+  // Records that the value of `key`, read above and of the right type, is not what was
+  // `expected` (a bad MAC, an unknown port name, ...).
+  void refuse(std::string_view key, std::string_view expected);
+
   // Records each key of the table that no accessor above asked for.
   void reject_unknown_keys();
 

@@ -24,6 +24,11 @@ bool TxTask::refill(int queue) {
   return false;
 }
 
+uint32_t TxTask::head_length(int queue) const {
+  const QueueHead& head = heads_[queue];
+  return rte_pktmbuf_pkt_len(head.pkts[head.first]);
+}
+
 void TxTask::release(const PacketMeta& meta) {
   state_.ingress_occupancy.release(
       port_, SwitchState::occupancy_slot(meta.ingress_port, meta.priority), meta.charged_bytes);
@@ -40,10 +45,9 @@ bool TxTask::poll(uint64_t /*now_tsc*/) {
     for (int q = 0; q < kNumEgressQueues; ++q)
       if (!(backlogged_ >> q & 1u)) refill(q);
     std::array<uint32_t, kNumEgressQueues> head_bytes{};
+    for (int q = 0; q < kNumEgressQueues; ++q)
+      if (backlogged_ >> q & 1u) head_bytes[q] = head_length(q);
     while (pending_count_ < kBurstSize && backlogged_) {
-      for (int q = 0; q < kNumEgressQueues; ++q)
-        if (backlogged_ >> q & 1u)
-          head_bytes[q] = rte_pktmbuf_pkt_len(heads_[q].pkts[heads_[q].first]);
       const int q = scheduler_.pick(backlogged_, head_bytes);
       if (q == EgressScheduler::kNone) break;
       QueueHead& head = heads_[q];
@@ -52,7 +56,11 @@ bool TxTask::poll(uint64_t /*now_tsc*/) {
       scheduler_.on_sent(q, rte_pktmbuf_pkt_len(m));
       pending_meta_[pending_count_] = state_.meta(m);
       pending_[pending_count_++] = m;
-      if (head.count == 0 && !refill(q)) scheduler_.on_empty(q);
+      if (head.count == 0 && !refill(q)) {
+        scheduler_.on_empty(q);
+      } else {
+        head_bytes[q] = head_length(q);  // only the queue just served has a new head
+      }
     }
   }
   if (pending_count_ == 0) {

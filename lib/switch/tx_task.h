@@ -44,6 +44,7 @@ class TxTask : public Task {
   };
 
   bool refill(int queue);
+  uint32_t head_length(int queue) const;  // of the packet at the head of a backlogged queue
   void release(const PacketMeta& meta);
   void publish_held();
 

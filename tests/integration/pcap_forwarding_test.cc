@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <array>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -204,6 +205,33 @@ TEST_P(PcapForwarding, FramesReachTheRightPortsInOrderAndDropsAreNamed) {
     EXPECT_EQ(port_counter(json, port, "lossless_overflow"), 0u) << port;
     EXPECT_EQ(port_counter(json, port, "shutdown_flush"), 0u) << port;
   }
+  // Classification on the datapath: per priority, what each ingress port admitted and what
+  // each egress queue sent, against the table the traffic was built from.
+  std::array<std::array<int, 8>, 4> admitted{}, sent{};
+  for (const auto& [out_port, frames] : traffic.expected.by_port) {
+    for (const auto& [seq, prio] : frames) {
+      ++admitted[traffic.expected.ingress_port.at(seq)][prio];
+      ++sent[out_port][prio];
+    }
+  }
+  auto as_list = [](const std::array<int, 8>& counts, bool lossy_queue) {
+    std::string text;
+    for (int c : counts) text += (text.empty() ? "" : ",") + std::to_string(c);
+    return lossy_queue ? text + ",0" : text;
+  };
+  for (int p = 0; p < 4; ++p) {
+    const std::string port = "\"name\":\"p" + std::to_string(p) + "\"";
+    const std::string object =
+        json.substr(json.find(port), json.find("}}", json.find(port)) - json.find(port));
+    EXPECT_NE(object.find("\"admitted_packets\":[" + as_list(admitted[p], false) + "]"),
+              std::string::npos)
+        << "p" << p << " admitted, want [" << as_list(admitted[p], false) << "]\n"
+        << object;
+    EXPECT_NE(object.find("\"tx_packets\":[" + as_list(sent[p], true) + "]"), std::string::npos)
+        << "p" << p << " sent, want [" << as_list(sent[p], true) << "]\n"
+        << object;
+  }
+
   // Every byte FWD charged to an ingress (port, priority) was released by a TX task.
   const std::regex occupancy("\"ingress_occupancy_bytes\":\\[([0-9,]*)\\]");
   int ports_seen = 0;

@@ -7,8 +7,12 @@
 namespace fcswitch::config {
 
 void ConfigProblems::add(const toml::source_region& where, std::string message) {
-  problems_.push_back(Problem{where.begin, fmt::format("{}:{}:{}: {}", file_, where.begin.line,
-                                                       where.begin.column, message)});
+  std::string line =
+      fmt::format("{}:{}:{}: {}", file_, where.begin.line, where.begin.column, message);
+  // Defaults shared by several ports are checked once per port: say each problem once.
+  for (const Problem& p : problems_)
+    if (p.message == line) return;
+  problems_.push_back(Problem{where.begin, std::move(line)});
 }
 
 void ConfigProblems::expected(const toml::source_region& where, std::string_view key,

@@ -52,4 +52,10 @@ std::optional<uint64_t> parse_rate_bps(std::string_view text) {
   return parse_with_units(text, kUnits.data(), kUnits.size());
 }
 
+std::optional<uint64_t> parse_duration_ns(std::string_view text) {
+  static constexpr std::array<Unit, 6> kUnits = {
+      {{"", 1}, {"ns", 1}, {"us", 1e3}, {"µs", 1e3}, {"ms", 1e6}, {"s", 1e9}}};
+  return parse_with_units(text, kUnits.data(), kUnits.size());
+}
+
 }  // namespace fcswitch::config

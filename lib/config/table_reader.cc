@@ -109,6 +109,12 @@ std::optional<uint64_t> TableReader::rate_bps(std::string_view key, uint64_t min
   return read_quantity(*this, find(key, false, kHelp), key, min, max, kHelp, parse_rate_bps);
 }
 
+std::optional<uint64_t> TableReader::duration_ns(std::string_view key, uint64_t min, uint64_t max) {
+  constexpr std::string_view kHelp =
+      "a duration in ns (integer, or a string such as \"90us\", \"200ms\")";
+  return read_quantity(*this, find(key, false, kHelp), key, min, max, kHelp, parse_duration_ns);
+}
+
 const toml::table* TableReader::table(std::string_view key, bool required) {
   const toml::node* node = find(key, required, "a table");
   if (!node) return nullptr;
@@ -128,6 +134,11 @@ const toml::array* TableReader::array(std::string_view key, bool required) {
 void TableReader::refuse(std::string_view key, std::string_view expected) {
   const toml::node& node = *table_.get(key);
   problems_.expected(node.source(), key_path(key), expected, describe(node));
+}
+
+void TableReader::refuse(std::string_view key, std::string_view expected, std::string_view found) {
+  const toml::node* node = table_.get(key);
+  problems_.expected(node ? node->source() : table_.source(), key_path(key), expected, found);
 }
 
 void TableReader::reject_unknown_keys() {

@@ -33,12 +33,18 @@ class TableReader {
   std::optional<uint64_t> bytes(std::string_view key, uint64_t min, uint64_t max);
   // An integer, or a string with a unit ("10Gbps"), in [min, max].
   std::optional<uint64_t> rate_bps(std::string_view key, uint64_t min, uint64_t max);
+  // An integer (ns), or a string with a unit ("90us", "200ms"), in [min, max].
+  std::optional<uint64_t> duration_ns(std::string_view key, uint64_t min, uint64_t max);
   const toml::table* table(std::string_view key, bool required = false);
   const toml::array* array(std::string_view key, bool required = false);
 
   // Records that the value of `key`, read above and of the right type, is not what was
   // `expected` (a bad MAC, an unknown port name, ...).
   void refuse(std::string_view key, std::string_view expected);
+  // The same for a rule between values: `found` says what broke it. Pinned to the key, or to
+  // the table when the key is absent (a default broke the rule).
+  void refuse(std::string_view key, std::string_view expected, std::string_view found);
+  bool has(std::string_view key) const { return table_.contains(key); }
 
   // Records each key of the table that no accessor above asked for.
   void reject_unknown_keys();

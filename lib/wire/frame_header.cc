@@ -1,5 +1,6 @@
 #include "wire/frame_header.h"
 
+#include "wire/big_endian.h"
 #include "wire/ether_type.h"
 
 namespace fcswitch::wire {
@@ -10,10 +11,6 @@ constexpr size_t kEthernetHeaderBytes = 14;
 constexpr size_t kVlanTagBytes = 4;
 constexpr size_t kIpv4MinHeaderBytes = 20;
 constexpr size_t kIpv6HeaderBytes = 40;
-
-uint16_t read_be16(const uint8_t* p) {
-  return static_cast<uint16_t>(p[0] << 8 | p[1]);
-}
 
 }  // namespace
 
@@ -31,18 +28,18 @@ FrameHeader parse_frame_header(const uint8_t* data, size_t length, size_t min_fr
   }
 
   size_t offset = 12;
-  uint16_t type = read_be16(data + offset);
+  uint16_t type = load_be16(data + offset);
   // Up to two tags (QinQ); the outer one carries the PCP the switch trusts.
   for (int tags = 0; (type == kEtherTypeVlan || type == kEtherTypeQinQ) && tags < 2; ++tags) {
     if (offset + 2 + kVlanTagBytes + 2 > length) return h;  // kMalformed
-    const uint16_t tci = read_be16(data + offset + 2);
+    const uint16_t tci = load_be16(data + offset + 2);
     if (!h.has_vlan) {
       h.has_vlan = true;
       h.pcp = static_cast<uint8_t>(tci >> 13);
       h.vlan_id = tci & 0x0FFF;
     }
     offset += kVlanTagBytes;
-    type = read_be16(data + offset);
+    type = load_be16(data + offset);
   }
   h.ether_type = type;
   const size_t l3 = offset + 2;

@@ -1,0 +1,80 @@
+#pragma once
+// The flow-control slot (DESIGN.md §3): one engine per (port, lossless priority), in two
+// halves at the two ends of a link.
+//
+//   FeedbackGenerator — receiver side. Watches the ingress occupancy of its (port,
+//     priority) and asks for frames upstream: on threshold crossings (PFC) or on a period
+//     (CBFC).
+//   EgressGate — sender side. Takes what the downstream neighbour sent (ControlMessage)
+//     and says when the egress queue of its (port, priority) may send.
+//
+// Both halves are pure: time comes in as ticks, nothing reads a clock, calls DPDK or
+// allocates after construction. Each says when it will next act on its own (a pause that
+// expires, a credit period) so that a virtual clock can jump there. TX(p) drives both halves
+// of port p from one thread; other threads only read their counters.
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string_view>
+
+#include "core/tick_rate.h"
+#include "fc/control_message.h"
+#include "fc/feedback_out.h"
+
+namespace fcswitch::fc {
+
+// Reported counters: name (snake_case, no unit suffix beyond what the name says) and value.
+using CounterSink = std::function<void(std::string_view name, uint64_t value)>;
+
+// What the generator sees of its (port, priority).
+struct IngressView {
+  uint64_t occupancy_bytes = 0;  // bytes received at this port and priority, still in the switch
+  uint32_t received_blocks = 0;  // CBFC's ABR: 64-byte blocks received, resynchronised (mod 2^32)
+};
+
+class FeedbackGenerator {
+ public:
+  virtual ~FeedbackGenerator() = default;
+  // Decides whether to send feedback now; if so writes entry `priority` of `out`.
+  virtual void poll(uint64_t now_ticks, const IngressView& in, FeedbackOut& out) = 0;
+  // The earliest time it will ask to send without a change of occupancy; kNeverTicks if none.
+  virtual uint64_t next_action_ticks() const = 0;
+  virtual void counters(const CounterSink& sink) const = 0;
+};
+
+class EgressGate {
+ public:
+  virtual ~EgressGate() = default;
+  // A message from downstream for this priority.
+  virtual void on_message(const ControlMessage& message) = 0;
+  // Once per TX poll, before any may_send: lets timers run out and time be accounted.
+  virtual void poll(uint64_t now_ticks) = 0;
+  // May the packet at the head of the queue, `bytes` long, start now?
+  virtual bool may_send(uint64_t now_ticks, uint32_t bytes) const = 0;
+  // That packet was taken for transmission.
+  virtual void on_dequeue(uint64_t now_ticks, uint32_t bytes) = 0;
+  // The earliest time the gate opens by itself; kNeverTicks if only a message can open it.
+  virtual uint64_t next_action_ticks() const = 0;
+  virtual void counters(const CounterSink& sink) const = 0;
+};
+
+// The link an engine instance serves, and the clock it runs on.
+struct LinkParams {
+  uint64_t rate_bps = 10'000'000'000;
+  uint64_t response_time_ns = 0;  // τ: feedback decision to reaction on the wire (GFC Eq. 6)
+  uint64_t buffer_bytes = 0;      // B_m: the lossless ingress buffer of (port, priority)
+};
+
+struct EngineContext {
+  LinkParams link;
+  TickRate ticks;
+  int priority = 0;
+};
+
+struct EngineInstance {
+  std::unique_ptr<FeedbackGenerator> generator;
+  std::unique_ptr<EgressGate> gate;
+};
+
+}  // namespace fcswitch::fc

@@ -1,0 +1,214 @@
+#include "fc/pfc_engine.h"
+
+#include <algorithm>
+#include <string>
+
+#include "core/units.h"
+#include "wire/pfc_frame.h"
+
+namespace fcswitch::fc {
+
+namespace {
+
+// Two 1500-byte frames between XON and XOFF, the gap of the GFC testbed (§6.1.1: 800/797 KB).
+constexpr uint64_t kDefaultHysteresisBytes = 3000;
+
+std::string fmt_bytes(uint64_t v) {
+  return std::to_string(v) + " bytes";
+}
+
+}  // namespace
+
+uint64_t pfc_pause_ticks(uint16_t quanta, uint64_t rate_bps, const TickRate& ticks) {
+  return ticks.for_bits(static_cast<uint64_t>(quanta) * wire::kPfcQuantumBits, rate_bps);
+}
+
+uint64_t bytes_in_flight(const LinkParams& link) {
+  const __uint128_t bits = static_cast<__uint128_t>(link.rate_bps) * link.response_time_ns;
+  const __uint128_t per_byte = static_cast<__uint128_t>(kNsPerSecond) * kBitsPerByte;
+  return static_cast<uint64_t>((bits + per_byte - 1) / per_byte);
+}
+
+PfcParams PfcParams::resolved(const LinkParams& link) const {
+  PfcParams p = *this;
+  const uint64_t headroom = bytes_in_flight(link);
+  if (p.xoff_bytes == 0)
+    p.xoff_bytes = link.buffer_bytes > headroom ? link.buffer_bytes - headroom : 0;
+  if (p.xon_bytes == 0)
+    p.xon_bytes =
+        p.xoff_bytes > kDefaultHysteresisBytes ? p.xoff_bytes - kDefaultHysteresisBytes : 0;
+  return p;
+}
+
+// --- receiver ---
+
+PfcFeedbackGenerator::PfcFeedbackGenerator(const PfcParams& p, const EngineContext& context)
+    : priority_(context.priority),
+      xoff_bytes_(p.xoff_bytes),
+      xon_bytes_(p.xon_bytes),
+      pause_quanta_(p.pause_quanta),
+      refresh_ticks_(pfc_pause_ticks(p.refresh_quanta, context.link.rate_bps, context.ticks)) {}
+
+void PfcFeedbackGenerator::request(FeedbackOut& out, uint16_t quanta) const {
+  out.class_enable |= static_cast<PriorityMask>(1u << priority_);
+  out.class_time[priority_] = quanta;
+}
+
+void PfcFeedbackGenerator::poll(uint64_t now, const IngressView& in, FeedbackOut& out) {
+  if (!xoff_) {
+    if (in.occupancy_bytes < xoff_bytes_) return;
+    xoff_ = true;
+    xoff_transitions_.increment();
+  } else if (in.occupancy_bytes < xon_bytes_) {
+    xoff_ = false;
+    xon_transitions_.increment();
+    next_refresh_ticks_ = kNeverTicks;
+    request(out, 0);  // XON: time 0 resumes at once rather than waiting for expiry
+    return;
+  } else if (now < next_refresh_ticks_) {
+    return;
+  } else {
+    refreshes_.increment();
+  }
+  // XOFF, or its refresh: the upstream's timer is reloaded before it runs out.
+  request(out, pause_quanta_);
+  next_refresh_ticks_ = now + refresh_ticks_;
+}
+
+uint64_t PfcFeedbackGenerator::next_action_ticks() const {
+  return next_refresh_ticks_;
+}
+
+void PfcFeedbackGenerator::counters(const CounterSink& sink) const {
+  sink("xoff_transitions", xoff_transitions_.read());
+  sink("xon_transitions", xon_transitions_.read());
+  sink("pause_refreshes", refreshes_.read());
+}
+
+// --- sender ---
+
+PfcEgressGate::PfcEgressGate(uint64_t rate_bps, const TickRate& ticks)
+    : rate_bps_(rate_bps), ticks_(ticks) {}
+
+void PfcEgressGate::account(uint64_t now) {
+  const uint64_t from = std::max(accounted_to_ticks_, pause_start_ticks_);
+  const uint64_t to = std::min(now, paused_until_ticks_);
+  if (to > from) paused_ticks_.add(to - from);
+  accounted_to_ticks_ = std::max(accounted_to_ticks_, now);
+}
+
+void PfcEgressGate::on_message(const ControlMessage& message) {
+  if (message.kind != ControlKind::kClassTime) return;
+  const uint64_t at = message.rx_ticks;
+  account(at);
+  if (message.value == 0) {
+    resumes_received_.increment();
+    paused_until_ticks_ = std::min(paused_until_ticks_, at);
+    expiry_pending_ = false;
+    return;
+  }
+  pauses_received_.increment();
+  // 802.1Qbb: the timer is reloaded with the new time, whatever was left of the old one.
+  if (!paused(at)) pause_start_ticks_ = at;
+  paused_until_ticks_ =
+      at + pfc_pause_ticks(static_cast<uint16_t>(message.value), rate_bps_, ticks_);
+  expiry_pending_ = true;
+}
+
+void PfcEgressGate::poll(uint64_t now) {
+  account(now);
+  if (expiry_pending_ && now >= paused_until_ticks_) {
+    expiry_pending_ = false;
+    expiries_.increment();  // the pause ran out: no refresh and no XON came in time
+  }
+}
+
+bool PfcEgressGate::may_send(uint64_t now, uint32_t) const {
+  return !paused(now);
+}
+
+uint64_t PfcEgressGate::next_action_ticks() const {
+  return expiry_pending_ ? paused_until_ticks_ : kNeverTicks;
+}
+
+void PfcEgressGate::counters(const CounterSink& sink) const {
+  sink("pause_frames_received", pauses_received_.read());
+  sink("resume_frames_received", resumes_received_.read());
+  sink("pause_expiries", expiries_.read());
+  sink("paused_ns", ticks_.to_ns(paused_ticks_.read()));
+}
+
+// --- configuration ---
+
+namespace {
+
+std::shared_ptr<const EngineParams> parse_pfc(ParamReader& reader, const LinkParams* link) {
+  auto params = std::make_shared<PfcParams>();
+  bool ok = true;
+  auto take = [](auto value, auto& field) {
+    if (value) field = static_cast<std::remove_reference_t<decltype(field)>>(*value);
+    // A present but wrong value was reported by the reader.
+    return value.has_value();
+  };
+  constexpr uint64_t kMaxBytes = 1ull << 34;
+  const bool has_xoff = take(reader.bytes("xoff", 1, kMaxBytes), params->xoff_bytes);
+  const bool has_xon = take(reader.bytes("xon", 0, kMaxBytes), params->xon_bytes);
+  const bool has_pause = take(reader.integer("pause_quanta", 1, 0xFFFF), params->pause_quanta);
+  const bool has_refresh =
+      take(reader.integer("refresh_quanta", 1, 0xFFFF), params->refresh_quanta);
+  if (!has_refresh && has_pause) params->refresh_quanta = params->pause_quanta / 2;
+  if (has_xon && has_xoff && params->xon_bytes >= params->xoff_bytes) {
+    reader.refuse("xon", "less than xoff (" + fmt_bytes(params->xoff_bytes) + ")",
+                  fmt_bytes(params->xon_bytes));
+    ok = false;
+  }
+  if (params->refresh_quanta >= params->pause_quanta) {
+    reader.refuse("refresh_quanta",
+                  "less than pause_quanta (" + std::to_string(params->pause_quanta) + ")",
+                  std::to_string(params->refresh_quanta));
+    ok = false;
+  }
+  if (!link || !ok) return ok ? params : nullptr;
+
+  const PfcParams p = params->resolved(*link);
+  const uint64_t in_flight = bytes_in_flight(*link);
+  const std::string headroom_rule =
+      "at most lossless_ingress − C·τ = " + std::to_string(link->buffer_bytes) + " − " +
+      std::to_string(in_flight) + " bytes (" + std::to_string(link->rate_bps / 1'000'000) +
+      " Mb/s × " + std::to_string(link->response_time_ns) + " ns response_time)";
+  if (p.xoff_bytes + in_flight > link->buffer_bytes) {
+    reader.refuse("xoff", headroom_rule, fmt_bytes(p.xoff_bytes));
+    return nullptr;
+  }
+  if (p.xon_bytes >= p.xoff_bytes) {
+    reader.refuse("xon", "less than xoff (" + fmt_bytes(p.xoff_bytes) + ")",
+                  fmt_bytes(p.xon_bytes));
+    return nullptr;
+  }
+  // The refresh must reach the upstream before its timer runs out.
+  const TickRate ns;
+  const uint64_t refresh_ns = pfc_pause_ticks(p.refresh_quanta, link->rate_bps, ns);
+  const uint64_t pause_ns = pfc_pause_ticks(p.pause_quanta, link->rate_bps, ns);
+  if (refresh_ns + link->response_time_ns >= pause_ns) {
+    reader.refuse("refresh_quanta",
+                  "a refresh that lands before the pause ends: refresh + response_time < pause (" +
+                      std::to_string(pause_ns) + " ns)",
+                  std::to_string(p.refresh_quanta) + " quanta = " + std::to_string(refresh_ns) +
+                      " ns + " + std::to_string(link->response_time_ns) + " ns");
+    return nullptr;
+  }
+  return std::make_shared<PfcParams>(p);
+}
+
+EngineInstance make_pfc(const EngineParams& params, const EngineContext& context) {
+  const auto& p = static_cast<const PfcParams&>(params);
+  return {std::make_unique<PfcFeedbackGenerator>(p, context),
+          std::make_unique<PfcEgressGate>(context.link.rate_bps, context.ticks)};
+}
+
+}  // namespace
+
+FCSWITCH_REGISTER_ENGINE("pfc", "IEEE 802.1Qbb priority-based flow control (XOFF/XON)", parse_pfc,
+                         make_pfc);
+
+}  // namespace fcswitch::fc

@@ -1,0 +1,93 @@
+#pragma once
+// IEEE 802.1Qbb priority-based flow control (GFC §2.2.1, Fig. 2a).
+//
+// Receiver: when the ingress occupancy of (port, priority) reaches XOFF, send a pause of
+// `pause_quanta`; while paused, send it again every `refresh_quanta` so that it never runs
+// out while the queue is above XON; when the occupancy falls below XON, send time 0 (XON).
+// Sender: a pause of q quanta stops the priority for q × 512 bit times at the link rate
+// from the moment the frame arrived; a later frame replaces the timer; time 0 resumes.
+
+#include <cstdint>
+
+#include "core/owned_counter.h"
+#include "fc/engine.h"
+#include "fc/engine_registry.h"
+
+namespace fcswitch::fc {
+
+struct PfcParams : EngineParams {
+  uint64_t xoff_bytes = 0;  // 0: the largest the headroom allows, B_m − C·τ
+  uint64_t xon_bytes = 0;  // 0: XOFF − 3000 (two 1500-byte frames, as the GFC testbed's 800/797 KB)
+  uint16_t pause_quanta = 0xFFFF;
+  uint16_t refresh_quanta = 0x8000;
+
+  // Fills the defaults that depend on the link.
+  PfcParams resolved(const LinkParams& link) const;
+};
+
+// Pause time of `quanta` at `rate_bps`, in ticks (rounded up).
+uint64_t pfc_pause_ticks(uint16_t quanta, uint64_t rate_bps, const TickRate& ticks);
+// C·τ in bytes (rounded up): what arrives after XOFF before the upstream stops.
+uint64_t bytes_in_flight(const LinkParams& link);
+
+class PfcFeedbackGenerator final : public FeedbackGenerator {
+ public:
+  PfcFeedbackGenerator(const PfcParams& resolved, const EngineContext& context);
+
+  void poll(uint64_t now_ticks, const IngressView& in, FeedbackOut& out) override;
+  uint64_t next_action_ticks() const override;
+  void counters(const CounterSink& sink) const override;
+
+  bool xoff() const { return xoff_; }
+  uint64_t xoff_transitions() const { return xoff_transitions_.read(); }
+  uint64_t xon_transitions() const { return xon_transitions_.read(); }
+
+ private:
+  void request(FeedbackOut& out, uint16_t quanta) const;
+
+  int priority_;
+  uint64_t xoff_bytes_;
+  uint64_t xon_bytes_;
+  uint16_t pause_quanta_;
+  uint64_t refresh_ticks_;
+  bool xoff_ = false;
+  uint64_t next_refresh_ticks_ = kNeverTicks;
+  OwnedCounter xoff_transitions_;
+  OwnedCounter xon_transitions_;
+  OwnedCounter refreshes_;
+};
+
+class PfcEgressGate final : public EgressGate {
+ public:
+  PfcEgressGate(uint64_t rate_bps, const TickRate& ticks);
+
+  void on_message(const ControlMessage& message) override;
+  void poll(uint64_t now_ticks) override;
+  bool may_send(uint64_t now_ticks, uint32_t bytes) const override;
+  void on_dequeue(uint64_t, uint32_t) override {}
+  uint64_t next_action_ticks() const override;
+  void counters(const CounterSink& sink) const override;
+
+  bool paused(uint64_t now_ticks) const { return now_ticks < paused_until_ticks_; }
+  uint64_t paused_until_ticks() const { return paused_until_ticks_; }
+  uint64_t paused_ticks() const { return paused_ticks_.read(); }
+  uint64_t pauses_received() const { return pauses_received_.read(); }
+  uint64_t resumes_received() const { return resumes_received_.read(); }
+  uint64_t expiries() const { return expiries_.read(); }
+
+ private:
+  void account(uint64_t now_ticks);
+
+  uint64_t rate_bps_;
+  TickRate ticks_;
+  uint64_t pause_start_ticks_ = 0;
+  uint64_t paused_until_ticks_ = 0;  // paused while now < this
+  uint64_t accounted_to_ticks_ = 0;
+  bool expiry_pending_ = false;  // a pause is running that no frame has ended yet
+  OwnedCounter paused_ticks_;
+  OwnedCounter pauses_received_;
+  OwnedCounter resumes_received_;
+  OwnedCounter expiries_;
+};
+
+}  // namespace fcswitch::fc

@@ -1,0 +1,24 @@
+#pragma once
+// Why a flow-control frame was not accepted. Each value is counted on the receiving port.
+
+#include <array>
+#include <cstdint>
+#include <string_view>
+
+namespace fcswitch::wire {
+
+enum class ControlDecodeStatus : uint8_t {
+  kOk,
+  kTooShort,        // shorter than the Ethernet minimum or than its own fields
+  kBadDestination,  // not the link-constrained group address the format requires
+  kPauseOpcode,     // 802.3x PAUSE (opcode 0x0001): we do only per-priority flow control
+  kUnknownOpcode,   // any other MAC Control opcode
+  kBadVersion,      // credit frame of a version we do not speak
+  kCount,
+};
+
+inline constexpr std::array<std::string_view, static_cast<int>(ControlDecodeStatus::kCount)>
+    kControlDecodeStatusNames = {"ok",           "too_short",      "bad_destination",
+                                 "pause_opcode", "unknown_opcode", "bad_version"};
+
+}  // namespace fcswitch::wire

@@ -1,0 +1,15 @@
+#pragma once
+// Our frames under the IEEE 802 local experimental EtherType 0x88B5 start with a subtype
+// byte that says which format follows. One table, so that two formats never share a value.
+// None is 0x01: a testbed may move PFC to 0x88B5 (PortConfig::control_ether_type), and a
+// PFC frame's first byte after the EtherType is 0x01 (opcode 0x0101).
+
+#include <cstdint>
+
+namespace fcswitch::wire {
+
+enum class LocalSubtype : uint8_t {
+  kCredit = 0xCB,  // CBFC / time-based GFC credit update (wire/credit_frame.h)
+};
+
+}  // namespace fcswitch::wire

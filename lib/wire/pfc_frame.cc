@@ -1,0 +1,39 @@
+#include "wire/pfc_frame.h"
+
+#include <cstring>
+
+#include "wire/big_endian.h"
+
+namespace fcswitch::wire {
+
+void encode_pfc(const PfcFrame& frame, uint16_t ether_type, uint8_t* out) {
+  std::memset(out, 0, kPfcFrameBytes);
+  MacAddress{kPfcDestination}.to_bytes(out);
+  frame.source.to_bytes(out + 6);
+  store_be16(out + 12, ether_type);
+  store_be16(out + 14, kPfcOpcode);
+  store_be16(out + 16, frame.class_enable);
+  for (int i = 0; i < 8; ++i) store_be16(out + 18 + 2 * i, frame.time[i]);
+}
+
+PfcDecodeResult decode_pfc(const uint8_t* data, size_t length) {
+  PfcDecodeResult r;
+  if (length < kPfcFrameBytes) return r;  // kTooShort
+  if (MacAddress::from_bytes(data).value != kPfcDestination) {
+    r.status = ControlDecodeStatus::kBadDestination;
+    return r;
+  }
+  const uint16_t opcode = load_be16(data + 14);
+  if (opcode != kPfcOpcode) {
+    r.status = opcode == kPauseOpcode ? ControlDecodeStatus::kPauseOpcode
+                                      : ControlDecodeStatus::kUnknownOpcode;
+    return r;
+  }
+  r.frame.source = MacAddress::from_bytes(data + 6);
+  r.frame.class_enable = data[17];
+  for (int i = 0; i < 8; ++i) r.frame.time[i] = load_be16(data + 18 + 2 * i);
+  r.status = ControlDecodeStatus::kOk;
+  return r;
+}
+
+}  // namespace fcswitch::wire

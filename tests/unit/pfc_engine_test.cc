@@ -1,0 +1,152 @@
+// PFC with hand-made numbers: quanta at 10/40/100 Gb/s, both edges of XOFF and XON, refresh
+// and expiry, the GFC testbed's thresholds (§6.1.1: 1 MB buffer, XOFF 800 KB, XON 797 KB).
+
+#include <gtest/gtest.h>
+
+#include "fc/engine_registry.h"
+#include "fc/pfc_engine.h"
+
+namespace fcswitch::fc {
+namespace {
+
+constexpr uint64_t k10G = 10'000'000'000;
+const TickRate kNs{};  // 1 tick = 1 ns
+
+TEST(PfcQuanta, AreFiveHundredTwelveBitTimesAtThePortRate) {
+  // 10 Gb/s: 51.2 ns a quantum; 40 Gb/s: 12.8 ns; 100 Gb/s: 5.12 ns.
+  EXPECT_EQ(pfc_pause_ticks(0xFFFF, k10G, kNs), 3'355'392u);
+  EXPECT_EQ(pfc_pause_ticks(0xFFFF, 40'000'000'000, kNs), 838'848u);
+  EXPECT_EQ(pfc_pause_ticks(0xFFFF, 100'000'000'000, kNs), 335'540u);  // 335539.2, rounded up
+  EXPECT_EQ(pfc_pause_ticks(1, k10G, kNs), 52u);                       // 51.2, rounded up
+  EXPECT_EQ(pfc_pause_ticks(0, k10G, kNs), 0u);
+  // A 2.4 GHz TSC: 3355392 ns × 2.4 = 8052940.8 ticks.
+  EXPECT_EQ(pfc_pause_ticks(0xFFFF, k10G, TickRate{2'400'000'000}), 8'052'941u);
+}
+
+TEST(PfcQuanta, BytesInFlightAreRateTimesResponseTime) {
+  // GFC testbed: 10 Gb/s × 90 µs = 112.5 KB.
+  EXPECT_EQ(bytes_in_flight(LinkParams{k10G, 90'000, 1'000'000}), 112'500u);
+}
+
+class PfcGeneratorTest : public ::testing::Test {
+ protected:
+  static PfcParams testbed_params() {
+    PfcParams p;
+    p.xoff_bytes = 800'000;
+    p.xon_bytes = 797'000;
+    p.pause_quanta = 0xFFFF;
+    p.refresh_quanta = 0x8000;
+    return p;
+  }
+  FeedbackOut poll(uint64_t now, uint64_t occupancy) {
+    FeedbackOut out;
+    generator.poll(now, IngressView{occupancy, 0}, out);
+    return out;
+  }
+  PfcParams params = testbed_params();
+  EngineContext context{LinkParams{k10G, 90'000, 1'000'000}, kNs, 3};
+  PfcFeedbackGenerator generator{params, context};
+};
+
+TEST_F(PfcGeneratorTest, PausesAtXoffNotOneByteBelow) {
+  EXPECT_TRUE(poll(0, 799'999).empty());
+  const FeedbackOut out = poll(10, 800'000);
+  EXPECT_EQ(out.class_enable, 1u << 3);
+  EXPECT_EQ(out.class_time[3], 0xFFFF);
+  EXPECT_EQ(out.credit_enable, 0);
+  EXPECT_TRUE(generator.xoff());
+  EXPECT_EQ(generator.xoff_transitions(), 1u);
+}
+
+TEST_F(PfcGeneratorTest, ResumesWithTimeZeroBelowXonNotAtIt) {
+  poll(0, 900'000);
+  EXPECT_TRUE(poll(1, 797'000).empty());  // at XON: still paused
+  const FeedbackOut out = poll(2, 796'999);
+  EXPECT_EQ(out.class_enable, 1u << 3);
+  EXPECT_EQ(out.class_time[3], 0);
+  EXPECT_FALSE(generator.xoff());
+  EXPECT_EQ(generator.xon_transitions(), 1u);
+  // Between XON and XOFF, resumed stays resumed.
+  EXPECT_TRUE(poll(3, 799'999).empty());
+}
+
+TEST_F(PfcGeneratorTest, RefreshesThePauseBeforeItRunsOut) {
+  poll(1000, 850'000);
+  const uint64_t refresh = pfc_pause_ticks(0x8000, k10G, kNs);  // 1677721.6 → 1677722
+  EXPECT_EQ(refresh, 1'677'722u);
+  EXPECT_EQ(generator.next_action_ticks(), 1000 + refresh);
+  EXPECT_TRUE(poll(1000 + refresh - 1, 850'000).empty());
+  const FeedbackOut out = poll(1000 + refresh, 798'000);  // still above XON: refresh
+  EXPECT_EQ(out.class_time[3], 0xFFFF);
+  EXPECT_EQ(generator.xoff_transitions(), 1u);
+  EXPECT_EQ(generator.next_action_ticks(), 1000 + 2 * refresh);
+  poll(1000 + refresh + 1, 0);  // XON stops the refreshes
+  EXPECT_EQ(generator.next_action_ticks(), kNeverTicks);
+}
+
+TEST(PfcGate, PausesForTheReceivedTimeFromArrival) {
+  PfcEgressGate gate(k10G, kNs);
+  EXPECT_TRUE(gate.may_send(0, 1500));
+  gate.on_message(ControlMessage{1000, ControlKind::kClassTime, 3, 0, 0xFFFF});
+  EXPECT_FALSE(gate.may_send(1000, 64));
+  EXPECT_FALSE(gate.may_send(1000 + 3'355'391, 64));
+  EXPECT_TRUE(gate.may_send(1000 + 3'355'392, 64));
+  EXPECT_EQ(gate.next_action_ticks(), 1000 + 3'355'392u);
+  gate.poll(1000 + 3'355'392);
+  EXPECT_EQ(gate.expiries(), 1u);
+  EXPECT_EQ(gate.paused_ticks(), 3'355'392u);
+  EXPECT_EQ(gate.next_action_ticks(), kNeverTicks);
+}
+
+TEST(PfcGate, TimeZeroResumesAtOnce) {
+  PfcEgressGate gate(k10G, kNs);
+  gate.on_message(ControlMessage{0, ControlKind::kClassTime, 3, 0, 0xFFFF});
+  gate.poll(5000);
+  gate.on_message(ControlMessage{10'000, ControlKind::kClassTime, 3, 0, 0});
+  EXPECT_TRUE(gate.may_send(10'000, 64));
+  gate.poll(20'000);
+  EXPECT_EQ(gate.paused_ticks(), 10'000u);
+  EXPECT_EQ(gate.pauses_received(), 1u);
+  EXPECT_EQ(gate.resumes_received(), 1u);
+  EXPECT_EQ(gate.expiries(), 0u);
+}
+
+TEST(PfcGate, ANewPauseReloadsTheTimer) {
+  PfcEgressGate gate(k10G, kNs);
+  gate.on_message(ControlMessage{0, ControlKind::kClassTime, 3, 0, 0xFFFF});
+  gate.on_message(ControlMessage{100, ControlKind::kClassTime, 3, 0, 1});  // shorter: replaces
+  EXPECT_FALSE(gate.may_send(151, 64));
+  EXPECT_TRUE(gate.may_send(152, 64));
+  gate.poll(1000);
+  EXPECT_EQ(gate.paused_ticks(), 152u);  // one interval, not two
+}
+
+TEST(PfcGate, IgnoresCreditMessages) {
+  PfcEgressGate gate(k10G, kNs);
+  gate.on_message(ControlMessage{0, ControlKind::kCreditLimit, 3, 0, 0xFFFF});
+  EXPECT_TRUE(gate.may_send(1, 64));
+}
+
+TEST(PfcEngine, IsRegisteredAndBuildsBothHalves) {
+  const EngineDescriptor* pfc = EngineRegistry::instance().find("pfc");
+  ASSERT_NE(pfc, nullptr);
+  PfcParams params;
+  params.xoff_bytes = 800'000;
+  params.xon_bytes = 797'000;
+  EngineInstance engine =
+      pfc->make(params, EngineContext{LinkParams{k10G, 90'000, 1'000'000}, kNs, 3});
+  ASSERT_TRUE(engine.generator && engine.gate);
+  FeedbackOut out;
+  engine.generator->poll(0, IngressView{800'000, 0}, out);
+  EXPECT_EQ(out.class_enable, 1u << 3);
+}
+
+TEST(PfcParams, DefaultsFollowTheHeadroom) {
+  // B_m = 1 MB, C·τ = 112.5 KB: XOFF = 887.5 KB, XON three kilobytes lower.
+  const PfcParams p = PfcParams{}.resolved(LinkParams{k10G, 90'000, 1'000'000});
+  EXPECT_EQ(p.xoff_bytes, 887'500u);
+  EXPECT_EQ(p.xon_bytes, 884'500u);
+}
+
+}  // namespace
+}  // namespace fcswitch::fc

@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "config/config_error.h"
+#include "config/flow_control_config.h"
 #include "config/table_reader.h"
 
 namespace fcswitch::config {
@@ -115,7 +116,8 @@ void read_scheduler(TableReader& port, PortConfig& out) {
   reader.reject_unknown_keys();
 }
 
-PortConfig read_port(const toml::table& table, size_t index, ConfigProblems& problems) {
+PortConfig read_port(const toml::table& table, size_t index, ConfigProblems& problems,
+                     const toml::table*& flow_control) {
   TableReader reader(table, fmt::format("ports[{}]", index), problems);
   PortConfig port;
   port.name = reader.string("name", true).value_or("");
@@ -138,6 +140,7 @@ PortConfig read_port(const toml::table& table, size_t index, ConfigProblems& pro
   if (auto t = reader.integer("control_ether_type", 0x0600, 0xFFFF))
     port.control_ether_type = static_cast<uint16_t>(*t);
   read_scheduler(reader, port);
+  flow_control = reader.table("flow_control");  // read with [flow_control], once all is known
   reader.reject_unknown_keys();
   return port;
 }
@@ -252,9 +255,11 @@ void read_fib(TableReader& root, SwitchConfig& config) {
   }
 }
 
-void read_ports(TableReader& root, SwitchConfig& config) {
+// Returns each port's flow_control table (null where it has none).
+std::vector<const toml::table*> read_ports(TableReader& root, SwitchConfig& config) {
+  std::vector<const toml::table*> flow_control_tables;
   const toml::array* ports = root.array("ports", true);
-  if (!ports) return;
+  if (!ports) return flow_control_tables;
   ConfigProblems& problems = root.problems();
   if (ports->empty()) problems.expected(ports->source(), "ports", "at least one port", "none");
   if (ports->size() > 64)
@@ -267,13 +272,17 @@ void read_ports(TableReader& root, SwitchConfig& config) {
       problems.expected(node.source(), fmt::format("ports[{}]", i), "a table", describe(node));
       continue;
     }
-    PortConfig port = read_port(*table, i, problems);
+    const toml::table* flow_control = nullptr;
+    PortConfig port = read_port(*table, i, problems, flow_control);
+    flow_control_tables.resize(config.ports.size() + 1);
+    flow_control_tables.back() = flow_control;
     if (!port.name.empty() && !names.emplace(port.name, i).second)
       problems.note(
           table->get("name")->source(), fmt::format("ports[{}].name", i),
           fmt::format("\"{}\" is already the name of ports[{}]", port.name, names[port.name]));
     config.ports.push_back(std::move(port));
   }
+  return flow_control_tables;
 }
 
 void read_switch_section(TableReader& root, SwitchConfig& config) {
@@ -412,9 +421,10 @@ SwitchConfig parse_switch_config(std::string_view text, const std::string& file)
   TableReader reader(root, "", problems);
   read_switch_section(reader, config);
   read_eal(reader, config);
-  read_ports(reader, config);  // before the sections that name ports
+  const auto flow_control_tables = read_ports(reader, config);  // before sections naming ports
   read_classify(reader, config);
   read_buffer(reader, config);
+  read_flow_control(reader, flow_control_tables, config);  // needs ports, buffer, priorities
   read_fib(reader, config);
   read_layout(reader, config);
   reader.reject_unknown_keys();

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "config/flow_control_config.h"
 #include "core/traffic_class.h"
 #include "switch/egress_scheduler.h"
 #include "switch/priority_classifier.h"
@@ -27,6 +28,7 @@ struct PortConfig {
   uint16_t tx_descriptors = 0;
   uint16_t control_ether_type = 0x8808;  // frames of this type are consumed by RX
   SchedulerConfig scheduler;
+  PortFlowControl flow_control;
 };
 
 struct FibEntry {

@@ -172,10 +172,19 @@ std::shared_ptr<const EngineParams> parse_pfc(ParamReader& reader, const LinkPar
 
   const PfcParams p = params->resolved(*link);
   const uint64_t in_flight = bytes_in_flight(*link);
+  const std::string link_text = std::to_string(link->rate_bps / 1'000'000) + " Mb/s × " +
+                                std::to_string(link->response_time_ns) + " ns response_time";
+  if (in_flight >= link->buffer_bytes) {
+    reader.refuse("xoff",
+                  "a lossless_ingress buffer larger than C·τ = " + fmt_bytes(in_flight) + " (" +
+                      link_text + ")",
+                  "lossless_ingress = " + fmt_bytes(link->buffer_bytes));
+    return nullptr;
+  }
   const std::string headroom_rule =
       "at most lossless_ingress − C·τ = " + std::to_string(link->buffer_bytes) + " − " +
-      std::to_string(in_flight) + " bytes (" + std::to_string(link->rate_bps / 1'000'000) +
-      " Mb/s × " + std::to_string(link->response_time_ns) + " ns response_time)";
+      std::to_string(in_flight) + " = " + fmt_bytes(link->buffer_bytes - in_flight) + " (" +
+      link_text + ")";
   if (p.xoff_bytes + in_flight > link->buffer_bytes) {
     reader.refuse("xoff", headroom_rule, fmt_bytes(p.xoff_bytes));
     return nullptr;

@@ -8,6 +8,8 @@
 
 #include "config/config_error.h"
 #include "config/quantity.h"
+#include "fc/cbfc_engine.h"
+#include "fc/pfc_engine.h"
 
 namespace fcswitch::config {
 namespace {
@@ -164,6 +166,71 @@ TEST(SwitchConfig, BadFilesAreRefusedWithThePlaceKeyExpectedAndFound) {
     }
   }
   EXPECT_GE(files, 15);
+}
+
+// Engines resolve per (port, lossless priority), the most specific table first.
+TEST(SwitchConfig, FlowControlResolvesPerPortAndPriority) {
+  const SwitchConfig c = parse_switch_config(R"(
+[switch]
+lossless_priorities = [3, 4]
+[buffer]
+lossless_ingress = "1MB"
+[flow_control]
+engine = "pfc"
+response_time = "90us"
+pfc = { xoff = "800KB", xon = "797KB" }
+watchdog = { detect = "100ms", action = "drop" }
+[[ports]]
+name = "p0"
+device = "net_null0"
+[ports.flow_control.priority.4]
+engine = "none"
+[[ports]]
+name = "p1"
+device = "net_null1"
+[ports.flow_control]
+engine = "cbfc"
+trust = false
+cbfc = { period = "52.4us" }
+)",
+                                             "fc.toml");
+  const auto& p0 = c.ports[0].flow_control;
+  ASSERT_NE(p0.priorities[3].engine, nullptr);
+  EXPECT_EQ(p0.priorities[3].engine->name, "pfc");
+  const auto& pfc = static_cast<const fc::PfcParams&>(*p0.priorities[3].params);
+  EXPECT_EQ(pfc.xoff_bytes, 800'000u);
+  EXPECT_EQ(pfc.xon_bytes, 797'000u);
+  EXPECT_EQ(pfc.pause_quanta, 0xFFFF);
+  EXPECT_EQ(p0.priorities[4].engine, nullptr);  // "none" for this priority of this port
+  EXPECT_EQ(p0.priorities[0].engine, nullptr);  // lossy: never an engine
+  EXPECT_TRUE(p0.trust);
+  EXPECT_EQ(p0.response_time_ns, 90'000u);
+  EXPECT_EQ(p0.watchdog.detect_ns, 100'000'000u);
+  EXPECT_EQ(p0.watchdog.action, fc::WatchdogAction::kDrop);
+
+  const auto& p1 = c.ports[1].flow_control;
+  for (int prio : {3, 4}) {
+    ASSERT_NE(p1.priorities[prio].engine, nullptr);
+    EXPECT_EQ(p1.priorities[prio].engine->name, "cbfc");
+    EXPECT_EQ(static_cast<const fc::CbfcParams&>(*p1.priorities[prio].params).period_ns, 52'400u);
+  }
+  EXPECT_FALSE(p1.trust);
+  EXPECT_EQ(p1.response_time_ns, 90'000u);  // inherited from [flow_control]
+}
+
+TEST(SwitchConfig, FlowControlDefaultsToNoneAndEq6ResponseTime) {
+  const SwitchConfig c = parse_switch_config(R"(
+[switch]
+lossless_priorities = [3]
+[[ports]]
+name = "p0"
+device = "net_null0"
+rate = "40Gbps"
+)",
+                                             "plain.toml");
+  EXPECT_EQ(c.ports[0].flow_control.priorities[3].engine, nullptr);
+  EXPECT_EQ(c.ports[0].flow_control.response_time_ns, 5'600u);  // GFC Eq. 6 at 40 Gb/s
+  EXPECT_EQ(c.ports[0].flow_control.watchdog.action, fc::WatchdogAction::kAlert);
 }
 
 TEST(SwitchConfig, UnreadableFileIsAnError) {

@@ -20,6 +20,10 @@ enum class DropReason : uint8_t {
   kFwdRingFull,       // RX could not hand the burst to FWD
   kCopyFailed,        // mempool empty while copying a flooded frame
   kShutdownFlush,     // still queued when the drain deadline passed at shutdown
+  kControlInvalid,    // a flow-control frame its decoder refused (short, bad address, opcode)
+  kControlUntrusted,  // a flow-control frame on a port told not to trust them
+  kControlRingFull,   // RX could not hand a flow-control frame's messages to TX
+  kWatchdogDrop,      // dropped from a queue whose gate the watchdog found stuck (action drop)
   kCount,
 };
 
@@ -28,7 +32,8 @@ inline constexpr int kNumDropReasons = static_cast<int>(DropReason::kCount);
 inline constexpr std::array<std::string_view, kNumDropReasons> kDropReasonNames = {
     "runt",           "malformed",         "link_local",        "same_port",
     "no_egress_port", "lossy_buffer_full", "lossless_overflow", "egress_ring_full",
-    "fwd_ring_full",  "copy_failed",       "shutdown_flush",
+    "fwd_ring_full",  "copy_failed",       "shutdown_flush",    "control_invalid",
+    "control_untrusted", "control_ring_full", "watchdog_drop",
 };
 
 constexpr std::string_view drop_reason_name(DropReason reason) {

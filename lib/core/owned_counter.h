@@ -16,6 +16,8 @@ class OwnedCounter {
     value_.store(value_.load(std::memory_order_relaxed) + n, std::memory_order_release);
   }
   void increment() { add(1); }
+  // Writer only: for counters a protocol may reset, as CBFC's ABR is set to FCTBS.
+  void set(uint64_t v) { value_.store(v, std::memory_order_release); }
   // Any thread.
   uint64_t read() const { return value_.load(std::memory_order_acquire); }
 

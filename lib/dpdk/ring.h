@@ -1,5 +1,6 @@
 #pragma once
-// An owned rte_ring of mbuf pointers between two tasks (single producer, single consumer).
+// An owned rte_ring between two tasks (single producer, single consumer): of mbuf pointers,
+// or of small fixed-size messages.
 
 #include <rte_ring.h>
 
@@ -15,5 +16,8 @@ using RingPtr = std::unique_ptr<rte_ring, RingDeleter>;
 
 // Holds exactly `capacity` entries. Throws std::runtime_error (name too long, no memory).
 RingPtr make_spsc_ring(const std::string& name, unsigned capacity);
+// The same for fixed-size elements of `element_bytes` (a multiple of 4), used with the
+// rte_ring_*_elem calls.
+RingPtr make_spsc_elem_ring(const std::string& name, unsigned element_bytes, unsigned capacity);
 
 }  // namespace fcswitch::dpdk

@@ -5,6 +5,8 @@
 
 #include "core/units.h"
 #include "switch/burst.h"
+#include "wire/control_frame_kind.h"
+#include "wire/credit_frame.h"
 #include "wire/frame_header.h"
 
 namespace fcswitch {
@@ -25,6 +27,7 @@ FwdTask::FwdTask(const FwdSettings& settings, SwitchState& state, L2Fib& fib)
       stages_(static_cast<size_t>(state.ports) * kNumEgressQueues),
       admitted_packets_(std::make_unique<OwnedCounter[]>(state.ports * kNumPriorities)),
       admitted_bytes_(std::make_unique<OwnedCounter[]>(state.ports * kNumPriorities)),
+      credit_frames_(std::make_unique<OwnedCounter[]>(state.ports)),
       drops_(state.ports) {
   touched_stages_.reserve(stages_.size());
   // A burst of floods can drop at most one copy per packet per port.
@@ -58,9 +61,18 @@ void FwdTask::forward(rte_mbuf* m, int in_port) {
   if (header.status == wire::FrameStatus::kRunt) return drop(m, in_port, DropReason::kRunt);
   if (header.status == wire::FrameStatus::kMalformed)
     return drop(m, in_port, DropReason::kMalformed);
-  if (header.dst.is_link_local()) return drop(m, in_port, DropReason::kLinkLocal);
+  if (header.dst.is_link_local()) {
+    // RX passes on, of the link-constrained frames, only the credit frames it accepted.
+    if (wire::control_frame_kind(rte_pktmbuf_mtod(m, const uint8_t*), rte_pktmbuf_data_len(m),
+                                 0) == wire::ControlFrameKind::kCredit)
+      return resynchronise(m, in_port);
+    return drop(m, in_port, DropReason::kLinkLocal);
+  }
 
   const uint8_t priority = classifier_.classify(header);
+  // Received, whatever becomes of it: a block dropped here is a block freed (CBFC's ABR).
+  state_.received_blocks[SwitchState::occupancy_slot(in_port, priority)].add(
+      wire::credit_blocks(rte_pktmbuf_pkt_len(m)));
   if (mac_learning_ && !header.src.is_multicast() && !fib_.learn(header.src, in_port))
     fib_full_.increment();
 
@@ -117,6 +129,19 @@ void FwdTask::admit(rte_mbuf* m, int in_port, int out_port, uint8_t priority) {
                               static_cast<uint8_t>(!lossless), bytes};
   if (stage.count == 0) touched_stages_.push_back(stage_index);
   stage.pkts[stage.count++] = m;
+}
+
+void FwdTask::resynchronise(rte_mbuf* m, int in_port) {
+  // IBA: ABR := FCTBS. Every packet the upstream sent before this frame has been counted
+  // above, since the frame came through the same ring behind them.
+  const auto decoded =
+      wire::decode_credit(rte_pktmbuf_mtod(m, const uint8_t*), rte_pktmbuf_data_len(m));
+  for (int i = 0; i < kNumPriorities; ++i)
+    if (has_priority(decoded.frame.entry_mask, i))
+      state_.received_blocks[SwitchState::occupancy_slot(in_port, i)].set(
+          decoded.frame.entry[i].fctbs);
+  credit_frames_[in_port].increment();
+  to_free_.push_back(m);
 }
 
 void FwdTask::drop(rte_mbuf* m, int in_port, DropReason reason) {

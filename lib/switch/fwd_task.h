@@ -40,6 +40,8 @@ class FwdTask : public Task {
     return admitted_bytes_[SwitchState::occupancy_slot(port, priority)].read();
   }
   uint64_t processed() const { return processed_.read(); }
+  // Credit frames RX passed on for the ABR resynchronisation, consumed here.
+  uint64_t credit_frames(int port) const { return credit_frames_[port].read(); }
   uint64_t flood_copies() const { return flood_copies_.read(); }
   uint64_t fib_full() const { return fib_full_.read(); }
   const DropCounters& drops() const { return drops_; }
@@ -53,6 +55,7 @@ class FwdTask : public Task {
   void forward(rte_mbuf* m, int in_port);
   void admit(rte_mbuf* m, int in_port, int out_port, uint8_t priority);
   void drop(rte_mbuf* m, int in_port, DropReason reason);
+  void resynchronise(rte_mbuf* m, int in_port);
   void flush();
 
   SwitchState& state_;
@@ -69,6 +72,7 @@ class FwdTask : public Task {
 
   std::unique_ptr<OwnedCounter[]> admitted_packets_;
   std::unique_ptr<OwnedCounter[]> admitted_bytes_;
+  std::unique_ptr<OwnedCounter[]> credit_frames_;
   OwnedCounter processed_;
   OwnedCounter flood_copies_;
   OwnedCounter fib_full_;

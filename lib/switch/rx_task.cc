@@ -1,60 +1,107 @@
 #include "switch/rx_task.h"
 
-#include <rte_byteorder.h>
 #include <rte_ethdev.h>
 #include <rte_mbuf.h>
+#include <rte_ring_elem.h>
 
-#include <cstring>
-
-#include "switch/burst.h"
+#include "wire/credit_frame.h"
+#include "wire/pfc_frame.h"
 
 namespace fcswitch {
 
-RxTask::RxTask(std::string name, int port, uint16_t port_id, uint16_t control_ether_type,
+RxTask::RxTask(std::string name, int port, uint16_t port_id, const RxSettings& settings,
                SwitchState& state)
     : Task(std::move(name)),
       port_(port),
       port_id_(port_id),
-      control_ether_type_be_(rte_cpu_to_be_16(control_ether_type)),
+      settings_(settings),
       state_(state),
       drops_(state.ports) {}
 
-bool RxTask::poll(uint64_t /*now_tsc*/) {
+bool RxTask::post(const fc::ControlMessage* messages, unsigned count) {
+  // All of a frame or none of it: a gate never sees half a frame.
+  return count == 0 || rte_ring_sp_enqueue_bulk_elem(state_.control_rings[port_].get(), messages,
+                                                     sizeof(fc::ControlMessage), count,
+                                                     nullptr) == count;
+}
+
+bool RxTask::take_control(rte_mbuf* m, wire::ControlFrameKind kind, uint64_t now) {
+  const uint8_t* data = rte_pktmbuf_mtod(m, const uint8_t*);
+  const uint32_t length = rte_pktmbuf_data_len(m);
+  fc::ControlMessage messages[kNumPriorities];
+  unsigned count = 0;
+  wire::ControlDecodeStatus status;
+  if (kind == wire::ControlFrameKind::kMacControl) {
+    const auto decoded = wire::decode_pfc(data, length);
+    status = decoded.status;
+    for (int i = 0; i < kNumPriorities; ++i)
+      if (has_priority(decoded.frame.class_enable, i))
+        messages[count++] = fc::ControlMessage{now, fc::ControlKind::kClassTime,
+                                               static_cast<uint8_t>(i), 0, decoded.frame.time[i]};
+  } else {
+    const auto decoded = wire::decode_credit(data, length);
+    status = decoded.status;
+    for (int i = 0; i < kNumPriorities; ++i)
+      if (has_priority(decoded.frame.entry_mask, i))
+        messages[count++] = fc::ControlMessage{now, fc::ControlKind::kCreditLimit,
+                                               static_cast<uint8_t>(i), 0,
+                                               decoded.frame.entry[i].fccl};
+  }
+  DropReason refused = DropReason::kCount;
+  if (status != wire::ControlDecodeStatus::kOk) {
+    decode_errors_[static_cast<int>(status)].increment();
+    refused = DropReason::kControlInvalid;
+  } else if (!settings_.trust) {
+    refused = DropReason::kControlUntrusted;
+  } else if (!post(messages, count)) {
+    refused = DropReason::kControlRingFull;
+  }
+  if (refused != DropReason::kCount) {
+    drops_.add(port_, refused);
+    to_free_[to_free_count_++] = m;
+    return false;
+  }
+  if (kind == wire::ControlFrameKind::kCredit) return true;  // on to FWD for the ABR resync
+  control_frames_.increment();
+  to_free_[to_free_count_++] = m;
+  return false;
+}
+
+bool RxTask::poll(uint64_t now_tsc) {
   if (state_.rx_stopped.load(std::memory_order_relaxed)) return false;
   rte_mbuf* pkts[kBurstSize];
   const uint16_t n = rte_eth_rx_burst(port_id_, 0, pkts, kBurstSize);
   if (n == 0) return false;
 
-  rte_mbuf* data[kBurstSize];
-  rte_mbuf* control[kBurstSize];
-  uint16_t n_data = 0, n_control = 0;
+  rte_mbuf* to_fwd[kBurstSize];
+  uint16_t n_fwd = 0, n_data = 0;
   uint64_t bytes = 0;
   for (uint16_t i = 0; i < n; ++i) {
     rte_mbuf* m = pkts[i];
     bytes += rte_pktmbuf_pkt_len(m);
-    uint16_t ether_type_be = 0;
-    if (rte_pktmbuf_data_len(m) >= 14)
-      std::memcpy(&ether_type_be, rte_pktmbuf_mtod_offset(m, const uint8_t*, 12), 2);
-    if (ether_type_be == control_ether_type_be_) {
-      control[n_control++] = m;
-    } else {
-      data[n_data++] = m;
+    const auto kind = wire::control_frame_kind(rte_pktmbuf_mtod(m, const uint8_t*),
+                                               rte_pktmbuf_data_len(m),
+                                               settings_.control_ether_type);
+    if (kind == wire::ControlFrameKind::kData) {
+      ++n_data;
+      to_fwd[n_fwd++] = m;
+    } else if (take_control(m, kind, now_tsc)) {
+      to_fwd[n_fwd++] = m;
     }
   }
   packets_.add(n);
   bytes_.add(bytes);
-  if (n_control) {
-    // Feedback frames are consumed here, never forwarded. The flow-control engine of this
-    // port's egress gate reads them (issue 3); until then they are counted and freed.
-    control_frames_.add(n_control);
-    rte_pktmbuf_free_bulk(control, n_control);
+  data_packets_.add(n_data);
+  if (to_free_count_) {
+    rte_pktmbuf_free_bulk(to_free_, to_free_count_);
+    to_free_count_ = 0;
   }
-  if (n_data) {
+  if (n_fwd) {
     const unsigned sent = rte_ring_sp_enqueue_burst(
-        state_.fwd_rings[port_].get(), reinterpret_cast<void**>(data), n_data, nullptr);
-    if (sent < n_data) {
-      drops_.add(port_, DropReason::kFwdRingFull, n_data - sent);
-      rte_pktmbuf_free_bulk(data + sent, n_data - sent);
+        state_.fwd_rings[port_].get(), reinterpret_cast<void**>(to_fwd), n_fwd, nullptr);
+    if (sent < n_fwd) {
+      drops_.add(port_, DropReason::kFwdRingFull, n_fwd - sent);
+      rte_pktmbuf_free_bulk(to_fwd + sent, n_fwd - sent);
     }
   }
   return true;

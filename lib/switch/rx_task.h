@@ -1,37 +1,67 @@
 #pragma once
-// RX of one port: receives a burst, consumes control frames (flow-control feedback from the
+// RX of one port: receives a burst, consumes flow-control frames (feedback from the
 // downstream neighbour, DESIGN.md §1) and hands data frames to FWD through the port's ring.
+//
+// A PFC frame becomes one message per enabled priority for the egress gates of this port,
+// which TX(p) owns (through the port's control ring). A credit frame does too (its FCCL), and
+// is then passed to FWD in order with the data, so that FWD sets ABR to the FCTBS it carries
+// exactly where it falls among the packets (IBA's resynchronisation).
 
+#include <array>
 #include <cstdint>
 
 #include "core/owned_counter.h"
+#include "fc/control_message.h"
+#include "switch/burst.h"
 #include "switch/drop_counters.h"
 #include "switch/switch_state.h"
 #include "switch/task.h"
+#include "wire/control_decode_status.h"
+#include "wire/control_frame_kind.h"
+
+struct rte_mbuf;
 
 namespace fcswitch {
 
+struct RxSettings {
+  uint16_t control_ether_type = 0x8808;  // the port's MAC Control EtherType
+  bool trust = true;                     // act on flow-control frames
+};
+
 class RxTask : public Task {
  public:
-  RxTask(std::string name, int port, uint16_t port_id, uint16_t control_ether_type,
+  RxTask(std::string name, int port, uint16_t port_id, const RxSettings& settings,
          SwitchState& state);
 
   uint64_t packets() const { return packets_.read(); }
   uint64_t bytes() const { return bytes_.read(); }
+  uint64_t data_packets() const { return data_packets_.read(); }
+  // Flow-control frames consumed here (credit frames are consumed by FWD: see there).
   uint64_t control_frames() const { return control_frames_.read(); }
+  uint64_t decode_errors(wire::ControlDecodeStatus status) const {
+    return decode_errors_[static_cast<int>(status)].read();
+  }
   const DropCounters& drops() const { return drops_; }
 
  protected:
   bool poll(uint64_t now_tsc) override;
 
  private:
+  // Returns whether the frame goes on to FWD (a trusted, valid credit frame).
+  bool take_control(rte_mbuf* m, wire::ControlFrameKind kind, uint64_t now);
+  bool post(const fc::ControlMessage* messages, unsigned count);
+
   int port_;
   uint16_t port_id_;
-  uint16_t control_ether_type_be_;  // network byte order, compared in place
+  RxSettings settings_;
   SwitchState& state_;
+  rte_mbuf* to_free_[kBurstSize];
+  unsigned to_free_count_ = 0;
   OwnedCounter packets_;
   OwnedCounter bytes_;
+  OwnedCounter data_packets_;
   OwnedCounter control_frames_;
+  std::array<OwnedCounter, static_cast<int>(wire::ControlDecodeStatus::kCount)> decode_errors_;
   DropCounters drops_;
 };
 

@@ -1,5 +1,6 @@
 #include "switch/switch_node.h"
 
+#include <rte_cycles.h>
 #include <rte_errno.h>
 #include <rte_mbuf.h>
 #include <rte_mempool.h>
@@ -13,10 +14,14 @@ namespace fcswitch {
 
 namespace {
 constexpr uint32_t kFibEntries = 16384;
+// A few frames per port in flight at a time; the NIC's TX ring may hold some for a while.
+constexpr uint32_t kControlMbufs = 4095;
 }
 
-SwitchNode::SwitchNode(const config::SwitchConfig& config)
-    : config_(config), shutdown_drops_(static_cast<int>(config.ports.size())) {
+SwitchNode::SwitchNode(const config::SwitchConfig& config, uint64_t tick_hz)
+    : config_(config),
+      ticks_{tick_hz ? tick_hz : rte_get_tsc_hz()},
+      shutdown_drops_(static_cast<int>(config.ports.size())) {
   const std::string prefix = config.name;
   const int socket = static_cast<int>(rte_socket_id());
   pool_ = rte_pktmbuf_pool_create((prefix + "_pool").c_str(), config.mbufs, config.mbuf_cache, 0,
@@ -24,6 +29,12 @@ SwitchNode::SwitchNode(const config::SwitchConfig& config)
   if (!pool_)
     throw std::runtime_error(
         fmt::format("mempool of {} mbufs: {}", config.mbufs, rte_strerror(rte_errno)));
+
+  // Feedback must never wait for an mbuf that lossless data holds: its own small pool.
+  control_pool_ = rte_pktmbuf_pool_create((prefix + "_ctlpool").c_str(), kControlMbufs, 32, 0,
+                                          RTE_MBUF_DEFAULT_BUF_SIZE, socket < 0 ? 0 : socket);
+  if (!control_pool_)
+    throw std::runtime_error(fmt::format("control mempool: {}", rte_strerror(rte_errno)));
 
   for (const auto& port : config.ports)
     ports_.push_back(std::make_unique<dpdk::EthPort>(port, pool_));
@@ -35,10 +46,11 @@ SwitchNode::SwitchNode(const config::SwitchConfig& config)
 
   for (int p = 0; p < n; ++p) {
     const auto& port = config.ports[p];
-    rx_tasks_.push_back(std::make_unique<RxTask>("rx:" + port.name, p, ports_[p]->id(),
-                                                 port.control_ether_type, *state_));
-    tx_tasks_.push_back(
-        std::make_unique<TxTask>("tx:" + port.name, p, ports_[p]->id(), port.scheduler, *state_));
+    rx_tasks_.push_back(std::make_unique<RxTask>(
+        "rx:" + port.name, p, ports_[p]->id(),
+        RxSettings{port.control_ether_type, port.flow_control.trust}, *state_));
+    tx_tasks_.push_back(std::make_unique<TxTask>("tx:" + port.name, p, ports_[p]->id(),
+                                                 port.scheduler, make_flow_control(p), *state_));
   }
   FwdSettings fwd{config.priority_maps, config.lossless_priorities, config.buffer,
                   config.mac_learning};
@@ -50,6 +62,25 @@ SwitchNode::SwitchNode(const config::SwitchConfig& config)
         config.mbufs, config.buffer.lossless_ingress_bytes);
 }
 
+TxFlowControl SwitchNode::make_flow_control(int p) const {
+  const config::PortConfig& port = config_.ports[p];
+  TxFlowControl flow;
+  flow.watchdog = port.flow_control.watchdog;
+  flow.ticks = ticks_;
+  flow.mac = ports_[p]->mac();
+  flow.control_ether_type = port.control_ether_type;
+  flow.control_pool = control_pool_;
+  const fc::LinkParams link{port.rate_bps, port.flow_control.response_time_ns,
+                            config_.buffer.lossless_ingress_bytes};
+  for (int prio = 0; prio < kNumPriorities; ++prio) {
+    const config::PriorityFlowControl& chosen = port.flow_control.priorities[prio];
+    if (!chosen.engine) continue;
+    flow.engines[prio] = chosen.engine->make(*chosen.params, fc::EngineContext{link, ticks_, prio});
+    spdlog::info("port {} priority {}: flow control {}", port.name, prio, chosen.engine->name);
+  }
+  return flow;
+}
+
 SwitchNode::~SwitchNode() {
   stop_ports();
   // Tasks and rings before the pool they hold mbufs of.
@@ -59,6 +90,7 @@ SwitchNode::~SwitchNode() {
   fib_.reset();
   state_.reset();
   rte_mempool_free(pool_);
+  rte_mempool_free(control_pool_);
 }
 
 Task* SwitchNode::task_for(const config::TaskRef& ref) const {
@@ -86,7 +118,8 @@ SwitchProgress SwitchNode::progress() const {
   SwitchProgress p;
   p.empty = true;
   for (int port = 0; port < ports(); ++port) {
-    p.work += rx_tasks_[port]->packets();
+    // Data only: periodic credit frames between idle switches are not progress.
+    p.work += rx_tasks_[port]->data_packets();
     p.empty &= rte_ring_empty(state_->fwd_rings[port].get()) != 0;
     for (const auto& ring : state_->egress_rings[port]) p.empty &= rte_ring_empty(ring.get()) != 0;
     p.empty &= tx_tasks_[port]->held() == 0;
@@ -132,20 +165,22 @@ void SwitchNode::stop_ports() {
 uint64_t SwitchNode::drops(int port, DropReason reason) const {
   uint64_t sum = fwd_->drops().read(port, reason) + shutdown_drops_.read(port, reason);
   for (const auto& rx : rx_tasks_) sum += rx->drops().read(port, reason);
+  for (const auto& tx : tx_tasks_) sum += tx->drops().read(port, reason);
   return sum;
 }
 
 uint64_t SwitchNode::total_drops() const {
   uint64_t sum = fwd_->drops().total() + shutdown_drops_.total();
   for (const auto& rx : rx_tasks_) sum += rx->drops().total();
+  for (const auto& tx : tx_tasks_) sum += tx->drops().total();
   return sum;
 }
 
 unsigned SwitchNode::mempool_size() const {
-  return pool_->size;
+  return pool_->size + control_pool_->size;
 }
 unsigned SwitchNode::mempool_in_use() const {
-  return rte_mempool_in_use_count(pool_);
+  return rte_mempool_in_use_count(pool_) + rte_mempool_in_use_count(control_pool_);
 }
 
 }  // namespace fcswitch

@@ -27,7 +27,9 @@ struct SwitchProgress {
 
 class SwitchNode {
  public:
-  explicit SwitchNode(const config::SwitchConfig& config);  // throws std::runtime_error
+  // `tick_hz`: the rate of the clock the tasks are polled with (0: the TSC's). Throws
+  // std::runtime_error.
+  explicit SwitchNode(const config::SwitchConfig& config, uint64_t tick_hz = 0);
   ~SwitchNode();
 
   // Worker lcore i runs lcore_tasks()[i], per the config's layout.
@@ -48,7 +50,12 @@ class SwitchNode {
   uint64_t drops(int port, DropReason reason) const;
   uint64_t total_drops() const;
   uint64_t rx_packets(int port) const { return rx_tasks_[port]->packets(); }
-  uint64_t rx_control_frames(int port) const { return rx_tasks_[port]->control_frames(); }
+  // Flow-control frames consumed: by RX, and credit frames by FWD after the ABR resync.
+  uint64_t rx_control_frames(int port) const {
+    return rx_tasks_[port]->control_frames() + fwd_->credit_frames(port);
+  }
+  const RxTask& rx(int port) const { return *rx_tasks_[port]; }
+  const TxTask& tx(int port) const { return *tx_tasks_[port]; }
   uint64_t tx_packets(int port, int queue) const { return tx_tasks_[port]->packets(queue); }
   uint64_t tx_bytes(int port, int queue) const { return tx_tasks_[port]->bytes(queue); }
   uint64_t admitted_packets(int port, int priority) const {
@@ -60,16 +67,22 @@ class SwitchNode {
   uint64_t nic_rx_dropped(int port) const { return ports_[port]->nic_rx_dropped(); }
   const FwdTask& fwd() const { return *fwd_; }
 
+  // Both pools: data and the switch's own frames.
   unsigned mempool_size() const;
   unsigned mempool_in_use() const;
+  const TickRate& ticks() const { return ticks_; }
   const config::SwitchConfig& config() const { return config_; }
   int ports() const { return static_cast<int>(ports_.size()); }
 
  private:
   Task* task_for(const config::TaskRef& ref) const;
 
+  TxFlowControl make_flow_control(int port) const;
+
   config::SwitchConfig config_;
+  TickRate ticks_;
   rte_mempool* pool_ = nullptr;
+  rte_mempool* control_pool_ = nullptr;  // frames the switch originates (PFC, credits)
   std::vector<std::unique_ptr<dpdk::EthPort>> ports_;
   std::unique_ptr<SwitchState> state_;
   std::unique_ptr<L2Fib> fib_;

@@ -2,13 +2,16 @@
 
 #include <fmt/format.h>
 
+#include "fc/control_message.h"
+
 namespace fcswitch {
 
 SwitchState::SwitchState(int num_ports, const std::string& name_prefix, unsigned fwd_ring_packets,
                          unsigned egress_queue_packets)
     : ports(num_ports),
       ingress_occupancy(num_ports * kNumPriorities, num_ports),
-      lossy_pool(1, num_ports) {
+      lossy_pool(1, num_ports),
+      received_blocks(std::make_unique<OwnedCounter[]>(num_ports * kNumPriorities)) {
   for (int p = 0; p < num_ports; ++p) {
     fwd_rings.push_back(
         dpdk::make_spsc_ring(fmt::format("{}_rx{}", name_prefix, p), fwd_ring_packets));
@@ -17,6 +20,9 @@ SwitchState::SwitchState(int num_ports, const std::string& name_prefix, unsigned
       queues[q] =
           dpdk::make_spsc_ring(fmt::format("{}_eq{}_{}", name_prefix, p, q), egress_queue_packets);
     egress_depth.push_back(std::make_unique<ChargeReleaseCounters>(kNumEgressQueues, 1));
+    // Room for a few bursts of frames, each with a message for every priority.
+    control_rings.push_back(dpdk::make_spsc_elem_ring(fmt::format("{}_ctl{}", name_prefix, p),
+                                                      sizeof(fc::ControlMessage), 1024));
   }
 }
 

@@ -7,6 +7,7 @@
 #include <memory>
 #include <vector>
 
+#include "core/owned_counter.h"
 #include "core/traffic_class.h"
 #include "dpdk/mbuf_meta.h"
 #include "dpdk/ring.h"
@@ -34,6 +35,14 @@ struct SwitchState {
   ChargeReleaseCounters lossy_pool;
   // [egress port], slot queue: bytes waiting. Charged by FWD, released by TX(port) (releaser 0).
   std::vector<std::unique_ptr<ChargeReleaseCounters>> egress_depth;
+
+  // [port]: flow-control messages (fc::ControlMessage) that RX(p) decoded for the egress
+  // gates of port p. RX(p) produces, TX(p) consumes.
+  std::vector<dpdk::RingPtr> control_rings;
+  // Per (ingress port, priority), slot as above: 64-byte blocks received, CBFC's ABR. Written
+  // by FWD only: it counts each packet it classifies and sets the count to the upstream's
+  // FCTBS when a credit frame, passed in order with the data, says so.
+  std::unique_ptr<OwnedCounter[]> received_blocks;
 
   // Written by the control thread at shutdown; RX tasks stop receiving when set.
   std::atomic<bool> rx_stopped{false};

@@ -3,12 +3,36 @@
 #include <rte_ethdev.h>
 #include <rte_mbuf.h>
 #include <rte_ring.h>
+#include <rte_ring_elem.h>
+
+#include <spdlog/spdlog.h>
+
+#include "core/units.h"
+#include "wire/credit_frame.h"
+#include "wire/pfc_frame.h"
 
 namespace fcswitch {
 
 TxTask::TxTask(std::string name, int port, uint16_t port_id, const SchedulerConfig& scheduler,
-               SwitchState& state)
-    : Task(std::move(name)), port_(port), port_id_(port_id), state_(state), scheduler_(scheduler) {}
+               TxFlowControl flow_control, SwitchState& state)
+    : Task(std::move(name)),
+      port_(port),
+      port_id_(port_id),
+      state_(state),
+      scheduler_(scheduler),
+      flow_(std::move(flow_control)),
+      drops_(state.ports) {
+  for (int prio = 0; prio < kNumPriorities; ++prio) {
+    const fc::EngineInstance& engine = flow_.engines[prio];
+    if (engine.gate) {
+      gated_ |= static_cast<QueueMask>(1u << prio);
+      watchdogs_[prio].emplace(flow_.watchdog, flow_.ticks);
+    }
+    if (engine.generator) generating_ |= static_cast<PriorityMask>(1u << prio);
+  }
+}
+
+TxTask::~TxTask() = default;
 
 bool TxTask::refill(int queue) {
   QueueHead& head = heads_[queue];
@@ -34,41 +58,214 @@ void TxTask::release(const PacketMeta& meta) {
       port_, SwitchState::occupancy_slot(meta.ingress_port, meta.priority), meta.charged_bytes);
   if (meta.lossy) state_.lossy_pool.release(port_, 0, meta.charged_bytes);
   state_.egress_depth[port_]->release(0, meta.egress_queue, meta.charged_bytes);
-  packets_[meta.egress_queue].increment();
-  bytes_[meta.egress_queue].add(meta.charged_bytes);
 }
 
-bool TxTask::poll(uint64_t /*now_tsc*/) {
-  // Fill the burst only once the NIC has taken the previous one, so that order is kept
-  // and a newly eligible higher priority is not stuck behind a full burst for long.
-  if (pending_count_ == 0) {
-    for (int q = 0; q < kNumEgressQueues; ++q)
-      if (!(backlogged_ >> q & 1u)) refill(q);
-    std::array<uint32_t, kNumEgressQueues> head_bytes{};
-    for (int q = 0; q < kNumEgressQueues; ++q)
-      if (backlogged_ >> q & 1u) head_bytes[q] = head_length(q);
-    while (pending_count_ < kBurstSize && backlogged_) {
-      const int q = scheduler_.pick(backlogged_, head_bytes);
-      if (q == EgressScheduler::kNone) break;
-      QueueHead& head = heads_[q];
-      rte_mbuf* m = head.pkts[head.first++];
-      --head.count;
-      scheduler_.on_sent(q, rte_pktmbuf_pkt_len(m));
-      pending_meta_[pending_count_] = state_.meta(m);
-      pending_[pending_count_++] = m;
-      if (head.count == 0 && !refill(q)) {
-        scheduler_.on_empty(q);
-      } else {
-        head_bytes[q] = head_length(q);  // only the queue just served has a new head
-      }
+// --- flow control ---
+
+bool TxTask::take_messages() {
+  fc::ControlMessage messages[kBurstSize];
+  const unsigned n =
+      rte_ring_sc_dequeue_burst_elem(state_.control_rings[port_].get(), messages,
+                                     sizeof(fc::ControlMessage), kBurstSize, nullptr);
+  for (unsigned i = 0; i < n; ++i) {
+    fc::EgressGate* gate = flow_.engines[messages[i].priority].gate.get();
+    if (gate) {
+      gate->on_message(messages[i]);
+    } else {
+      messages_without_gate_.increment();  // the neighbour runs an engine we do not
     }
   }
+  return n > 0;
+}
+
+bool TxTask::generate_feedback(uint64_t now) {
+  if (!generating_) return false;
+  fc::FeedbackOut fresh;
+  for (int prio = 0; prio < kNumPriorities; ++prio) {
+    if (!has_priority(generating_, prio)) continue;
+    const int slot = SwitchState::occupancy_slot(port_, prio);
+    // ABR before occupancy: a packet FWD counts in between then lowers the limit rather
+    // than raising it (FCCL = ABR + free must never promise a block twice).
+    const auto blocks = static_cast<uint32_t>(state_.received_blocks[slot].read());
+    const uint64_t occupancy = state_.ingress_occupancy.value(slot);
+    flow_.engines[prio].generator->poll(now, fc::IngressView{occupancy, blocks}, fresh);
+  }
+  if (fresh.empty()) return false;
+  unsent_.merge(fresh);
+  return true;
+}
+
+uint32_t TxTask::pending_blocks(int queue) const {
+  uint32_t blocks = 0;
+  for (uint16_t i = 0; i < pending_count_; ++i)
+    if (pending_meta_[i].egress_queue == queue)
+      blocks += wire::credit_blocks(pending_meta_[i].charged_bytes);
+  return blocks;
+}
+
+bool TxTask::build_control_frames() {
+  if (unsent_.empty() || control_count_) return false;
+  if (unsent_.class_enable) {
+    rte_mbuf* m = rte_pktmbuf_alloc(flow_.control_pool);
+    if (!m) {
+      control_alloc_failures_.increment();  // kept in unsent_: tried again next poll
+      return false;
+    }
+    auto* data = reinterpret_cast<uint8_t*>(rte_pktmbuf_append(m, wire::kPfcFrameBytes));
+    wire::encode_pfc(wire::PfcFrame{flow_.mac, unsent_.class_enable, unsent_.class_time},
+                     flow_.control_ether_type, data);
+    for (int prio = 0; prio < kNumPriorities; ++prio)
+      if (has_priority(unsent_.class_enable, prio))
+        (unsent_.class_time[prio] ? pause_sent_ : resume_sent_)[prio].increment();
+    pfc_frames_sent_.increment();
+    control_[control_count_++] = m;
+    unsent_.class_enable = 0;
+  }
+  if (unsent_.credit_enable) {
+    rte_mbuf* m = rte_pktmbuf_alloc(flow_.control_pool);
+    if (!m) {
+      control_alloc_failures_.increment();
+      return control_count_ > 0;
+    }
+    wire::CreditFrame frame{flow_.mac, unsent_.credit_enable, unsent_.credit};
+    // FCTBS counts what is on the wire ahead of this frame; packets picked but still held
+    // here will follow it, and the receiver counts them when they arrive.
+    for (int prio = 0; prio < kNumPriorities; ++prio)
+      if (has_priority(frame.entry_mask, prio)) frame.entry[prio].fctbs -= pending_blocks(prio);
+    auto* data = reinterpret_cast<uint8_t*>(rte_pktmbuf_append(m, wire::kCreditFrameBytes));
+    wire::encode_credit(frame, data);
+    credit_frames_sent_.increment();
+    control_[control_count_++] = m;
+    unsent_.credit_enable = 0;
+  }
+  return control_count_ > 0;
+}
+
+bool TxTask::send_control() {
+  const uint16_t sent = rte_eth_tx_burst(port_id_, 0, control_, control_count_);
+  for (uint16_t i = sent; i < control_count_; ++i) control_[i - sent] = control_[i];
+  control_count_ = static_cast<uint16_t>(control_count_ - sent);
+  return sent > 0;
+}
+
+void TxTask::drop_queue(int queue) {
+  QueueHead& head = heads_[queue];
+  while (head.count || refill(queue)) {
+    for (uint16_t i = 0; i < head.count; ++i) {
+      const PacketMeta& meta = state_.meta(head.pkts[head.first + i]);
+      release(meta);
+      drops_.add(meta.ingress_port, DropReason::kWatchdogDrop);
+    }
+    rte_pktmbuf_free_bulk(head.pkts + head.first, head.count);
+    head.count = 0;
+  }
+  scheduler_.on_empty(queue);
+}
+
+QueueMask TxTask::open_queues(uint64_t now) {
+  QueueMask open = static_cast<QueueMask>(~gated_);
+  const uint64_t elapsed = last_poll_ticks_ ? now - last_poll_ticks_ : 0;
+  for (int prio = 0; prio < kNumPriorities; ++prio) {
+    if (!(gated_ >> prio & 1u)) continue;
+    const bool backlogged = backlogged_ >> prio & 1u;
+    const bool closed = !flow_.engines[prio].gate->may_send(
+        now, backlogged ? head_length(prio) : kEthernetMinFrameBytes);
+    if (closed && backlogged) blocked_ticks_[prio].add(elapsed);
+    fc::GateWatchdog& dog = *watchdogs_[prio];
+    const fc::WatchdogEvent event = dog.observe(now, closed, backlogged);
+    if (event == fc::WatchdogEvent::kStormDetected) {
+      spdlog::warn("{}: queue {} held by its gate with packets waiting for {} ns (storm {})",
+                   name(), prio, flow_.watchdog.detect_ns, dog.storms());
+    } else if (event == fc::WatchdogEvent::kRestored) {
+      spdlog::info("{}: queue {} storm over", name(), prio);
+    }
+    if (dog.dropping()) {
+      if (backlogged) drop_queue(prio);
+      continue;
+    }
+    if (!closed || dog.forwarding()) open |= static_cast<QueueMask>(1u << prio);
+  }
+  return open;
+}
+
+uint64_t TxTask::blocked_ns(int priority) const {
+  return flow_.ticks.to_ns(blocked_ticks_[priority].read());
+}
+
+uint64_t TxTask::watchdog_storms(int priority) const {
+  return watchdogs_[priority] ? watchdogs_[priority]->storms() : 0;
+}
+
+void TxTask::engine_counters(int priority, const fc::CounterSink& sink) const {
+  const fc::EngineInstance& engine = flow_.engines[priority];
+  if (engine.generator) engine.generator->counters(sink);
+  if (engine.gate) engine.gate->counters(sink);
+}
+
+// --- data ---
+
+void TxTask::fill_burst(uint64_t now) {
+  for (int q = 0; q < kNumEgressQueues; ++q)
+    if (!(backlogged_ >> q & 1u)) refill(q);
+  QueueMask open = open_queues(now);
+  std::array<uint32_t, kNumEgressQueues> head_bytes{};
+  for (int q = 0; q < kNumEgressQueues; ++q)
+    if (backlogged_ >> q & 1u) head_bytes[q] = head_length(q);
+  while (pending_count_ < kBurstSize) {
+    const QueueMask eligible = backlogged_ & open;
+    if (!eligible) break;
+    const int q = scheduler_.pick(eligible, head_bytes);
+    if (q == EgressScheduler::kNone) break;
+    QueueHead& head = heads_[q];
+    rte_mbuf* m = head.pkts[head.first++];
+    --head.count;
+    const uint32_t length = rte_pktmbuf_pkt_len(m);
+    scheduler_.on_sent(q, length);
+    const bool gated = gated_ >> q & 1u;
+    if (gated) flow_.engines[q].gate->on_dequeue(now, length);
+    pending_meta_[pending_count_] = state_.meta(m);
+    pending_[pending_count_++] = m;
+    if (head.count == 0 && !refill(q)) {
+      scheduler_.on_empty(q);
+      continue;
+    }
+    head_bytes[q] = head_length(q);  // only the queue just served has a new head
+    // Credits and rate limits change with every packet: ask the gate again.
+    if (gated && !watchdogs_[q]->forwarding() &&
+        !flow_.engines[q].gate->may_send(now, head_bytes[q]))
+      open &= static_cast<QueueMask>(~(1u << q));
+  }
+}
+
+bool TxTask::poll(uint64_t now) {
+  bool busy = take_messages();
+  for (int prio = 0; prio < kNumPriorities; ++prio)
+    if (gated_ >> prio & 1u) flow_.engines[prio].gate->poll(now);
+  busy |= generate_feedback(now);
+  build_control_frames();
+  if (control_count_) {
+    busy |= send_control();
+    if (control_count_) {  // data waits: feedback never falls behind it
+      publish_held();
+      last_poll_ticks_ = now;
+      return true;
+    }
+  }
+  // Fill the burst only once the NIC has taken the previous one, so that order is kept
+  // and a newly eligible higher priority is not stuck behind a full burst for long.
+  if (pending_count_ == 0) fill_burst(now);
+  last_poll_ticks_ = now;
   if (pending_count_ == 0) {
     publish_held();
-    return false;
+    return busy;
   }
   const uint16_t sent = rte_eth_tx_burst(port_id_, 0, pending_, pending_count_);
-  for (uint16_t i = 0; i < sent; ++i) release(pending_meta_[i]);
+  for (uint16_t i = 0; i < sent; ++i) {
+    const PacketMeta& meta = pending_meta_[i];
+    release(meta);
+    packets_[meta.egress_queue].increment();
+    bytes_[meta.egress_queue].add(meta.charged_bytes);
+  }
   for (uint16_t i = sent; i < pending_count_; ++i) {
     pending_[i - sent] = pending_[i];
     pending_meta_[i - sent] = pending_meta_[i];
@@ -79,13 +276,15 @@ bool TxTask::poll(uint64_t /*now_tsc*/) {
 }
 
 void TxTask::publish_held() {
-  uint64_t held = pending_count_;
+  uint64_t held = pending_count_ + control_count_;
   for (const QueueHead& head : heads_) held += head.count;
   held_.set(held);
 }
 
 unsigned TxTask::take_held(rte_mbuf** out, unsigned max) {
   unsigned n = 0;
+  for (uint16_t i = 0; i < control_count_ && n < max; ++i) out[n++] = control_[i];
+  control_count_ = 0;
   for (uint16_t i = 0; i < pending_count_ && n < max; ++i) out[n++] = pending_[i];
   pending_count_ = 0;
   for (QueueHead& head : heads_) {

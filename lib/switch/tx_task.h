@@ -3,31 +3,70 @@
 // DWRR), the burst goes to the NIC, and each packet the NIC accepts releases the buffer it
 // was charged to. What the NIC does not accept waits, in order, for the next poll: a
 // lossless packet is never dropped because a TX ring was momentarily full.
+//
+// TX(p) also runs both halves of port p's flow-control engines (DESIGN.md §3): the egress
+// gates, fed with the messages RX(p) decoded, decide which queues are eligible; the feedback
+// generators watch the ingress occupancy of port p and their frames go out of p ahead of any
+// data, never behind a paused or rate-limited queue.
 
 #include <array>
 #include <cstdint>
+#include <memory>
+#include <optional>
 
 #include "core/owned_counter.h"
 #include "core/packet_meta.h"
+#include "core/tick_rate.h"
 #include "core/traffic_class.h"
+#include "fc/engine.h"
+#include "fc/feedback_out.h"
+#include "fc/gate_watchdog.h"
 #include "switch/burst.h"
+#include "switch/drop_counters.h"
 #include "switch/egress_scheduler.h"
 #include "switch/switch_state.h"
 #include "switch/task.h"
+#include "wire/mac_address.h"
 
 struct rte_mbuf;
+struct rte_mempool;
 
 namespace fcswitch {
+
+// The flow-control side of a TX task. Engines are indexed by priority = egress queue.
+struct TxFlowControl {
+  std::array<fc::EngineInstance, kNumPriorities> engines;
+  fc::WatchdogConfig watchdog;
+  TickRate ticks;
+  wire::MacAddress mac;                  // source of the frames we send
+  uint16_t control_ether_type = 0x8808;  // for PFC frames
+  rte_mempool* control_pool = nullptr;   // frames we originate; never the data pool
+};
 
 class TxTask : public Task {
  public:
   TxTask(std::string name, int port, uint16_t port_id, const SchedulerConfig& scheduler,
-         SwitchState& state);
+         TxFlowControl flow_control, SwitchState& state);
+  ~TxTask() override;
 
   uint64_t packets(int queue) const { return packets_[queue].read(); }
   uint64_t bytes(int queue) const { return bytes_[queue].read(); }
-  // Packets taken from the egress rings and not yet accepted by the NIC.
+  // Packets taken from the egress rings, and frames we made, not yet accepted by the NIC.
   uint64_t held() const { return held_.read(); }
+  const DropCounters& drops() const { return drops_; }
+
+  // Flow control, per priority: frames sent upstream, time the queue waited with packets
+  // and a closed gate, watchdog storms. The engines' own counters through counters().
+  uint64_t pause_frames_sent(int priority) const { return pause_sent_[priority].read(); }
+  uint64_t resume_frames_sent(int priority) const { return resume_sent_[priority].read(); }
+  uint64_t credit_frames_sent() const { return credit_frames_sent_.read(); }
+  uint64_t pfc_frames_sent() const { return pfc_frames_sent_.read(); }
+  uint64_t control_alloc_failures() const { return control_alloc_failures_.read(); }
+  uint64_t messages_without_gate() const { return messages_without_gate_.read(); }
+  uint64_t blocked_ns(int priority) const;
+  uint64_t watchdog_storms(int priority) const;
+  bool has_engine(int priority) const { return flow_.engines[priority].gate != nullptr; }
+  void engine_counters(int priority, const fc::CounterSink& sink) const;
 
   // Control thread, after the lcores have stopped: hands back what the task holds.
   unsigned take_held(rte_mbuf** out, unsigned max);
@@ -42,11 +81,21 @@ class TxTask : public Task {
     uint16_t count = 0;
     rte_mbuf* pkts[kBurstSize];
   };
+  static constexpr int kMaxControlFrames = 2;  // one of each format
 
   bool refill(int queue);
   uint32_t head_length(int queue) const;  // of the packet at the head of a backlogged queue
-  void release(const PacketMeta& meta);
+  void release(const PacketMeta& meta);   // the packet left: its buffer is free again
   void publish_held();
+
+  bool take_messages();
+  bool generate_feedback(uint64_t now);
+  bool build_control_frames();
+  uint32_t pending_blocks(int queue) const;
+  bool send_control();
+  QueueMask open_queues(uint64_t now);
+  void drop_queue(int queue);
+  void fill_burst(uint64_t now);
 
   int port_;
   uint16_t port_id_;
@@ -59,9 +108,26 @@ class TxTask : public Task {
   PacketMeta pending_meta_[kBurstSize];
   uint16_t pending_count_ = 0;
 
+  TxFlowControl flow_;
+  QueueMask gated_ = 0;                // queues with an egress gate
+  PriorityMask generating_ = 0;        // priorities with a feedback generator
+  std::array<std::optional<fc::GateWatchdog>, kNumPriorities> watchdogs_;
+  fc::FeedbackOut unsent_;             // feedback not yet turned into frames
+  rte_mbuf* control_[kMaxControlFrames];
+  uint16_t control_count_ = 0;
+  uint64_t last_poll_ticks_ = 0;
+
   std::array<OwnedCounter, kNumEgressQueues> packets_;
   std::array<OwnedCounter, kNumEgressQueues> bytes_;
   OwnedGauge held_;
+  DropCounters drops_;
+  std::array<OwnedCounter, kNumPriorities> pause_sent_;
+  std::array<OwnedCounter, kNumPriorities> resume_sent_;
+  std::array<OwnedCounter, kNumPriorities> blocked_ticks_;
+  OwnedCounter pfc_frames_sent_;
+  OwnedCounter credit_frames_sent_;
+  OwnedCounter control_alloc_failures_;
+  OwnedCounter messages_without_gate_;
 };
 
 }  // namespace fcswitch

@@ -63,8 +63,8 @@ void FwdTask::forward(rte_mbuf* m, int in_port) {
     return drop(m, in_port, DropReason::kMalformed);
   if (header.dst.is_link_local()) {
     // RX passes on, of the link-constrained frames, only the credit frames it accepted.
-    if (wire::control_frame_kind(rte_pktmbuf_mtod(m, const uint8_t*), rte_pktmbuf_data_len(m),
-                                 0) == wire::ControlFrameKind::kCredit)
+    if (wire::control_frame_kind(rte_pktmbuf_mtod(m, const uint8_t*), rte_pktmbuf_data_len(m), 0) ==
+        wire::ControlFrameKind::kCredit)
       return resynchronise(m, in_port);
     return drop(m, in_port, DropReason::kLinkLocal);
   }

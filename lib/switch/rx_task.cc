@@ -20,9 +20,9 @@ RxTask::RxTask(std::string name, int port, uint16_t port_id, const RxSettings& s
 
 bool RxTask::post(const fc::ControlMessage* messages, unsigned count) {
   // All of a frame or none of it: a gate never sees half a frame.
-  return count == 0 || rte_ring_sp_enqueue_bulk_elem(state_.control_rings[port_].get(), messages,
-                                                     sizeof(fc::ControlMessage), count,
-                                                     nullptr) == count;
+  return count == 0 ||
+         rte_ring_sp_enqueue_bulk_elem(state_.control_rings[port_].get(), messages,
+                                       sizeof(fc::ControlMessage), count, nullptr) == count;
 }
 
 bool RxTask::take_control(rte_mbuf* m, wire::ControlFrameKind kind, uint64_t now) {
@@ -43,9 +43,9 @@ bool RxTask::take_control(rte_mbuf* m, wire::ControlFrameKind kind, uint64_t now
     status = decoded.status;
     for (int i = 0; i < kNumPriorities; ++i)
       if (has_priority(decoded.frame.entry_mask, i))
-        messages[count++] = fc::ControlMessage{now, fc::ControlKind::kCreditLimit,
-                                               static_cast<uint8_t>(i), 0,
-                                               decoded.frame.entry[i].fccl};
+        messages[count++] =
+            fc::ControlMessage{now, fc::ControlKind::kCreditLimit, static_cast<uint8_t>(i), 0,
+                               decoded.frame.entry[i].fccl};
   }
   DropReason refused = DropReason::kCount;
   if (status != wire::ControlDecodeStatus::kOk) {
@@ -79,9 +79,8 @@ bool RxTask::poll(uint64_t now_tsc) {
   for (uint16_t i = 0; i < n; ++i) {
     rte_mbuf* m = pkts[i];
     bytes += rte_pktmbuf_pkt_len(m);
-    const auto kind = wire::control_frame_kind(rte_pktmbuf_mtod(m, const uint8_t*),
-                                               rte_pktmbuf_data_len(m),
-                                               settings_.control_ether_type);
+    const auto kind = wire::control_frame_kind(
+        rte_pktmbuf_mtod(m, const uint8_t*), rte_pktmbuf_data_len(m), settings_.control_ether_type);
     if (kind == wire::ControlFrameKind::kData) {
       ++n_data;
       to_fwd[n_fwd++] = m;

@@ -16,7 +16,7 @@ namespace {
 constexpr uint32_t kFibEntries = 16384;
 // A few frames per port in flight at a time; the NIC's TX ring may hold some for a while.
 constexpr uint32_t kControlMbufs = 4095;
-}
+}  // namespace
 
 SwitchNode::SwitchNode(const config::SwitchConfig& config, uint64_t tick_hz)
     : config_(config),
@@ -126,6 +126,7 @@ SwitchProgress SwitchNode::progress() const {
     for (int q = 0; q < kNumEgressQueues; ++q) p.work += tx_tasks_[port]->packets(q);
   }
   p.work += fwd_->processed() + total_drops();
+  for (int port = 0; port < ports(); ++port) p.work -= fwd_->credit_frames(port);
   for (const auto& t : rx_tasks_) p.task_polls.push_back(t->polls());
   p.task_polls.push_back(fwd_->polls());
   for (const auto& t : tx_tasks_) p.task_polls.push_back(t->polls());

@@ -64,9 +64,8 @@ void TxTask::release(const PacketMeta& meta) {
 
 bool TxTask::take_messages() {
   fc::ControlMessage messages[kBurstSize];
-  const unsigned n =
-      rte_ring_sc_dequeue_burst_elem(state_.control_rings[port_].get(), messages,
-                                     sizeof(fc::ControlMessage), kBurstSize, nullptr);
+  const unsigned n = rte_ring_sc_dequeue_burst_elem(
+      state_.control_rings[port_].get(), messages, sizeof(fc::ControlMessage), kBurstSize, nullptr);
   for (unsigned i = 0; i < n; ++i) {
     fc::EgressGate* gate = flow_.engines[messages[i].priority].gate.get();
     if (gate) {

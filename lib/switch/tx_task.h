@@ -109,10 +109,10 @@ class TxTask : public Task {
   uint16_t pending_count_ = 0;
 
   TxFlowControl flow_;
-  QueueMask gated_ = 0;                // queues with an egress gate
-  PriorityMask generating_ = 0;        // priorities with a feedback generator
+  QueueMask gated_ = 0;          // queues with an egress gate
+  PriorityMask generating_ = 0;  // priorities with a feedback generator
   std::array<std::optional<fc::GateWatchdog>, kNumPriorities> watchdogs_;
-  fc::FeedbackOut unsent_;             // feedback not yet turned into frames
+  fc::FeedbackOut unsent_;  // feedback not yet turned into frames
   rte_mbuf* control_[kMaxControlFrames];
   uint16_t control_count_ = 0;
   uint64_t last_poll_ticks_ = 0;

@@ -1,0 +1,228 @@
+// Flow control on the datapath: two hosts at line rate into one 10 Gb/s output, the lossless
+// priority 3 under PFC or CBFC, in virtual time on ring ports (ring_testbed.h). The hosts obey
+// the switch's feedback with the same engines; the sink drains at line rate.
+
+#include <gtest/gtest.h>
+
+#include <fmt/format.h>
+
+#include "config/switch_config.h"
+#include "fc/cbfc_engine.h"
+#include "fc/pfc_engine.h"
+#include "ring_testbed.h"
+
+namespace fcswitch::testbed {
+namespace {
+
+constexpr uint64_t kSinkMac = 0x02'00'00'00'00'0Bull;
+constexpr uint64_t kHostMac[2] = {0x02'00'00'00'00'01ull, 0x02'00'00'00'00'02ull};
+constexpr uint64_t kStepNs = 100;
+constexpr uint64_t kRunNs = 5'000'000;  // 5 ms: many XOFF/XON rounds and credit periods
+constexpr uint32_t kFrameBytes = 1000;
+constexpr uint8_t kLosslessDscp = 24;  // class selector 3 → priority 3
+constexpr uint8_t kLossyDscp = 0;
+constexpr uint64_t kBufferBytes = 200'000;
+
+std::string switch_toml(const RingTestbed& bed, const std::string& name,
+                        const std::string& flow_control, const std::string& sink_extra = "") {
+  return fmt::format(R"(
+[switch]
+name = "{0}"
+lossless_priorities = [3]
+mbufs = 2047
+egress_queue_packets = 2048
+[buffer]
+lossless_ingress = {1}
+lossy_pool = "300KB"
+{2}
+[[ports]]
+name = "h0"
+device = "{3}"
+[[ports]]
+name = "h1"
+device = "{4}"
+[[ports]]
+name = "sink"
+device = "{5}"
+{6}
+[[fib]]
+mac = "02:00:00:00:00:0b"
+port = "sink"
+)",
+                     name, kBufferBytes, flow_control, bed.device(0), bed.device(1), bed.device(2),
+                     sink_extra);
+}
+
+struct Totals {
+  uint64_t lossless_sent = 0, lossy_sent = 0, lossless_at_sink = 0, lossy_at_sink = 0;
+  uint64_t pauses = 0, resumes = 0, credit_frames = 0;
+};
+
+// Both hosts send priority-3 and priority-0 frames alternately at 10 Gb/s to the sink.
+Totals run_overload(RingTestbed& bed, const std::string& toml, const std::string& engine) {
+  bed.start(config::parse_switch_config(toml, "test.toml"));
+  const fc::LinkParams link{10'000'000'000, 1000, kBufferBytes};
+  for (int h = 0; h < 2; ++h) {
+    LinkEnd& host = bed.end(h);
+    traffic::FrameSpec spec{kSinkMac, kHostMac[h],   {}, traffic::FrameSpec::L3::kIpv4,
+                            0x88B6,   kLosslessDscp, 0,  kFrameBytes};
+    host.add_stream(Stream{spec, true});
+    spec.dscp = kLossyDscp;
+    host.add_stream(Stream{spec, false});
+    if (engine == "pfc") {
+      host.set_engine(fc::EngineInstance{nullptr, std::make_unique<fc::PfcEgressGate>(link.rate_bps,
+                                                                                      TickRate{})},
+                      3);
+    } else if (engine == "cbfc") {
+      auto gate = std::make_unique<fc::CbfcEgressGate>();
+      auto generator = std::make_unique<fc::CbfcFeedbackGenerator>(
+          fc::CbfcParams{}.resolved(link), fc::EngineContext{link, TickRate{}, 3}, *gate);
+      host.set_engine(fc::EngineInstance{std::move(generator), std::move(gate)}, 3);
+    }
+  }
+  bed.end(2).drain_at(10'000'000'000);
+  uint64_t now = 0;
+  for (; now < kRunNs; now += kStepNs) bed.step(now);
+  bed.settle(now, kStepNs);
+
+  Totals t;
+  for (int h = 0; h < 2; ++h) {
+    t.lossless_sent += bed.end(h).sent(3);
+    t.lossy_sent += bed.end(h).sent(0);
+    t.pauses += bed.end(h).pauses_received();
+    t.resumes += bed.end(h).resumes_received();
+    t.credit_frames += bed.end(h).credit_frames_received();
+  }
+  t.lossless_at_sink = bed.end(2).received(3);
+  t.lossy_at_sink = bed.end(2).received(0);
+  fmt::print("{}: lossless {}/{} delivered, lossy {}/{}, pauses {} resumes {} credit frames {}\n",
+             engine, t.lossless_at_sink, t.lossless_sent, t.lossy_at_sink, t.lossy_sent, t.pauses,
+             t.resumes, t.credit_frames);
+  return t;
+}
+
+uint64_t drops(SwitchNode& node, DropReason reason) {
+  uint64_t sum = 0;
+  for (int p = 0; p < node.ports(); ++p) sum += node.drops(p, reason);
+  return sum;
+}
+
+TEST(FlowControlDatapath, WithoutFlowControlTheLosslessClassOverflows) {
+  RingTestbed bed("fcnone", 3, 64);
+  const Totals t = run_overload(bed, switch_toml(bed, "none", ""), "none");
+  // The control experiment: what PFC and CBFC must prevent does happen without them.
+  EXPECT_GT(drops(bed.node(), DropReason::kLosslessOverflow), 0u);
+  EXPECT_LT(t.lossless_at_sink, t.lossless_sent);
+  EXPECT_EQ(t.pauses, 0u);
+}
+
+TEST(FlowControlDatapath, PfcPausesTheHostsAndLosesNoLosslessPacket) {
+  RingTestbed bed("fcpfc", 3, 64);
+  const Totals t = run_overload(bed, switch_toml(bed, "pfc", R"(
+[flow_control]
+engine = "pfc"
+response_time = "2us"
+pfc = { xoff = "150KB", xon = "147KB" }
+)"),
+                                "pfc");
+  SwitchNode& node = bed.node();
+  EXPECT_EQ(drops(node, DropReason::kLosslessOverflow), 0u);
+  EXPECT_EQ(t.lossless_at_sink, t.lossless_sent);  // every lossless frame arrived
+  EXPECT_GT(t.pauses, 10u);                        // XOFF, refreshed or repeated
+  EXPECT_GT(t.resumes, 10u);                       // XON as time 0
+  // Lossy frames were never paused: they kept flowing (some dropped by the buffer).
+  EXPECT_GT(t.lossy_at_sink, t.lossy_sent / 4);
+  EXPECT_EQ(t.lossy_at_sink + drops(node, DropReason::kLossyBufferFull), t.lossy_sent);
+  // The switch's own counters agree with what the hosts saw.
+  uint64_t sent_by_switch = 0, xoff = 0;
+  for (int h = 0; h < 2; ++h) {
+    sent_by_switch += node.tx(h).pause_frames_sent(3);
+    node.tx(h).engine_counters(3, [&](std::string_view name, uint64_t v) {
+      if (name == "xoff_transitions") xoff += v;
+    });
+  }
+  EXPECT_EQ(sent_by_switch, t.pauses);
+  EXPECT_GT(xoff, 0u);
+  // The lossless share of the 10 Gb/s output over the run is about half of it.
+  EXPECT_GT(t.lossless_at_sink * kFrameBytes * 8, kRunNs * 10 / 4);
+  bed.stop();
+  EXPECT_EQ(bed.host_mbufs_in_use(), 0u);
+}
+
+TEST(FlowControlDatapath, CbfcCreditsHoldTheHostsAndLoseNoLosslessPacket) {
+  RingTestbed bed("fccbfc", 3, 64);
+  // The sink sends no credits: its port runs without flow control.
+  const Totals t = run_overload(bed,
+                                switch_toml(bed, "cbfc", R"(
+[flow_control]
+engine = "cbfc"
+)",
+                                            "[ports.flow_control]\nengine = \"none\""),
+                                "cbfc");
+  SwitchNode& node = bed.node();
+  EXPECT_EQ(drops(node, DropReason::kLosslessOverflow), 0u);
+  EXPECT_EQ(t.lossless_at_sink, t.lossless_sent);
+  EXPECT_GT(t.credit_frames, 2 * kRunNs / 52'428 - 4);  // one per 52.4 µs period per host
+  EXPECT_EQ(t.pauses, 0u);
+  EXPECT_GT(t.lossy_at_sink, t.lossy_sent / 4);
+  // The hosts' FCTBS came back in their credit frames and reset ABR: consumed by FWD.
+  EXPECT_GT(node.rx_control_frames(0), 50u);
+  EXPECT_GT(t.lossless_at_sink * kFrameBytes * 8, kRunNs * 10 / 4);
+  bed.stop();
+  EXPECT_EQ(bed.host_mbufs_in_use(), 0u);
+}
+
+// A neighbour that pauses forever (a PFC storm) holds the sink port's lossless queue; the
+// watchdog reports it, and with action "drop" empties the queue instead of holding the buffer.
+TEST(FlowControlDatapath, WatchdogReportsAndDropsAPfcStorm) {
+  RingTestbed bed("fcwd", 3, 64);
+  const std::string toml = switch_toml(bed, "wd", R"(
+[flow_control]
+engine = "pfc"
+response_time = "2us"
+pfc = { xoff = "150KB", xon = "147KB" }
+watchdog = { detect = "1ms", restore = "1ms", action = "drop" }
+)");
+  bed.start(config::parse_switch_config(toml, "test.toml"));
+  traffic::FrameSpec spec{kSinkMac, kHostMac[0],   {}, traffic::FrameSpec::L3::kIpv4,
+                          0x88B6,   kLosslessDscp, 0,  kFrameBytes};
+  bed.end(0).add_stream(Stream{spec, true});
+  bed.end(0).set_engine(
+      fc::EngineInstance{nullptr, std::make_unique<fc::PfcEgressGate>(10'000'000'000, TickRate{})},
+      3);
+  bed.end(2).storm(3, 0xFFFF, 100'000);
+  uint64_t now = 0;
+  for (; now < kRunNs; now += kStepNs) bed.step(now);
+  SwitchNode& node = bed.node();
+  EXPECT_EQ(node.tx(2).watchdog_storms(3), 1u);
+  EXPECT_GT(drops(node, DropReason::kWatchdogDrop), 0u);
+  EXPECT_EQ(bed.end(2).received(3), 0u);  // nothing got past the pause
+  EXPECT_GT(node.tx(2).blocked_ns(3), 900'000u);
+  EXPECT_EQ(drops(node, DropReason::kLosslessOverflow), 0u);
+}
+
+// A port told not to trust feedback ignores the storm: counted, not obeyed.
+TEST(FlowControlDatapath, UntrustedPortIgnoresPauseFrames) {
+  RingTestbed bed("fctrust", 3, 64);
+  const std::string toml = switch_toml(bed, "trust", R"(
+[flow_control]
+engine = "pfc"
+response_time = "2us"
+pfc = { xoff = "150KB", xon = "147KB" }
+)",
+                                       "[ports.flow_control]\ntrust = false");
+  bed.start(config::parse_switch_config(toml, "test.toml"));
+  traffic::FrameSpec spec{kSinkMac, kHostMac[0],   {}, traffic::FrameSpec::L3::kIpv4,
+                          0x88B6,   kLosslessDscp, 0,  kFrameBytes};
+  bed.end(0).add_stream(Stream{spec, true});
+  bed.end(2).storm(3, 0xFFFF, 100'000);
+  bed.end(2).drain_at(10'000'000'000);
+  uint64_t now = 0;
+  for (; now < 1'000'000; now += kStepNs) bed.step(now);
+  bed.settle(now, kStepNs);
+  EXPECT_EQ(bed.end(2).received(3), bed.end(0).sent(3));
+  EXPECT_EQ(drops(bed.node(), DropReason::kControlUntrusted), 10u);  // one per 100 µs
+}
+
+}  // namespace
+}  // namespace fcswitch::testbed

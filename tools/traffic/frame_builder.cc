@@ -1,5 +1,8 @@
 #include "frame_builder.h"
 
+#include "wire/ether_type.h"
+#include "wire/pfc_frame.h"
+
 namespace fcswitch::traffic {
 
 namespace {
@@ -66,14 +69,10 @@ uint32_t sequence_of(const Frame& frame) {
 }
 
 Frame pfc_frame(uint64_t src) {
-  Frame f;
-  put_mac(f, 0x0180C2000001ull);
-  put_mac(f, src);
-  put16(f, 0x8808);
-  put16(f, 0x0101);   // PFC opcode
-  put16(f, 1u << 3);  // class-enable vector: priority 3
-  for (int p = 0; p < 8; ++p) put16(f, p == 3 ? 0xFFFF : 0);
-  f.resize(60, 0);
+  wire::PfcFrame pause{wire::MacAddress{src}, 1u << 3, {}};
+  pause.time[3] = 0xFFFF;
+  Frame f(wire::kPfcFrameBytes);
+  wire::encode_pfc(pause, wire::kEtherTypeMacControl, f.data());
   return f;
 }
 

@@ -9,7 +9,7 @@ packages=(
   libspdlog-dev libfmt-dev prometheus-cpp-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   libtomlplusplus-dev libcli11-dev
-  tshark clang libclang-rt-14-dev
+  tshark iproute2 clang libclang-rt-14-dev
 )
 
 missing=()

@@ -1,8 +1,10 @@
 // fcswitch CONFIG.toml [options] [-- EAL options]
+// fcswitch selftest CONFIG.toml --from PORT --to PORT [-- EAL options]
 //
 // Runs one switch until SIGINT/SIGTERM (or --exit-on-idle / --duration), then stops RX,
 // drains, stops the lcores and ports, prints per-port and per-priority counters, and checks
-// that every mbuf came back to the mempool.
+// that every mbuf came back to the mempool. `selftest` checks instead that flow-control
+// frames sent out of one port reach software on another (switch/control_path_selftest.h).
 
 #include <signal.h>
 
@@ -19,6 +21,7 @@
 #include "config/switch_config.h"
 #include "dpdk/eal_session.h"
 #include "dpdk/lcore_runner.h"
+#include "switch/control_path_selftest.h"
 #include "switch/switch_node.h"
 #include "switch/switch_report.h"
 
@@ -36,6 +39,9 @@ struct Options {
   double drain_timeout_s = 2;
   std::string report_json;
   std::string log_level = "info";
+  // selftest
+  std::string from_port, to_port;
+  int timeout_ms = 1000;
 };
 
 // Waits up to `timeout` for SIGINT/SIGTERM, which every thread has blocked (see main), so no
@@ -151,12 +157,37 @@ int run(const Options& options) {
   return exit_code;
 }
 
+int selftest(const Options& options) {
+  const fcswitch::config::SwitchConfig config =
+      fcswitch::config::load_switch_config(options.config_path);
+  const int from = config.port_index(options.from_port);
+  const int to = config.port_index(options.to_port);
+  if (from < 0 || to < 0 || from == to) {
+    std::cerr << "selftest: --from and --to must name two ports of " << config.file << "\n";
+    return 2;
+  }
+  const fcswitch::dpdk::EalPlan plan = fcswitch::dpdk::plan_eal(config, options.eal_args);
+  fcswitch::dpdk::EalSession eal(plan);
+  const fcswitch::SelftestResult result = fcswitch::run_control_path_selftest(
+      config, from, to, std::chrono::milliseconds(options.timeout_ms));
+  std::cout << fmt::format("selftest {} -> {}\n", options.from_port, options.to_port)
+            << result.table();
+  if (!result.passed()) {
+    std::cout << "FAILED: frames the switch relies on did not reach software. On an 82599, set\n"
+                 "the port's profile to \"ixgbe-82599\" (hardware flow control off, MAC control\n"
+                 "frames passed up) or move PFC to control_ether_type = 0x88B6.\n";
+    return 1;
+  }
+  std::cout << "passed\n";
+  return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   Options options;
   CLI::App app{"fcswitch: a DPDK software switch for lossless-datacenter flow-control research"};
-  app.add_option("config", options.config_path, "switch configuration (TOML)")->required();
+  app.add_option("config", options.config_path, "switch configuration (TOML)");
   app.add_option("eal", options.eal_args, "EAL options, after --");
   app.add_flag("--check", options.check_only, "validate the configuration and exit");
   app.add_option("--exit-on-idle", options.exit_on_idle_ms,
@@ -167,11 +198,23 @@ int main(int argc, char** argv) {
   app.add_option("--report-json", options.report_json,
                  "write the final counters to this file as JSON");
   app.add_option("--log-level", options.log_level, "trace, debug, info, warn, error");
+  app.fallthrough();  // --log-level and friends also after the subcommand
+  CLI::App* st = app.add_subcommand(
+      "selftest", "check that flow-control frames sent out of one port reach software on another");
+  st->add_option("config", options.config_path, "switch configuration (TOML)")->required();
+  st->add_option("eal", options.eal_args, "EAL options, after --");
+  st->add_option("--from", options.from_port, "port that sends (name in [[ports]])")->required();
+  st->add_option("--to", options.to_port, "port that should receive")->required();
+  st->add_option("--timeout", options.timeout_ms, "ms to wait for the frames (default 1000)");
   CLI11_PARSE(app, argc, argv);
   spdlog::set_level(spdlog::level::from_str(options.log_level));
+  if (!st->parsed() && options.config_path.empty()) {
+    std::cerr << app.help();
+    return 2;
+  }
 
   try {
-    return run(options);
+    return st->parsed() ? selftest(options) : run(options);
   } catch (const fcswitch::config::ConfigError& error) {
     std::cerr << error.what() << "\n";
     return 2;

@@ -24,7 +24,8 @@ std::string run(const std::string& command) {
   if (!pipe) return "";
   std::string out;
   std::array<char, 4096> buffer;
-  while (size_t n = fread(buffer.data(), 1, buffer.size(), pipe.get())) out.append(buffer.data(), n);
+  while (size_t n = fread(buffer.data(), 1, buffer.size(), pipe.get()))
+    out.append(buffer.data(), n);
   return out;
 }
 
@@ -46,8 +47,8 @@ TEST(PfcTshark, DecodesOurFramesWithTheSameVectorAndTimes) {
 
   std::string fields = " -e eth.dst -e eth.type -e macc.opcode -e macc.cbfc.enbv";
   for (int i = 0; i < 8; ++i) fields += " -e macc.cbfc.pause_time.c" + std::to_string(i);
-  const std::string out = run("tshark -n -r " + path + " -T fields -E separator=, " + fields +
-                              " 2>/dev/null");
+  const std::string out =
+      run("tshark -n -r " + path + " -T fields -E separator=, " + fields + " 2>/dev/null");
   std::istringstream lines(out);
   std::string line;
   size_t index = 0;

@@ -10,6 +10,27 @@ std::string queue_name(int queue) {
   return queue == kLossyQueue ? "lossy" : std::to_string(queue);
 }
 
+// The flow-control counters of one (port, priority): TX's own, then its engine's.
+std::vector<std::pair<std::string, uint64_t>> flow_control_counters(const SwitchNode& node,
+                                                                    int port, int prio) {
+  const TxTask& tx = node.tx(port);
+  std::vector<std::pair<std::string, uint64_t>> counters = {
+      {"pause_frames_sent", tx.pause_frames_sent(prio)},
+      {"resume_frames_sent", tx.resume_frames_sent(prio)},
+      {"blocked_ns", tx.blocked_ns(prio)},
+      {"watchdog_storms", tx.watchdog_storms(prio)},
+  };
+  tx.engine_counters(prio, [&](std::string_view name, uint64_t value) {
+    counters.emplace_back(std::string(name), value);
+  });
+  return counters;
+}
+
+std::string_view engine_name(const SwitchNode& node, int port, int prio) {
+  const auto* engine = node.config().ports[port].flow_control.priorities[prio].engine;
+  return engine ? engine->name : "none";
+}
+
 }  // namespace
 
 std::string drop_summary(const SwitchNode& node) {
@@ -38,6 +59,21 @@ std::string report_text(const SwitchNode& node, const ShutdownCheck& check) {
     for (int r = 0; r < kNumDropReasons; ++r)
       if (uint64_t n = node.drops(p, static_cast<DropReason>(r)))
         out += fmt::format("  drop {}: {}\n", kDropReasonNames[r], n);
+    const TxTask& tx = node.tx(p);
+    if (tx.pfc_frames_sent() || tx.credit_frames_sent() || tx.messages_without_gate() ||
+        tx.control_alloc_failures())
+      out += fmt::format(
+          "  feedback sent: {} PFC frames, {} credit frames; messages for priorities without "
+          "an engine: {}; control mbuf shortages: {}\n",
+          tx.pfc_frames_sent(), tx.credit_frames_sent(), tx.messages_without_gate(),
+          tx.control_alloc_failures());
+    for (int prio = 0; prio < kNumPriorities; ++prio) {
+      if (!node.tx(p).has_engine(prio)) continue;
+      out += fmt::format("  flow control, priority {} ({}):", prio, engine_name(node, p, prio));
+      for (const auto& [name, value] : flow_control_counters(node, p, prio))
+        out += fmt::format(" {}={}", name, value);
+      out += "\n";
+    }
   }
   out += fmt::format("mempool: {} of {} mbufs in use after shutdown{}\n", check.mempool_in_use,
                      check.mempool_size, check.mempool_in_use ? " — LEAK" : "");
@@ -65,6 +101,23 @@ std::string report_json(const SwitchNode& node, const ShutdownCheck& check) {
     for (int r = 0; r < kNumDropReasons; ++r)
       out += fmt::format("{}\"{}\":{}", r ? "," : "", kDropReasonNames[r],
                          node.drops(p, static_cast<DropReason>(r)));
+    const TxTask& tx = node.tx(p);
+    out += fmt::format(
+        "}},\"pfc_frames_sent\":{},\"credit_frames_sent\":{},\"messages_without_engine\":{},"
+        "\"control_mbuf_shortages\":{}",
+        tx.pfc_frames_sent(), tx.credit_frames_sent(), tx.messages_without_gate(),
+        tx.control_alloc_failures());
+    out += ",\"flow_control\":{";
+    bool first = true;
+    for (int prio = 0; prio < kNumPriorities; ++prio) {
+      if (!node.tx(p).has_engine(prio)) continue;
+      out += fmt::format("{}\"{}\":{{\"engine\":\"{}\"", first ? "" : ",", prio,
+                         engine_name(node, p, prio));
+      for (const auto& [name, value] : flow_control_counters(node, p, prio))
+        out += fmt::format(",\"{}\":{}", name, value);
+      out += "}";
+      first = false;
+    }
     out += "}}";
   }
   out += fmt::format(

@@ -58,7 +58,7 @@ void CbfcEgressGate::counters(const CounterSink& sink) const {
 // --- receiver ---
 
 CbfcFeedbackGenerator::CbfcFeedbackGenerator(const CbfcParams& p, const EngineContext& context,
-                                             const CbfcEgressGate& sender)
+                                             const CreditSender& sender)
     : priority_(context.priority),
       buffer_bytes_(context.link.buffer_bytes),
       period_ticks_(std::max<uint64_t>(1, context.ticks.from_ns(p.period_ns))),

@@ -34,7 +34,15 @@ constexpr bool credit_at_or_after(uint32_t a, uint32_t b) {
   return static_cast<uint32_t>(a - b) <= 0x8000'0000u;
 }
 
-class CbfcEgressGate final : public EgressGate {
+// What a credit-frame generator needs from the sender half of its port: FCTBS, which rides
+// in the same frame. CBFC's gate is one; time-based GFC's rate-limited gate will be another.
+class CreditSender {
+ public:
+  virtual ~CreditSender() = default;
+  virtual uint32_t fctbs() const = 0;
+};
+
+class CbfcEgressGate final : public EgressGate, public CreditSender {
  public:
   // `start_blocks` is FCTBS at link start (0; a test starts near 2^32 to cross the wrap).
   explicit CbfcEgressGate(uint32_t start_blocks = 0);
@@ -46,7 +54,7 @@ class CbfcEgressGate final : public EgressGate {
   uint64_t next_action_ticks() const override { return kNeverTicks; }
   void counters(const CounterSink& sink) const override;
 
-  uint32_t fctbs() const { return fctbs_; }
+  uint32_t fctbs() const override { return fctbs_; }
   uint32_t fccl() const { return fccl_; }
   bool has_limit() const { return has_limit_; }
   // Blocks that may still be sent: FCCL − FCTBS (0 before the first FCCL).
@@ -64,7 +72,7 @@ class CbfcFeedbackGenerator final : public FeedbackGenerator {
  public:
   // `sender` is the gate of the same (port, priority): its FCTBS rides in the same frame.
   CbfcFeedbackGenerator(const CbfcParams& resolved, const EngineContext& context,
-                        const CbfcEgressGate& sender);
+                        const CreditSender& sender);
 
   void poll(uint64_t now_ticks, const IngressView& in, FeedbackOut& out) override;
   uint64_t next_action_ticks() const override { return next_send_ticks_; }
@@ -77,7 +85,7 @@ class CbfcFeedbackGenerator final : public FeedbackGenerator {
   int priority_;
   uint64_t buffer_bytes_;
   uint64_t period_ticks_;
-  const CbfcEgressGate& sender_;
+  const CreditSender& sender_;
   uint64_t next_send_ticks_ = 0;  // the first update goes out at once: the sender starts with none
   OwnedCounter updates_sent_;
 };

@@ -35,6 +35,16 @@ EOT
 }
 write_config compact '[layout]
 preset = "compact"'
+# The same with PFC on the frames' priority (net_null frames are priority 0): the gates and
+# generators run on every TX poll; nothing pauses, so this is the cost of the slot itself.
+write_config compact_pfc '[layout]
+preset = "compact"
+[flow_control]
+engine = "pfc"
+[flow_control.pfc]
+xoff = "900KB"
+xon = "890KB"'
+sed -i 's/^mac_learning = false$/mac_learning = false\nlossless_priorities = [0]/' "$work/compact_pfc.toml"
 write_config two_lcore '[layout]
 preset = "custom"
 lcores = [["rx:p0", "rx:p1", "tx:p0", "tx:p1"], ["fwd"]]'
@@ -65,10 +75,12 @@ PY
 }
 
 compact=$(fcswitch_mpps compact)
+compact_pfc=$(fcswitch_mpps compact_pfc)
 two=$(fcswitch_mpps two_lcore)
 reference=$(testpmd_mpps)
 echo "64-byte frames, 2 net_null ports, ${seconds} s each, $(nproc) CPUs"
 printf "%-36s %8s Mpps\n" "fcswitch compact (1 worker lcore)" "$compact"
+printf "%-36s %8s Mpps\n" "fcswitch compact, PFC on priority 0" "$compact_pfc"
 printf "%-36s %8s Mpps\n" "fcswitch two-lcore (rx+tx | fwd)" "$two"
 printf "%-36s %8s Mpps\n" "dpdk-testpmd mac (1 forwarding core)" "$reference"
 python3 -c "print(f'ratio fcswitch compact / testpmd:   {$compact / $reference:.2f}'); print(f'ratio fcswitch two-lcore / testpmd: {$two / $reference:.2f}')"

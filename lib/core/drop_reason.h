@@ -30,10 +30,21 @@ enum class DropReason : uint8_t {
 inline constexpr int kNumDropReasons = static_cast<int>(DropReason::kCount);
 
 inline constexpr std::array<std::string_view, kNumDropReasons> kDropReasonNames = {
-    "runt",           "malformed",         "link_local",        "same_port",
-    "no_egress_port", "lossy_buffer_full", "lossless_overflow", "egress_ring_full",
-    "fwd_ring_full",  "copy_failed",       "shutdown_flush",    "control_invalid",
-    "control_untrusted", "control_ring_full", "watchdog_drop",
+    "runt",
+    "malformed",
+    "link_local",
+    "same_port",
+    "no_egress_port",
+    "lossy_buffer_full",
+    "lossless_overflow",
+    "egress_ring_full",
+    "fwd_ring_full",
+    "copy_failed",
+    "shutdown_flush",
+    "control_invalid",
+    "control_untrusted",
+    "control_ring_full",
+    "watchdog_drop",
 };
 
 constexpr std::string_view drop_reason_name(DropReason reason) {

@@ -27,10 +27,6 @@ struct Layer {
   std::optional<fc::WatchdogAction> action;
 };
 
-std::vector<std::string_view> engine_choices() {
-  return fc::EngineRegistry::instance().names();
-}
-
 // An engine's keys over several tables, the first one holding a key giving its value.
 class LayeredParamReader final : public fc::ParamReader {
  public:
@@ -102,21 +98,11 @@ Layer read_layer(const toml::table& table, std::string path, ConfigProblems& pro
   layer.table = &table;
   layer.path = path;
   TableReader reader(table, path, problems);
-  const auto names = engine_choices();
-  if (const toml::node* node = table.get("engine")) {
-    const auto* s = node->as_string();
-    const fc::EngineDescriptor* engine =
-        s ? fc::EngineRegistry::instance().find(s->get()) : nullptr;
-    if (engine) {
-      layer.engine = std::string(engine->name);
-      layer.engine_source = node->source();
-    } else {
-      std::string expected = "one of";
-      for (auto n : names) expected += fmt::format(" \"{}\"", n);
-      problems.expected(node->source(), reader.key_path("engine"), expected, describe(*node));
-    }
+  const auto names = fc::EngineRegistry::instance().names();
+  if (auto engine = reader.choice("engine", names)) {
+    layer.engine = *engine;
+    layer.engine_source = table.get("engine")->source();
   }
-  reader.string("engine");  // known; checked above against the registry
   if (per_link) {
     layer.response_time_ns = reader.duration_ns("response_time", 1, kMaxDurationNs);
     layer.trust = reader.boolean("trust");

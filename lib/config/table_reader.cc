@@ -65,7 +65,7 @@ std::optional<std::string> TableReader::string(std::string_view key, bool requir
 }
 
 std::optional<std::string> TableReader::choice(std::string_view key,
-                                               std::initializer_list<std::string_view> choices) {
+                                               std::span<const std::string_view> choices) {
   std::string expected = "one of";
   for (auto c : choices) expected += fmt::format(" \"{}\"", c);
   const toml::node* node = find(key, false, expected);

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <optional>
 #include <set>
+#include <span>
 #include <string>
 #include <string_view>
 
@@ -28,7 +29,11 @@ class TableReader {
   std::optional<std::string> string(std::string_view key, bool required = false);
   // One of `choices` (shown in the message when the value is not one of them).
   std::optional<std::string> choice(std::string_view key,
-                                    std::initializer_list<std::string_view> choices);
+                                    std::initializer_list<std::string_view> choices) {
+    return choice(key, std::span<const std::string_view>(choices.begin(), choices.size()));
+  }
+  std::optional<std::string> choice(std::string_view key,
+                                    std::span<const std::string_view> choices);
   // An integer, or a string with a unit ("750KB", "1MiB"), in [min, max].
   std::optional<uint64_t> bytes(std::string_view key, uint64_t min, uint64_t max);
   // An integer, or a string with a unit ("10Gbps"), in [min, max].

@@ -2,6 +2,7 @@
 // Why a flow-control frame was not accepted. Each value is counted on the receiving port.
 
 #include <array>
+#include <cstddef>
 #include <cstdint>
 #include <string_view>
 
@@ -20,5 +21,9 @@ enum class ControlDecodeStatus : uint8_t {
 inline constexpr std::array<std::string_view, static_cast<int>(ControlDecodeStatus::kCount)>
     kControlDecodeStatusNames = {"ok",           "too_short",      "bad_destination",
                                  "pause_opcode", "unknown_opcode", "bad_version"};
+
+// The checks every flow-control format starts with: at least `min_bytes` long and sent to
+// the link-constrained group address 01:80:C2:00:00:01. kOk when both hold.
+ControlDecodeStatus check_control_header(const uint8_t* data, size_t length, size_t min_bytes);
 
 }  // namespace fcswitch::wire

@@ -31,11 +31,8 @@ void encode_credit(const CreditFrame& frame, uint8_t* out) {
 
 CreditDecodeResult decode_credit(const uint8_t* data, size_t length) {
   CreditDecodeResult r;
-  if (length < kCreditFrameBytes) return r;  // kTooShort
-  if (MacAddress::from_bytes(data).value != kPfcDestination) {
-    r.status = ControlDecodeStatus::kBadDestination;
-    return r;
-  }
+  r.status = check_control_header(data, length, kCreditFrameBytes);
+  if (r.status != ControlDecodeStatus::kOk) return r;
   if (data[15] != kCreditFrameVersion) {
     r.status = ControlDecodeStatus::kBadVersion;
     return r;

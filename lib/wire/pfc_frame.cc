@@ -16,13 +16,17 @@ void encode_pfc(const PfcFrame& frame, uint16_t ether_type, uint8_t* out) {
   for (int i = 0; i < 8; ++i) store_be16(out + 18 + 2 * i, frame.time[i]);
 }
 
+ControlDecodeStatus check_control_header(const uint8_t* data, size_t length, size_t min_bytes) {
+  if (length < min_bytes) return ControlDecodeStatus::kTooShort;
+  if (MacAddress::from_bytes(data).value != kPfcDestination)
+    return ControlDecodeStatus::kBadDestination;
+  return ControlDecodeStatus::kOk;
+}
+
 PfcDecodeResult decode_pfc(const uint8_t* data, size_t length) {
   PfcDecodeResult r;
-  if (length < kPfcFrameBytes) return r;  // kTooShort
-  if (MacAddress::from_bytes(data).value != kPfcDestination) {
-    r.status = ControlDecodeStatus::kBadDestination;
-    return r;
-  }
+  r.status = check_control_header(data, length, kPfcFrameBytes);
+  if (r.status != ControlDecodeStatus::kOk) return r;
   const uint16_t opcode = load_be16(data + 14);
   if (opcode != kPfcOpcode) {
     r.status = opcode == kPauseOpcode ? ControlDecodeStatus::kPauseOpcode

@@ -101,6 +101,14 @@ Totals run_overload(RingTestbed& bed, const std::string& toml, const std::string
   return t;
 }
 
+// The switch from `toml`, and host 0 sending priority-3 frames to the sink at line rate.
+void start_with_one_lossless_host(RingTestbed& bed, const std::string& toml) {
+  bed.start(config::parse_switch_config(toml, "test.toml"));
+  traffic::FrameSpec spec{kSinkMac, kHostMac[0],   {}, traffic::FrameSpec::L3::kIpv4,
+                          0x88B6,   kLosslessDscp, 0,  kFrameBytes};
+  bed.end(0).add_stream(Stream{spec, true});
+}
+
 uint64_t drops(SwitchNode& node, DropReason reason) {
   uint64_t sum = 0;
   for (int p = 0; p < node.ports(); ++p) sum += node.drops(p, reason);
@@ -183,10 +191,7 @@ response_time = "2us"
 pfc = { xoff = "150KB", xon = "147KB" }
 watchdog = { detect = "1ms", restore = "1ms", action = "drop" }
 )");
-  bed.start(config::parse_switch_config(toml, "test.toml"));
-  traffic::FrameSpec spec{kSinkMac, kHostMac[0],   {}, traffic::FrameSpec::L3::kIpv4,
-                          0x88B6,   kLosslessDscp, 0,  kFrameBytes};
-  bed.end(0).add_stream(Stream{spec, true});
+  start_with_one_lossless_host(bed, toml);
   bed.end(0).set_engine(
       fc::EngineInstance{nullptr, std::make_unique<fc::PfcEgressGate>(10'000'000'000, TickRate{})},
       3);
@@ -211,10 +216,7 @@ response_time = "2us"
 pfc = { xoff = "150KB", xon = "147KB" }
 )",
                                        "[ports.flow_control]\ntrust = false");
-  bed.start(config::parse_switch_config(toml, "test.toml"));
-  traffic::FrameSpec spec{kSinkMac, kHostMac[0],   {}, traffic::FrameSpec::L3::kIpv4,
-                          0x88B6,   kLosslessDscp, 0,  kFrameBytes};
-  bed.end(0).add_stream(Stream{spec, true});
+  start_with_one_lossless_host(bed, toml);
   bed.end(2).storm(3, 0xFFFF, 100'000);
   bed.end(2).drain_at(10'000'000'000);
   uint64_t now = 0;

@@ -53,6 +53,16 @@ port = "sink"
                      sink_extra);
 }
 
+const fc::LinkParams kHostLink{10'000'000'000, 1000, kBufferBytes};
+
+// A host's CBFC engine: its gate obeys the switch's FCCL, its generator carries its FCTBS.
+fc::EngineInstance cbfc_host_engine() {
+  auto gate = std::make_unique<fc::CbfcEgressGate>();
+  auto generator = std::make_unique<fc::CbfcFeedbackGenerator>(
+      fc::CbfcParams{}.resolved(kHostLink), fc::EngineContext{kHostLink, TickRate{}, 3}, *gate);
+  return fc::EngineInstance{std::move(generator), std::move(gate)};
+}
+
 struct Totals {
   uint64_t lossless_sent = 0, lossy_sent = 0, lossless_at_sink = 0, lossy_at_sink = 0;
   uint64_t pauses = 0, resumes = 0, credit_frames = 0;
@@ -74,10 +84,7 @@ Totals run_overload(RingTestbed& bed, const std::string& toml, const std::string
                                                                                       TickRate{})},
                       3);
     } else if (engine == "cbfc") {
-      auto gate = std::make_unique<fc::CbfcEgressGate>();
-      auto generator = std::make_unique<fc::CbfcFeedbackGenerator>(
-          fc::CbfcParams{}.resolved(link), fc::EngineContext{link, TickRate{}, 3}, *gate);
-      host.set_engine(fc::EngineInstance{std::move(generator), std::move(gate)}, 3);
+      host.set_engine(cbfc_host_engine(), 3);
     }
   }
   bed.end(2).drain_at(10'000'000'000);
@@ -178,6 +185,28 @@ engine = "cbfc"
   EXPECT_GT(t.lossless_at_sink * kFrameBytes * 8, kRunNs * 10 / 4);
   bed.stop();
   EXPECT_EQ(bed.host_mbufs_in_use(), 0u);
+}
+
+// Frames lost on the wire leave ABR behind the host's FCTBS; the FCTBS in the host's credit
+// frames, applied by FWD in order with the data, brings it back: once all is idle, the switch
+// advertises FCCL = FCTBS + the whole buffer (200000 / 64 = 3125 blocks), lost blocks included.
+TEST(FlowControlDatapath, CbfcResynchronisesAbrAfterFramesLostOnTheWire) {
+  RingTestbed bed("fcsync", 3, 64);
+  start_with_one_lossless_host(bed, switch_toml(bed, "sync", "[flow_control]\nengine = \"cbfc\"",
+                                                "[ports.flow_control]\nengine = \"none\""));
+  fc::EngineInstance engine = cbfc_host_engine();
+  const auto& host_gate = static_cast<const fc::CbfcEgressGate&>(*engine.gate);
+  bed.end(0).set_engine(std::move(engine), 3);
+  bed.end(0).lose_every(20);
+  bed.end(2).drain_at(10'000'000'000);
+  uint64_t now = 0;
+  for (; now < 2'000'000; now += kStepNs) bed.step(now);
+  now = bed.settle(now, kStepNs);
+  // Two more credit periods each way, so that the last word on both sides is an idle one.
+  for (const uint64_t end = now + 3 * 52'428; now < end; now += kStepNs) bed.step(now);
+  EXPECT_GT(bed.end(0).lost(), 50u);
+  EXPECT_EQ(bed.end(2).received(3), bed.end(0).sent(3));
+  EXPECT_EQ(bed.end(0).last_credit_limit(), host_gate.fctbs() + kBufferBytes / 64);
 }
 
 // A neighbour that pauses forever (a PFC storm) holds the sink port's lossless queue; the

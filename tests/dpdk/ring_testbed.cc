@@ -73,6 +73,8 @@ void LinkEnd::receive(uint64_t now) {
     } else if (kind == wire::ControlFrameKind::kCredit) {
       const auto credit = wire::decode_credit(data, length);
       ++credit_frames_received_;
+      if (has_priority(credit.frame.entry_mask, engine_priority_))
+        last_credit_limit_ = credit.frame.entry[engine_priority_].fccl;
       if (engine_.gate && has_priority(credit.frame.entry_mask, engine_priority_))
         engine_.gate->on_message(fc::ControlMessage{now, fc::ControlKind::kCreditLimit,
                                                     static_cast<uint8_t>(engine_priority_), 0,
@@ -122,9 +124,13 @@ void LinkEnd::step(uint64_t now) {
     if (stream.gated && engine_.gate && !engine_.gate->may_send(now, stream.spec.size)) continue;
     traffic::FrameSpec spec = stream.spec;
     spec.sequence = sequence_++;
-    enqueue(traffic::build_frame(spec));
     if (stream.gated && engine_.gate) engine_.gate->on_dequeue(now, spec.size);
-    ++sent_[spec.dscp >> 3];
+    if (stream.gated && lose_every_ && ++gated_sent_ % lose_every_ == 0) {
+      ++lost_;
+    } else {
+      enqueue(traffic::build_frame(spec));
+      ++sent_[spec.dscp >> 3];
+    }
     tx_busy_until_ =
         now + ns_.for_bits((spec.size + kEthernetOverheadBytes) * kBitsPerByte, rate_bps_);
     return;

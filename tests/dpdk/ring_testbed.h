@@ -39,6 +39,9 @@ class LinkEnd {
   // Send a PFC pause of `quanta` for `priority` every `period_ns` (a misbehaving neighbour).
   void storm(int priority, uint16_t quanta, uint64_t period_ns);
   void stop_sending() { sending_ = false; }
+  // Every n-th gated frame is lost on the wire: counted as sent by the gate (FCTBS), never
+  // delivered.
+  void lose_every(uint64_t n) { lose_every_ = n; }
 
   void step(uint64_t now_ns);
 
@@ -47,6 +50,10 @@ class LinkEnd {
   uint64_t pauses_received() const { return pauses_received_; }
   uint64_t resumes_received() const { return resumes_received_; }
   uint64_t credit_frames_received() const { return credit_frames_received_; }
+  uint32_t last_credit_limit() const {
+    return last_credit_limit_;
+  }  // FCCL of the engine's priority
+  uint64_t lost() const { return lost_; }
 
  private:
   void receive(uint64_t now);
@@ -76,6 +83,10 @@ class LinkEnd {
   uint64_t pauses_received_ = 0;
   uint64_t resumes_received_ = 0;
   uint64_t credit_frames_received_ = 0;
+  uint32_t last_credit_limit_ = 0;
+  uint64_t lose_every_ = 0;
+  uint64_t gated_sent_ = 0;
+  uint64_t lost_ = 0;
 };
 
 class RingTestbed {

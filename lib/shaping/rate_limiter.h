@@ -1,0 +1,64 @@
+#pragma once
+// The per-queue rate limiter of GFC §5.3. After a packet whose wire time at line rate C is
+// R_l, the queue may not send for R_c = (C − R_r)/R_r · R_l, R_r the assigned rate. Measured
+// from the packet's start, the next one may start R_l + R_c = L/R_r later (L its wire bits):
+// that is what we schedule, because software sees when a packet was handed to the NIC, not
+// when its last bit left.
+//
+// Time is in ticks of the clock that drives the datapath (TSC, or the lab's virtual clock).
+// Start times are kept as exact rationals — whole ticks plus a remainder in units of
+// 1/R_r tick — so every gap is the exact one rounded down or up to the tick and the long-run
+// rate is exact: after any number of packets the queue opens at ⌊Σ L · hz / R_r⌋.
+//
+// R_r ≥ C means no wait at all (R_c = 0): the port serialises its own packets. A limiter
+// with no line rate (kNoLineRate) paces at any rate, as the lab's links need.
+//
+// When the queue was late (a poll came after the time it opened), the schedule is kept as
+// long as the lateness is within `catch_up_ticks`, so that polling granularity does not lower
+// the rate; beyond that the schedule restarts from now minus catch_up_ticks. That allows a
+// burst of at most catch_up_ticks × R_r after idle. 0 (the lab, exact polling) means none.
+
+#include <cstdint>
+
+#include "core/tick_rate.h"
+#include "shaping/wire_framing.h"
+
+namespace fcswitch::shaping {
+
+inline constexpr uint64_t kNoLineRate = UINT64_MAX;
+
+class RateLimiter {
+ public:
+  RateLimiter(uint64_t line_rate_bps, const TickRate& ticks, const WireFraming& framing = {},
+              uint64_t catch_up_ticks = 0);
+
+  // Takes effect for the next packet: the gap after the last one is recomputed at the new
+  // rate (its sub-tick remainder is dropped: at most one tick, once per change). 0 stops the
+  // queue until a rate above 0 is set.
+  void set_rate(uint64_t rate_bps);
+  uint64_t rate_bps() const { return rate_bps_; }
+  uint64_t line_rate_bps() const { return line_rate_bps_; }
+  bool unlimited() const { return rate_bps_ >= line_rate_bps_; }
+
+  bool may_send(uint64_t now_ticks) const { return now_ticks >= next_open_ticks_; }
+  // A frame of `frame_bytes` (without FCS) starts now.
+  void on_send(uint64_t now_ticks, uint32_t frame_bytes);
+  // When the queue may send next; kNeverTicks while the rate is 0.
+  uint64_t next_open_ticks() const { return next_open_ticks_; }
+
+ private:
+  void schedule_after(uint64_t start_ticks, uint64_t start_remainder, uint64_t bits);
+
+  uint64_t line_rate_bps_;
+  uint64_t hz_;
+  WireFraming framing_;
+  uint64_t catch_up_ticks_;
+  uint64_t rate_bps_;
+  bool sent_ = false;
+  uint64_t last_start_ticks_ = 0;
+  uint64_t last_bits_ = 0;
+  uint64_t next_open_ticks_ = 0;
+  uint64_t remainder_ = 0;  // of next_open, in 1/rate_bps_ ticks: always < rate_bps_
+};
+
+}  // namespace fcswitch::shaping

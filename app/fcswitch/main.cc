@@ -110,6 +110,7 @@ bool drain(fcswitch::SwitchNode& node, double timeout_s) {
 int run(const Options& options) {
   const fcswitch::config::SwitchConfig config =
       fcswitch::config::load_switch_config(options.config_path);
+  for (const std::string& warning : config.warnings) spdlog::warn("{}", warning);
   spdlog::info(
       "config {}: switch {}, {} ports, layout {} ({} worker lcores), lossless priorities 0x{:02x}",
       config.file, config.name, config.ports.size(), config.layout_name, config.lcores.size(),

@@ -6,34 +6,49 @@
 
 namespace fcswitch::config {
 
-void ConfigProblems::add(const toml::source_region& where, std::string message) {
+void ConfigProblems::add_to(std::vector<Problem>& list, const std::string& file,
+                            const toml::source_region& where, std::string message) {
   std::string line =
-      fmt::format("{}:{}:{}: {}", file_, where.begin.line, where.begin.column, message);
+      fmt::format("{}:{}:{}: {}", file, where.begin.line, where.begin.column, message);
   // Defaults shared by several ports are checked once per port: say each problem once.
-  for (const Problem& p : problems_)
+  for (const Problem& p : list)
     if (p.message == line) return;
-  problems_.push_back(Problem{where.begin, std::move(line)});
+  list.push_back(Problem{where.begin, std::move(line)});
 }
 
 void ConfigProblems::expected(const toml::source_region& where, std::string_view key,
                               std::string_view what, std::string_view found) {
-  add(where, fmt::format("{}: expected {}, found {}", key, what, found));
+  add_to(problems_, file_, where, fmt::format("{}: expected {}, found {}", key, what, found));
 }
 
 void ConfigProblems::note(const toml::source_region& where, std::string_view key,
                           std::string_view message) {
-  add(where, fmt::format("{}: {}", key, message));
+  add_to(problems_, file_, where, fmt::format("{}: {}", key, message));
 }
 
-std::vector<std::string> ConfigProblems::take() {
-  std::stable_sort(problems_.begin(), problems_.end(), [](const Problem& a, const Problem& b) {
+void ConfigProblems::warn(const toml::source_region& where, std::string_view key,
+                          std::string_view what, std::string_view found) {
+  add_to(warnings_, file_, where,
+         fmt::format("{}: expected {}, found {} (accepted: the file allows it)", key, what, found));
+}
+
+std::vector<std::string> ConfigProblems::sorted(std::vector<Problem>& list) {
+  std::stable_sort(list.begin(), list.end(), [](const Problem& a, const Problem& b) {
     return a.where.line != b.where.line ? a.where.line < b.where.line
                                         : a.where.column < b.where.column;
   });
   std::vector<std::string> messages;
-  for (auto& p : problems_) messages.push_back(std::move(p.message));
-  problems_.clear();
+  for (auto& p : list) messages.push_back(std::move(p.message));
+  list.clear();
   return messages;
+}
+
+std::vector<std::string> ConfigProblems::take() {
+  return sorted(problems_);
+}
+
+std::vector<std::string> ConfigProblems::take_warnings() {
+  return sorted(warnings_);
 }
 
 std::string describe(const toml::node& node) {

@@ -19,20 +19,28 @@ class ConfigProblems {
   // "file:line:column: key: message" for problems that are not a type or range mismatch.
   void note(const toml::source_region& where, std::string_view key, std::string_view message);
 
+  // Like expected(), for a rule the file asked to break on purpose: a warning, not a problem.
+  void warn(const toml::source_region& where, std::string_view key, std::string_view what,
+            std::string_view found);
+
   const std::string& file() const { return file_; }
   bool empty() const { return problems_.empty(); }
   // The messages in the order of their places in the file.
   std::vector<std::string> take();
+  std::vector<std::string> take_warnings();
 
  private:
   struct Problem {
     toml::source_position where;
     std::string message;
   };
-  void add(const toml::source_region& where, std::string message);
+  static void add_to(std::vector<Problem>& list, const std::string& file,
+                     const toml::source_region& where, std::string message);
+  static std::vector<std::string> sorted(std::vector<Problem>& list);
 
   std::string file_;
   std::vector<Problem> problems_;
+  std::vector<Problem> warnings_;
 };
 
 // How a value appears in a message: `integer 2000000`, `string "abc"`, `table`.

@@ -25,6 +25,8 @@ struct Layer {
   std::optional<bool> trust;
   std::optional<uint64_t> detect_ns, restore_ns;
   std::optional<fc::WatchdogAction> action;
+  std::optional<uint16_t> stage_opcode;
+  std::optional<uint64_t> limiter_catch_up_ns;
 };
 
 // An engine's keys over several tables, the first one holding a key giving its value.
@@ -52,18 +54,29 @@ class LayeredParamReader final : public fc::ParamReader {
     TableReader* r = holder(key);
     return r ? r->duration_ns(key, min, max) : std::nullopt;
   }
+  std::optional<bool> boolean(std::string_view key) override {
+    TableReader* r = holder(key);
+    return r ? r->boolean(key) : std::nullopt;
+  }
   void refuse(std::string_view key, std::string_view expected, std::string_view found) override {
-    const std::string what =
-        context_.empty() ? std::string(expected) : fmt::format("{} {}", expected, context_);
+    const std::string what = with_context(expected);
     if (TableReader* r = holder(key)) return r->refuse(key, what, found);
     // Broken by a default: pin it where the engine was chosen.
     problems_.expected(fallback_source_, fmt::format("{}.{}", fallback_path_, key), what, found);
+  }
+  void warn(std::string_view key, std::string_view expected, std::string_view found) override {
+    const std::string what = with_context(expected);
+    if (TableReader* r = holder(key)) return r->warn(key, what, found);
+    problems_.warn(fallback_source_, fmt::format("{}.{}", fallback_path_, key), what, found);
   }
   void reject_unknown_keys() {
     for (auto& r : readers_) r->reject_unknown_keys();
   }
 
  private:
+  std::string with_context(std::string_view expected) const {
+    return context_.empty() ? std::string(expected) : fmt::format("{} {}", expected, context_);
+  }
   TableReader* holder(std::string_view key) {
     for (auto& r : readers_)
       if (r->has(key)) return r.get();
@@ -106,6 +119,10 @@ Layer read_layer(const toml::table& table, std::string path, ConfigProblems& pro
   if (per_link) {
     layer.response_time_ns = reader.duration_ns("response_time", 1, kMaxDurationNs);
     layer.trust = reader.boolean("trust");
+    // Any MAC Control opcode but 0 and 802.3x PAUSE.
+    if (auto opcode = reader.integer("stage_opcode", 0x0002, 0xFFFF))
+      layer.stage_opcode = static_cast<uint16_t>(*opcode);
+    layer.limiter_catch_up_ns = reader.duration_ns("limiter_catch_up", 0, kNsPerSecond / 1000);
     read_watchdog(reader, layer);
     if (const toml::table* by_priority = reader.table("priority")) {
       for (const auto& [key, node] : *by_priority) {
@@ -175,6 +192,11 @@ void read_flow_control(TableReader& root, const std::vector<const toml::table*>&
       fc.watchdog.restore_ns = *v;
     if (auto v = first<fc::WatchdogAction>(link_layers, [](const Layer& l) { return l.action; }))
       fc.watchdog.action = *v;
+    if (auto v = first<uint16_t>(link_layers, [](const Layer& l) { return l.stage_opcode; }))
+      fc.stage_opcode = *v;
+    if (auto v =
+            first<uint64_t>(link_layers, [](const Layer& l) { return l.limiter_catch_up_ns; }))
+      fc.limiter_catch_up_ns = *v;
 
     const fc::LinkParams link{port.rate_bps, fc.response_time_ns,
                               config.buffer.lossless_ingress_bytes};

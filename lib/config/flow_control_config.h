@@ -32,6 +32,9 @@ struct PortFlowControl {
   bool trust = true;              // act on feedback frames received on this port
   uint64_t response_time_ns = 0;  // τ of the link (default: GFC Eq. 6 at the port rate)
   fc::WatchdogConfig watchdog;
+  uint16_t stage_opcode = 0x0101;  // buffer-based GFC stage frames (default: PFC's, as GFC §5.1)
+  // How late a TX poll may be before a rate limiter restarts its schedule (rate_limiter.h).
+  uint64_t limiter_catch_up_ns = 2000;
 };
 
 struct SwitchConfig;

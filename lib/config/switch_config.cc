@@ -133,6 +133,14 @@ PortConfig read_port(const toml::table& table, size_t index, ConfigProblems& pro
       reader.refuse("mac", "a unicast MAC address \"aa:bb:cc:dd:ee:ff\"");
   }
   if (auto rate = reader.rate_bps("rate", 1'000'000, 400'000'000'000)) port.rate_bps = *rate;
+  if (auto cap = reader.rate_bps("rate_limit", 1000, 400'000'000'000)) {
+    if (*cap >= port.rate_bps)
+      reader.refuse("rate_limit", fmt::format("below the port rate ({} b/s)", port.rate_bps));
+    else
+      port.rate_limit_bps = *cap;
+  }
+  if (auto n = reader.integer("wire_overhead", 0, 64))
+    port.wire_overhead_bytes = static_cast<uint32_t>(*n);
   if (auto n = reader.integer("rx_descriptors", 0, 4096))
     port.rx_descriptors = static_cast<uint16_t>(*n);
   if (auto n = reader.integer("tx_descriptors", 0, 4096))
@@ -429,6 +437,7 @@ SwitchConfig parse_switch_config(std::string_view text, const std::string& file)
   read_layout(reader, config);
   reader.reject_unknown_keys();
   if (!problems.empty()) throw ConfigError(problems.take());
+  config.warnings = problems.take_warnings();
   return config;
 }
 

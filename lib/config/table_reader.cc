@@ -141,6 +141,11 @@ void TableReader::refuse(std::string_view key, std::string_view expected, std::s
   problems_.expected(node ? node->source() : table_.source(), key_path(key), expected, found);
 }
 
+void TableReader::warn(std::string_view key, std::string_view expected, std::string_view found) {
+  const toml::node* node = table_.get(key);
+  problems_.warn(node ? node->source() : table_.source(), key_path(key), expected, found);
+}
+
 void TableReader::reject_unknown_keys() {
   for (const auto& [key, node] : table_) {
     if (known_.count(key.str())) continue;

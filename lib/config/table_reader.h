@@ -49,6 +49,8 @@ class TableReader {
   // The same for a rule between values: `found` says what broke it. Pinned to the key, or to
   // the table when the key is absent (a default broke the rule).
   void refuse(std::string_view key, std::string_view expected, std::string_view found);
+  // The same rule broken on purpose: a warning pinned to the key.
+  void warn(std::string_view key, std::string_view expected, std::string_view found);
   bool has(std::string_view key) const { return table_.contains(key); }
 
   // Records each key of the table that no accessor above asked for.

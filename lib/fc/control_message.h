@@ -16,7 +16,7 @@ struct ControlMessage {
   uint64_t rx_ticks = 0;  // when RX took the frame off the port
   ControlKind kind = ControlKind::kClassTime;
   uint8_t priority = 0;
-  uint16_t reserved = 0;
+  uint16_t opcode = 0;  // kClassTime: the MAC Control opcode it came with (PFC or GFC stage)
   uint32_t value = 0;  // quanta, stage or FCCL
 };
 static_assert(sizeof(ControlMessage) == 16, "ring element size");

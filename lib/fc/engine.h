@@ -21,6 +21,7 @@
 #include "core/tick_rate.h"
 #include "fc/control_message.h"
 #include "fc/feedback_out.h"
+#include "shaping/wire_framing.h"
 
 namespace fcswitch::fc {
 
@@ -70,6 +71,13 @@ struct EngineContext {
   LinkParams link;
   TickRate ticks;
   int priority = 0;
+  // MAC Control opcode of buffer-based GFC's stage frames on this link (GFC §5.1 reuses the
+  // PFC frame; a testbed may give them their own opcode so no NIC takes a stage for a pause).
+  uint16_t stage_opcode = 0x0101;
+  // Rate limiters: what a frame costs on the wire, and how late a poll may be before the
+  // schedule restarts (shaping/rate_limiter.h). 0 in virtual time.
+  shaping::WireFraming framing{};
+  uint64_t limiter_catch_up_ticks = 0;
 };
 
 struct EngineInstance {

@@ -16,8 +16,11 @@ class ParamReader {
   virtual std::optional<uint64_t> bytes(std::string_view key, uint64_t min, uint64_t max) = 0;
   virtual std::optional<int64_t> integer(std::string_view key, int64_t min, int64_t max) = 0;
   virtual std::optional<uint64_t> duration_ns(std::string_view key, uint64_t min, uint64_t max) = 0;
+  virtual std::optional<bool> boolean(std::string_view key) = 0;
   // A rule between values is broken: `key` was expected to be `expected` and is `found`.
   virtual void refuse(std::string_view key, std::string_view expected, std::string_view found) = 0;
+  // The same, where the configuration asked to go ahead anyway: reported, not refused.
+  virtual void warn(std::string_view key, std::string_view expected, std::string_view found) = 0;
 };
 
 }  // namespace fcswitch::fc

@@ -98,7 +98,8 @@ void PfcEgressGate::account(uint64_t now) {
 }
 
 void PfcEgressGate::on_message(const ControlMessage& message) {
-  if (message.kind != ControlKind::kClassTime) return;
+  // A GFC stage frame with its own opcode is not a pause.
+  if (message.kind != ControlKind::kClassTime || message.opcode != wire::kPfcOpcode) return;
   const uint64_t at = message.rx_ticks;
   account(at);
   if (message.value == 0) {

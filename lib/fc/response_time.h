@@ -1,7 +1,8 @@
 #pragma once
 // τ, the worst-case time from a receiver's feedback decision to the change reaching its
-// input (GFC §5.4, Eq. 6): τ ≤ 2·MTU/C + 2·t_w + t_r. With the paper's values (MTU 1500 B,
-// t_w = 1 µs of wire, t_r = 3 µs of processing) that is 7.4/5.6/5.2 µs at 10/40/100 Gb/s.
+// input (GFC §5.4, Eq. 6): τ ≤ 2·MTU/C + 2·t_w + t_r. With the paper's values (t_w = 1 µs of
+// wire, t_r = 3 µs of processing) that is 7.4/5.6/5.2 µs at 10/40/100 Gb/s for Ethernet
+// (MTU 1500 B) and 11.4/6.6/5.6 µs for InfiniBand (MTU 4000 B).
 // A software switch is slower (its NIC TX ring adds to t_r; the GFC testbed measured 90 µs):
 // configure what you measured.
 
@@ -13,12 +14,16 @@
 namespace fcswitch::fc {
 
 inline constexpr uint64_t kEq6MtuBytes = 1500;
+inline constexpr uint64_t kEq6InfinibandMtuBytes = 4000;
 inline constexpr uint64_t kEq6WireNs = 1000;
 inline constexpr uint64_t kEq6ProcessingNs = 3000;
 
-constexpr uint64_t eq6_response_time_ns(uint64_t rate_bps) {
-  const uint64_t mtu_ns = (kEq6MtuBytes * kBitsPerByte * kNsPerSecond + rate_bps - 1) / rate_bps;
-  return 2 * mtu_ns + 2 * kEq6WireNs + kEq6ProcessingNs;
+// GFC Eq. 6, each MTU time rounded up to the ns.
+constexpr uint64_t eq6_response_time_ns(uint64_t rate_bps, uint64_t mtu_bytes = kEq6MtuBytes,
+                                        uint64_t wire_ns = kEq6WireNs,
+                                        uint64_t processing_ns = kEq6ProcessingNs) {
+  const uint64_t mtu_ns = (mtu_bytes * kBitsPerByte * kNsPerSecond + rate_bps - 1) / rate_bps;
+  return 2 * mtu_ns + 2 * wire_ns + processing_ns;
 }
 
 static_assert(eq6_response_time_ns(10'000'000'000) == 7400);

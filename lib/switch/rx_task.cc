@@ -32,12 +32,13 @@ bool RxTask::take_control(rte_mbuf* m, wire::ControlFrameKind kind, uint64_t now
   unsigned count = 0;
   wire::ControlDecodeStatus status;
   if (kind == wire::ControlFrameKind::kMacControl) {
-    const auto decoded = wire::decode_pfc(data, length);
+    const auto decoded = wire::decode_pfc(data, length, settings_.stage_opcode);
     status = decoded.status;
     for (int i = 0; i < kNumPriorities; ++i)
       if (has_priority(decoded.frame.class_enable, i))
-        messages[count++] = fc::ControlMessage{now, fc::ControlKind::kClassTime,
-                                               static_cast<uint8_t>(i), 0, decoded.frame.time[i]};
+        messages[count++] =
+            fc::ControlMessage{now, fc::ControlKind::kClassTime, static_cast<uint8_t>(i),
+                               decoded.frame.opcode, decoded.frame.time[i]};
   } else {
     const auto decoded = wire::decode_credit(data, length);
     status = decoded.status;

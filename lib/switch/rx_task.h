@@ -25,6 +25,7 @@ namespace fcswitch {
 
 struct RxSettings {
   uint16_t control_ether_type = 0x8808;  // the port's MAC Control EtherType
+  uint16_t stage_opcode = 0x0101;        // buffer-based GFC stage frames, if not PFC's
   bool trust = true;                     // act on flow-control frames
 };
 

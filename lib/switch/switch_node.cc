@@ -48,7 +48,9 @@ SwitchNode::SwitchNode(const config::SwitchConfig& config, uint64_t tick_hz)
     const auto& port = config.ports[p];
     rx_tasks_.push_back(std::make_unique<RxTask>(
         "rx:" + port.name, p, ports_[p]->id(),
-        RxSettings{port.control_ether_type, port.flow_control.trust}, *state_));
+        RxSettings{port.control_ether_type, port.flow_control.stage_opcode,
+                   port.flow_control.trust},
+        *state_));
     tx_tasks_.push_back(std::make_unique<TxTask>("tx:" + port.name, p, ports_[p]->id(),
                                                  port.scheduler, make_flow_control(p), *state_));
   }
@@ -70,12 +72,25 @@ TxFlowControl SwitchNode::make_flow_control(int p) const {
   flow.mac = ports_[p]->mac();
   flow.control_ether_type = port.control_ether_type;
   flow.control_pool = control_pool_;
-  const fc::LinkParams link{port.rate_bps, port.flow_control.response_time_ns,
-                            config_.buffer.lossless_ingress_bytes};
+  flow.stage_opcode = port.flow_control.stage_opcode;
+  fc::EngineContext context;
+  context.link = fc::LinkParams{port.rate_bps, port.flow_control.response_time_ns,
+                                config_.buffer.lossless_ingress_bytes};
+  context.ticks = ticks_;
+  context.stage_opcode = port.flow_control.stage_opcode;
+  context.framing = shaping::WireFraming{port.wire_overhead_bytes, kEthernetMinFrameBytes};
+  context.limiter_catch_up_ticks = ticks_.from_ns(port.flow_control.limiter_catch_up_ns);
+  if (port.rate_limit_bps) {
+    flow.pacer.emplace(port.rate_bps, port.rate_limit_bps, ticks_, context.framing,
+                       context.limiter_catch_up_ticks);
+    spdlog::info("port {}: paced at {} b/s of {} b/s", port.name, port.rate_limit_bps,
+                 port.rate_bps);
+  }
   for (int prio = 0; prio < kNumPriorities; ++prio) {
     const config::PriorityFlowControl& chosen = port.flow_control.priorities[prio];
     if (!chosen.engine) continue;
-    flow.engines[prio] = chosen.engine->make(*chosen.params, fc::EngineContext{link, ticks_, prio});
+    context.priority = prio;
+    flow.engines[prio] = chosen.engine->make(*chosen.params, context);
     spdlog::info("port {} priority {}: flow control {}", port.name, prio, chosen.engine->name);
   }
   return flow;

@@ -1,5 +1,7 @@
 #include "switch/tx_task.h"
 
+#include <algorithm>
+
 #include <rte_ethdev.h>
 #include <rte_mbuf.h>
 #include <rte_ring.h>
@@ -102,23 +104,42 @@ uint32_t TxTask::pending_blocks(int queue) const {
   return blocks;
 }
 
+bool TxTask::add_pfc_layout_frame(const wire::PfcFrame& frame) {
+  rte_mbuf* m = rte_pktmbuf_alloc(flow_.control_pool);
+  if (!m) {
+    control_alloc_failures_.increment();  // kept in unsent_: tried again next poll
+    return false;
+  }
+  auto* data = reinterpret_cast<uint8_t*>(rte_pktmbuf_append(m, wire::kPfcFrameBytes));
+  wire::encode_pfc(frame, flow_.control_ether_type, data);
+  pfc_frames_sent_.increment();
+  control_[control_count_++] = m;
+  return true;
+}
+
 bool TxTask::build_control_frames() {
   if (unsent_.empty() || control_count_) return false;
-  if (unsent_.class_enable) {
-    rte_mbuf* m = rte_pktmbuf_alloc(flow_.control_pool);
-    if (!m) {
-      control_alloc_failures_.increment();  // kept in unsent_: tried again next poll
-      return false;
+  // GFC stages ride in PFC's own frame when the link gives them PFC's opcode (GFC §5.1).
+  const bool stages_with_pfc = flow_.stage_opcode == wire::kPfcOpcode;
+  if (unsent_.class_enable || (stages_with_pfc && unsent_.stage_enable)) {
+    wire::PfcFrame frame{flow_.mac, unsent_.class_enable, unsent_.class_time};
+    if (stages_with_pfc) {
+      for (int prio = 0; prio < kNumPriorities; ++prio)
+        if (has_priority(unsent_.stage_enable, prio)) frame.time[prio] = unsent_.stage[prio];
+      frame.class_enable |= unsent_.stage_enable;
     }
-    auto* data = reinterpret_cast<uint8_t*>(rte_pktmbuf_append(m, wire::kPfcFrameBytes));
-    wire::encode_pfc(wire::PfcFrame{flow_.mac, unsent_.class_enable, unsent_.class_time},
-                     flow_.control_ether_type, data);
+    if (!add_pfc_layout_frame(frame)) return control_count_ > 0;
     for (int prio = 0; prio < kNumPriorities; ++prio)
       if (has_priority(unsent_.class_enable, prio))
         (unsent_.class_time[prio] ? pause_sent_ : resume_sent_)[prio].increment();
-    pfc_frames_sent_.increment();
-    control_[control_count_++] = m;
     unsent_.class_enable = 0;
+    if (stages_with_pfc) unsent_.stage_enable = 0;
+  }
+  if (unsent_.stage_enable) {
+    if (!add_pfc_layout_frame(
+            wire::PfcFrame{flow_.mac, unsent_.stage_enable, unsent_.stage, flow_.stage_opcode}))
+      return control_count_ > 0;
+    unsent_.stage_enable = 0;
   }
   if (unsent_.credit_enable) {
     rte_mbuf* m = rte_pktmbuf_alloc(flow_.control_pool);
@@ -213,6 +234,8 @@ void TxTask::fill_burst(uint64_t now) {
   while (pending_count_ < kBurstSize) {
     const QueueMask eligible = backlogged_ & open;
     if (!eligible) break;
+    // The port's cap applies to data; our feedback frames are not held back by it.
+    if (flow_.pacer && !flow_.pacer->may_send(now)) break;
     const int q = scheduler_.pick(eligible, head_bytes);
     if (q == EgressScheduler::kNone) break;
     QueueHead& head = heads_[q];
@@ -220,6 +243,7 @@ void TxTask::fill_burst(uint64_t now) {
     --head.count;
     const uint32_t length = rte_pktmbuf_pkt_len(m);
     scheduler_.on_sent(q, length);
+    if (flow_.pacer) flow_.pacer->on_send(now, length);
     const bool gated = gated_ >> q & 1u;
     if (gated) flow_.engines[q].gate->on_dequeue(now, length);
     pending_meta_[pending_count_] = state_.meta(m);
@@ -272,6 +296,22 @@ bool TxTask::poll(uint64_t now) {
   pending_count_ = static_cast<uint16_t>(pending_count_ - sent);
   publish_held();
   return true;
+}
+
+uint64_t TxTask::next_action_ticks() const {
+  uint64_t next = kNeverTicks;
+  for (int prio = 0; prio < kNumPriorities; ++prio) {
+    const fc::EngineInstance& engine = flow_.engines[prio];
+    if (engine.generator) next = std::min(next, engine.generator->next_action_ticks());
+    // A gate that opens matters only to a queue with packets; one open already is no event.
+    if (engine.gate && (backlogged_ >> prio & 1u)) {
+      const uint64_t opens = engine.gate->next_action_ticks();
+      if (opens > last_poll_ticks_) next = std::min(next, opens);
+    }
+  }
+  if (flow_.pacer && backlogged_ && flow_.pacer->next_open_ticks() > last_poll_ticks_)
+    next = std::min(next, flow_.pacer->next_open_ticks());
+  return next;
 }
 
 void TxTask::publish_held() {

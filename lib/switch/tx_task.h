@@ -21,12 +21,14 @@
 #include "fc/engine.h"
 #include "fc/feedback_out.h"
 #include "fc/gate_watchdog.h"
+#include "shaping/port_pacer.h"
 #include "switch/burst.h"
 #include "switch/drop_counters.h"
 #include "switch/egress_scheduler.h"
 #include "switch/switch_state.h"
 #include "switch/task.h"
 #include "wire/mac_address.h"
+#include "wire/pfc_frame.h"
 
 struct rte_mbuf;
 struct rte_mempool;
@@ -40,7 +42,9 @@ struct TxFlowControl {
   TickRate ticks;
   wire::MacAddress mac;                  // source of the frames we send
   uint16_t control_ether_type = 0x8808;  // for PFC frames
+  uint16_t stage_opcode = 0x0101;        // GFC stage frames: one frame with PFC if the same
   rte_mempool* control_pool = nullptr;   // frames we originate; never the data pool
+  std::optional<shaping::PortPacer> pacer;  // the port capped below its rate
 };
 
 class TxTask : public Task {
@@ -68,6 +72,10 @@ class TxTask : public Task {
   bool has_engine(int priority) const { return flow_.engines[priority].gate != nullptr; }
   void engine_counters(int priority, const fc::CounterSink& sink) const;
 
+  // The earliest time a gate, generator or the pacer acts by itself (the lab's clock jumps
+  // there when nothing else happens); kNeverTicks if none. TX's thread, or stopped lcores.
+  uint64_t next_action_ticks() const;
+
   // Control thread, after the lcores have stopped: hands back what the task holds.
   unsigned take_held(rte_mbuf** out, unsigned max);
 
@@ -81,7 +89,7 @@ class TxTask : public Task {
     uint16_t count = 0;
     rte_mbuf* pkts[kBurstSize];
   };
-  static constexpr int kMaxControlFrames = 2;  // one of each format
+  static constexpr int kMaxControlFrames = 3;  // PFC, GFC stage (own opcode), credit
 
   bool refill(int queue);
   uint32_t head_length(int queue) const;  // of the packet at the head of a backlogged queue
@@ -91,6 +99,7 @@ class TxTask : public Task {
   bool take_messages();
   bool generate_feedback(uint64_t now);
   bool build_control_frames();
+  bool add_pfc_layout_frame(const wire::PfcFrame& frame);
   uint32_t pending_blocks(int queue) const;
   bool send_control();
   QueueMask open_queues(uint64_t now);

@@ -11,7 +11,7 @@ void encode_pfc(const PfcFrame& frame, uint16_t ether_type, uint8_t* out) {
   MacAddress{kPfcDestination}.to_bytes(out);
   frame.source.to_bytes(out + 6);
   store_be16(out + 12, ether_type);
-  store_be16(out + 14, kPfcOpcode);
+  store_be16(out + 14, frame.opcode);
   store_be16(out + 16, frame.class_enable);
   for (int i = 0; i < 8; ++i) store_be16(out + 18 + 2 * i, frame.time[i]);
 }
@@ -23,16 +23,17 @@ ControlDecodeStatus check_control_header(const uint8_t* data, size_t length, siz
   return ControlDecodeStatus::kOk;
 }
 
-PfcDecodeResult decode_pfc(const uint8_t* data, size_t length) {
+PfcDecodeResult decode_pfc(const uint8_t* data, size_t length, uint16_t stage_opcode) {
   PfcDecodeResult r;
   r.status = check_control_header(data, length, kPfcFrameBytes);
   if (r.status != ControlDecodeStatus::kOk) return r;
   const uint16_t opcode = load_be16(data + 14);
-  if (opcode != kPfcOpcode) {
+  if (opcode != kPfcOpcode && (opcode != stage_opcode || opcode == kPauseOpcode)) {
     r.status = opcode == kPauseOpcode ? ControlDecodeStatus::kPauseOpcode
                                       : ControlDecodeStatus::kUnknownOpcode;
     return r;
   }
+  r.frame.opcode = opcode;
   r.frame.source = MacAddress::from_bytes(data + 6);
   r.frame.class_enable = data[17];
   for (int i = 0; i < 8; ++i) r.frame.time[i] = load_be16(data + 18 + 2 * i);

@@ -31,6 +31,7 @@ struct PfcFrame {
   MacAddress source;
   uint8_t class_enable = 0;        // bit i: time[i] applies to priority i
   std::array<uint16_t, 8> time{};  // quanta (PFC) or stage (buffer-based GFC)
+  uint16_t opcode = kPfcOpcode;    // or the link's GFC stage opcode
   friend bool operator==(const PfcFrame&, const PfcFrame&) = default;
 };
 
@@ -44,8 +45,9 @@ struct PfcDecodeResult {
 
 // Decodes a frame already known to carry `ether_type` at offset 12. Rejects a frame shorter
 // than the Ethernet minimum, one not addressed to 01:80:C2:00:00:01, and any opcode but
-// 0x0101 (802.3x PAUSE is reported as kPauseOpcode so it can be counted apart). The reserved
-// octet of the vector is ignored on receipt, as 802.1Qbb says.
-PfcDecodeResult decode_pfc(const uint8_t* data, size_t length);
+// 0x0101 and `stage_opcode` (the link's GFC stage frames, if they have their own; 802.3x
+// PAUSE is reported as kPauseOpcode so it can be counted apart). The reserved octet of the
+// vector is ignored on receipt, as 802.1Qbb says.
+PfcDecodeResult decode_pfc(const uint8_t* data, size_t length, uint16_t stage_opcode = kPfcOpcode);
 
 }  // namespace fcswitch::wire

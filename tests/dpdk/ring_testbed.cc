@@ -25,9 +25,10 @@ LinkEnd::LinkEnd(rte_ring* to_switch, rte_ring* from_switch, rte_mempool* pool, 
 
 LinkEnd::~LinkEnd() = default;
 
-void LinkEnd::set_engine(fc::EngineInstance engine, int priority) {
+void LinkEnd::set_engine(fc::EngineInstance engine, int priority, uint16_t stage_opcode) {
   engine_ = std::move(engine);
   engine_priority_ = priority;
+  stage_opcode_ = stage_opcode;
 }
 
 void LinkEnd::storm(int priority, uint16_t quanta, uint64_t period_ns) {
@@ -60,15 +61,17 @@ void LinkEnd::receive(uint64_t now) {
           ns_.for_bits((length + kEthernetOverheadBytes) * kBitsPerByte, drain_rate_bps_);
     const auto kind = wire::control_frame_kind(data, length, wire::kEtherTypeMacControl);
     if (kind == wire::ControlFrameKind::kMacControl) {
-      const auto pfc = wire::decode_pfc(data, length);
+      const auto pfc = wire::decode_pfc(data, length, stage_opcode_);
       for (int i = 0; i < 8; ++i) {
         if (pfc.status != wire::ControlDecodeStatus::kOk ||
             !has_priority(pfc.frame.class_enable, i))
           continue;
         (pfc.frame.time[i] ? pauses_received_ : resumes_received_)++;
+        if (i == engine_priority_) class_times_.push_back(pfc.frame.time[i]);
         if (engine_.gate && i == engine_priority_)
-          engine_.gate->on_message(fc::ControlMessage{
-              now, fc::ControlKind::kClassTime, static_cast<uint8_t>(i), 0, pfc.frame.time[i]});
+          engine_.gate->on_message(fc::ControlMessage{now, fc::ControlKind::kClassTime,
+                                                      static_cast<uint8_t>(i), pfc.frame.opcode,
+                                                      pfc.frame.time[i]});
       }
     } else if (kind == wire::ControlFrameKind::kCredit) {
       const auto credit = wire::decode_credit(data, length);

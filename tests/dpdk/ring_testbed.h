@@ -32,8 +32,9 @@ class LinkEnd {
   ~LinkEnd();
 
   void add_stream(const Stream& stream) { streams_.push_back(stream); }
-  // The end's own engine for the gated streams (its priority = `priority`).
-  void set_engine(fc::EngineInstance engine, int priority);
+  // The end's own engine for the gated streams (its priority = `priority`); PFC-layout frames
+  // with `stage_opcode` are accepted too (buffer-based GFC).
+  void set_engine(fc::EngineInstance engine, int priority, uint16_t stage_opcode = 0x0101);
   // Take what the switch sends at most at the link rate (a sink); 0: take all at once.
   void drain_at(uint64_t rate_bps) { drain_rate_bps_ = rate_bps; }
   // Send a PFC pause of `quanta` for `priority` every `period_ns` (a misbehaving neighbour).
@@ -54,6 +55,9 @@ class LinkEnd {
     return last_credit_limit_;
   }  // FCCL of the engine's priority
   uint64_t lost() const { return lost_; }
+  // Every time value (pause quanta or GFC stage) received for the engine's priority, in order.
+  const std::vector<uint16_t>& class_times() const { return class_times_; }
+  const fc::EngineInstance& engine() const { return engine_; }
 
  private:
   void receive(uint64_t now);
@@ -74,6 +78,8 @@ class LinkEnd {
   uint64_t rx_busy_until_ = 0;
   fc::EngineInstance engine_;
   int engine_priority_ = 0;
+  uint16_t stage_opcode_ = 0x0101;
+  std::vector<uint16_t> class_times_;
   int storm_priority_ = -1;
   uint16_t storm_quanta_ = 0;
   uint64_t storm_period_ns_ = 0;

@@ -15,7 +15,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   for (uint16_t type : {uint16_t{0x8808}, uint16_t{0x88B5}}) {
     const ControlFrameKind kind = control_frame_kind(data, size, type);
     if (kind == ControlFrameKind::kMacControl) {
-      const auto pfc = decode_pfc(data, size);
+      // A link whose GFC stage frames have their own opcode accepts two.
+      const auto pfc = decode_pfc(data, size, 0x0102);
       if (pfc.status != ControlDecodeStatus::kOk) continue;
       uint8_t again[kPfcFrameBytes];
       encode_pfc(pfc.frame, type, again);

@@ -69,6 +69,26 @@ TEST(PfcFrame, RefusesWhatIsNotAPfcFrame) {
   auto other = good;
   other[14] = 0x02;
   EXPECT_EQ(decode_pfc(other.data(), other.size()).status, ControlDecodeStatus::kUnknownOpcode);
+  // A PAUSE never passes for a stage opcode.
+  EXPECT_EQ(decode_pfc(pause.data(), pause.size(), kPauseOpcode).status,
+            ControlDecodeStatus::kPauseOpcode);
+}
+
+// Buffer-based GFC stage frames (GFC §5.1): the PFC layout, with the link's stage opcode when
+// it has one; the decoder accepts that opcode too and says which one came.
+TEST(PfcFrame, StageFramesCarryTheLinksOpcode) {
+  PfcFrame stage{kSource, 0x08, {}, 0x0102};
+  stage.time[3] = 5;
+  std::array<uint8_t, kPfcFrameBytes> out{};
+  encode_pfc(stage, 0x8808, out.data());
+  EXPECT_EQ(out[14], 0x01);
+  EXPECT_EQ(out[15], 0x02);
+  EXPECT_EQ(decode_pfc(out.data(), out.size()).status, ControlDecodeStatus::kUnknownOpcode);
+  const auto decoded = decode_pfc(out.data(), out.size(), 0x0102);
+  ASSERT_EQ(decoded.status, ControlDecodeStatus::kOk);
+  EXPECT_EQ(decoded.frame, stage);
+  encode_pfc(PfcFrame{kSource, 0x08, {}}, 0x8808, out.data());
+  EXPECT_EQ(decode_pfc(out.data(), out.size(), 0x0102).frame.opcode, kPfcOpcode);
 }
 
 TEST(CreditFrame, LaysOutEntriesBigEndianAfterTheSubtype) {

@@ -5,6 +5,7 @@
 
 #include "fc/engine_registry.h"
 #include "fc/pfc_engine.h"
+#include "wire/pfc_frame.h"
 
 namespace fcswitch::fc {
 namespace {
@@ -87,7 +88,7 @@ TEST_F(PfcGeneratorTest, RefreshesThePauseBeforeItRunsOut) {
 TEST(PfcGate, PausesForTheReceivedTimeFromArrival) {
   PfcEgressGate gate(k10G, kNs);
   EXPECT_TRUE(gate.may_send(0, 1500));
-  gate.on_message(ControlMessage{1000, ControlKind::kClassTime, 3, 0, 0xFFFF});
+  gate.on_message(ControlMessage{1000, ControlKind::kClassTime, 3, wire::kPfcOpcode, 0xFFFF});
   EXPECT_FALSE(gate.may_send(1000, 64));
   EXPECT_FALSE(gate.may_send(1000 + 3'355'391, 64));
   EXPECT_TRUE(gate.may_send(1000 + 3'355'392, 64));
@@ -100,9 +101,9 @@ TEST(PfcGate, PausesForTheReceivedTimeFromArrival) {
 
 TEST(PfcGate, TimeZeroResumesAtOnce) {
   PfcEgressGate gate(k10G, kNs);
-  gate.on_message(ControlMessage{0, ControlKind::kClassTime, 3, 0, 0xFFFF});
+  gate.on_message(ControlMessage{0, ControlKind::kClassTime, 3, wire::kPfcOpcode, 0xFFFF});
   gate.poll(5000);
-  gate.on_message(ControlMessage{10'000, ControlKind::kClassTime, 3, 0, 0});
+  gate.on_message(ControlMessage{10'000, ControlKind::kClassTime, 3, wire::kPfcOpcode, 0});
   EXPECT_TRUE(gate.may_send(10'000, 64));
   gate.poll(20'000);
   EXPECT_EQ(gate.paused_ticks(), 10'000u);
@@ -113,8 +114,8 @@ TEST(PfcGate, TimeZeroResumesAtOnce) {
 
 TEST(PfcGate, ANewPauseReloadsTheTimer) {
   PfcEgressGate gate(k10G, kNs);
-  gate.on_message(ControlMessage{0, ControlKind::kClassTime, 3, 0, 0xFFFF});
-  gate.on_message(ControlMessage{100, ControlKind::kClassTime, 3, 0, 1});  // shorter: replaces
+  gate.on_message(ControlMessage{0, ControlKind::kClassTime, 3, wire::kPfcOpcode, 0xFFFF});
+  gate.on_message(ControlMessage{100, ControlKind::kClassTime, 3, wire::kPfcOpcode, 1});  // shorter: replaces
   EXPECT_FALSE(gate.may_send(151, 64));
   EXPECT_TRUE(gate.may_send(152, 64));
   gate.poll(1000);

@@ -1,0 +1,51 @@
+#include "fc/gfc_stage_table.h"
+
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "core/units.h"
+
+namespace fcswitch::fc {
+
+uint64_t gfc_two_c_tau_bytes(const LinkParams& link) {
+  const __uint128_t bits = static_cast<__uint128_t>(2) * link.rate_bps * link.response_time_ns;
+  const __uint128_t per_byte = static_cast<__uint128_t>(kNsPerSecond) * kBitsPerByte;
+  return static_cast<uint64_t>((bits + per_byte - 1) / per_byte);
+}
+
+GfcStageTable::GfcStageTable(const LinkParams& link, uint64_t b1_bytes)
+    : buffer_bytes_(link.buffer_bytes),
+      response_time_ns_(link.response_time_ns),
+      two_c_tau_bytes_(gfc_two_c_tau_bytes(link)) {
+  if (b1_bytes == 0)
+    b1_bytes = buffer_bytes_ > two_c_tau_bytes_ ? buffer_bytes_ - two_c_tau_bytes_ : 1;
+  const uint64_t span = buffer_bytes_ > b1_bytes ? buffer_bytes_ - b1_bytes : 0;  // B_m − B_1
+  rates_[0] = link.rate_bps;
+  thresholds_[1] = b1_bytes;
+  rates_[1] = link.rate_bps >> 1;
+  // B_k − B_(k−1) = (B_m − B_1)/2^(k−1) for k ≥ 2: N is the first k where that is ≤ 1 byte.
+  int n = 2;
+  while (n < kMaxGfcStages && static_cast<__uint128_t>(span) > (static_cast<__uint128_t>(1) << (n - 1)))
+    ++n;
+  stages_ = span <= 1 ? 1 : n;
+  for (int k = 2; k <= stages_; ++k) {
+    thresholds_[k] = buffer_bytes_ - (span >> (k - 1));  // B_m − ⌊D/2^(k−1)⌋: rounded up
+    rates_[k] = link.rate_bps >> k;
+  }
+}
+
+int GfcStageTable::stage_of(uint64_t occupancy) const {
+  // upper_bound over B_1..B_N: the number of thresholds at or below the occupancy.
+  const auto* first = thresholds_.data() + 1;
+  return static_cast<int>(std::upper_bound(first, first + stages_, occupancy) - first);
+}
+
+std::string GfcStageTable::theorem_text() const {
+  const uint64_t limit = buffer_bytes_ > two_c_tau_bytes_ ? buffer_bytes_ - two_c_tau_bytes_ : 0;
+  return fmt::format("B_1 ≤ B_m − 2Cτ = {} − {} = {} bytes (τ = {} ns, C = {} Mb/s)",
+                     buffer_bytes_, two_c_tau_bytes_, limit, response_time_ns_,
+                     rates_[0] / 1'000'000);
+}
+
+}  // namespace fcswitch::fc

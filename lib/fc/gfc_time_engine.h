@@ -1,0 +1,50 @@
+#pragma once
+// Time-based GFC (GFC §5.2), engine "gfc-time".
+//
+// Receiver: CBFC's periodic credit message, unchanged (CbfcFeedbackGenerator).
+// Sender: on each update, the remaining buffer (FCCL − FCTBS) × 64 bytes is mapped to a rate
+// by the GfcLinearMap and set on the queue's rate limiter; it holds until the next update.
+// The credit limit itself still holds, as in CBFC: with B_0 inside Theorem 5.1 the queue
+// never reaches B_m and credits never run out, but an experiment that breaks the bound on
+// purpose stays lossless.
+
+#include <cstdint>
+
+#include "core/owned_counter.h"
+#include "fc/cbfc_engine.h"
+#include "fc/engine.h"
+#include "fc/gfc_linear_map.h"
+#include "shaping/rate_limiter.h"
+
+namespace fcswitch::fc {
+
+struct GfcTimeParams : CbfcParams {
+  uint64_t b0_bytes = 0;  // 0: the largest Theorem 5.1 allows
+  bool allow_theorem_violation = false;
+};
+
+class GfcTimeEgressGate final : public EgressGate, public CreditSender {
+ public:
+  GfcTimeEgressGate(const GfcLinearMap& map, const EngineContext& context);
+
+  void on_message(const ControlMessage& message) override;
+  void poll(uint64_t) override {}
+  bool may_send(uint64_t now_ticks, uint32_t bytes) const override {
+    return limiter_.may_send(now_ticks) && credit_.may_send(now_ticks, bytes);
+  }
+  void on_dequeue(uint64_t now_ticks, uint32_t bytes) override;
+  uint64_t next_action_ticks() const override;
+  void counters(const CounterSink& sink) const override;
+
+  uint32_t fctbs() const override { return credit_.fctbs(); }
+  uint64_t rate_bps() const { return limiter_.rate_bps(); }
+
+ private:
+  GfcLinearMap map_;
+  CbfcEgressGate credit_;
+  shaping::RateLimiter limiter_;
+  OwnedGauge rate_gauge_;
+  OwnedGauge min_rate_;
+};
+
+}  // namespace fcswitch::fc

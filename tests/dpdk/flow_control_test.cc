@@ -9,6 +9,7 @@
 #include "config/switch_config.h"
 #include "fc/cbfc_engine.h"
 #include "fc/pfc_engine.h"
+#include "core/units.h"
 #include "ring_testbed.h"
 
 namespace fcswitch::testbed {
@@ -253,6 +254,129 @@ pfc = { xoff = "150KB", xon = "147KB" }
   bed.settle(now, kStepNs);
   EXPECT_EQ(bed.end(2).received(3), bed.end(0).sent(3));
   EXPECT_EQ(drops(bed.node(), DropReason::kControlUntrusted), 10u);  // one per 100 µs
+}
+
+// --- GFC ---
+
+// Both hosts send lossless frames at line rate; the switch's port to the sink is capped at
+// 2.5 Gb/s (a port pacer), so each host's fair share is 1.25 Gb/s = C/8: buffer-based GFC's
+// stage 3. The hosts run the engine the switch runs on their ports, with the same parameters.
+struct GfcRun {
+  uint64_t sent = 0, at_sink = 0;
+  uint64_t sink_bytes_second_half = 0;
+  std::vector<uint64_t> host0_rates;  // host 0's gate rate each time it changed
+};
+
+GfcRun run_gfc(RingTestbed& bed, const std::string& flow_control, const std::string& engine) {
+  const config::SwitchConfig config = config::parse_switch_config(
+      switch_toml(bed, engine, flow_control,
+                  "rate_limit = \"2.5Gbps\"\n[ports.flow_control]\nengine = \"none\""),
+      "test.toml");
+  bed.start(config);
+  for (int h = 0; h < 2; ++h) {
+    traffic::FrameSpec spec{kSinkMac, kHostMac[h],   {}, traffic::FrameSpec::L3::kIpv4,
+                            0x88B6,   kLosslessDscp, 0,  kFrameBytes};
+    bed.end(h).add_stream(Stream{spec, true});
+    const config::PriorityFlowControl& chosen = config.ports[h].flow_control.priorities[3];
+    fc::EngineContext context;
+    context.link = fc::LinkParams{10'000'000'000, config.ports[h].flow_control.response_time_ns,
+                                  kBufferBytes};
+    context.priority = 3;
+    bed.end(h).set_engine(chosen.engine->make(*chosen.params, context), 3);
+  }
+  GfcRun run;
+  auto host0_rate = [&] {
+    uint64_t rate = 0;
+    bed.end(0).engine().gate->counters([&](std::string_view name, uint64_t v) {
+      if (name == "rate_bps") rate = v;
+    });
+    return rate;
+  };
+  run.host0_rates.push_back(host0_rate());
+  uint64_t now = 0, sink_half = 0;
+  for (; now < kRunNs; now += kStepNs) {
+    bed.step(now);
+    if (host0_rate() != run.host0_rates.back()) run.host0_rates.push_back(host0_rate());
+    if (now == kRunNs / 2) sink_half = bed.end(2).received(3);
+  }
+  run.sink_bytes_second_half = (bed.end(2).received(3) - sink_half) * kFrameBytes;
+  bed.settle(now, kStepNs);
+  run.sent = bed.end(0).sent(3) + bed.end(1).sent(3);
+  run.at_sink = bed.end(2).received(3);
+  fmt::print("{}: {}/{} delivered; host 0 rates:", engine, run.at_sink, run.sent);
+  for (size_t i = 0; i < run.host0_rates.size() && i < 40; ++i)
+    fmt::print(" {}", run.host0_rates[i] / 1'000'000);
+  fmt::print(" ({} changes) Mb/s; sink {:.3f} Gb/s in the second half\n", run.host0_rates.size(),
+             static_cast<double>(run.sink_bytes_second_half) * 8 / (kRunNs / 2));
+  return run;
+}
+
+// The port pacer holds the sink port to 2.5 Gb/s of frames plus Ethernet overhead.
+void expect_paced_at_2_5_gbps(const GfcRun& run) {
+  const double wire_bits = static_cast<double>(run.sink_bytes_second_half) *
+                           (kFrameBytes + kEthernetOverheadBytes) / kFrameBytes * 8;
+  EXPECT_NEAR(wire_bits / (kRunNs / 2), 2.5, 0.025);  // Gb/s, within 1 %
+}
+
+TEST(FlowControlDatapath, GfcBufferStepsTheSendersDownStageByStageWithoutLoss) {
+  RingTestbed bed("fcgfcb", 3, 64);
+  // B_1 = 100 KB of the 200 KB buffer: stages at 100, 150, 175, 187.5 KB...
+  const GfcRun run = run_gfc(bed, R"(
+[flow_control]
+engine = "gfc-buffer"
+response_time = "2us"
+gfc-buffer = { b1 = "100KB" }
+)",
+                             "gfc-buffer");
+  EXPECT_EQ(drops(bed.node(), DropReason::kLosslessOverflow), 0u);
+  EXPECT_EQ(run.at_sink, run.sent);
+  // Stage by stage: each new lowest rate is half the one before (C/2, C/4, C/8), reaching
+  // stage 3, where 2 × C/8 matches the 2.5 Gb/s drain; the τ overshoot goes one stage at most.
+  const auto& stages = bed.end(0).class_times();
+  ASSERT_FALSE(stages.empty());
+  int deepest = 0;
+  for (uint16_t stage : stages) {
+    EXPECT_LE(stage, deepest + 1) << "skipped a stage on the way down";
+    deepest = std::max(deepest, static_cast<int>(stage));
+  }
+  EXPECT_GE(deepest, 3);
+  EXPECT_LE(deepest, 4);
+  std::vector<uint64_t> lowest{run.host0_rates[0]};
+  for (uint64_t rate : run.host0_rates)
+    if (rate < lowest.back()) lowest.push_back(rate);
+  ASSERT_GE(lowest.size(), 4u);
+  for (size_t k = 0; k < 4; ++k) EXPECT_EQ(lowest[k], 10'000'000'000u >> k);
+  expect_paced_at_2_5_gbps(run);
+  // Feedback went out as PFC-layout frames (the default stage opcode is PFC's).
+  EXPECT_EQ(bed.node().tx(0).pfc_frames_sent(), stages.size());
+  bed.stop();
+  EXPECT_EQ(bed.host_mbufs_in_use(), 0u);
+}
+
+TEST(FlowControlDatapath, GfcTimeLowersTheSendersRateWithoutLoss) {
+  RingTestbed bed("fcgfct", 3, 64);
+  const GfcRun run = run_gfc(bed, R"(
+[flow_control]
+engine = "gfc-time"
+response_time = "2us"
+)",
+                             "gfc-time");
+  EXPECT_EQ(drops(bed.node(), DropReason::kLosslessOverflow), 0u);
+  EXPECT_EQ(run.at_sink, run.sent);
+  // The rate came down from C in steps, one per credit update, and never to 0 (Theorem 5.1:
+  // the queue does not reach B_m, so no hold and wait).
+  ASSERT_GE(run.host0_rates.size(), 4u);
+  EXPECT_EQ(run.host0_rates[0], 10'000'000'000u);
+  EXPECT_LT(run.host0_rates[1], run.host0_rates[0]);
+  EXPECT_LT(run.host0_rates[2], run.host0_rates[1]);
+  for (uint64_t rate : run.host0_rates) EXPECT_GT(rate, 0u);
+  // In the second half it hovers around the fair share C/8 = 1.25 Gb/s.
+  const uint64_t last = run.host0_rates.back();
+  EXPECT_GT(last, 600'000'000u);
+  EXPECT_LT(last, 2'500'000'000u);
+  expect_paced_at_2_5_gbps(run);
+  bed.stop();
+  EXPECT_EQ(bed.host_mbufs_in_use(), 0u);
 }
 
 }  // namespace

@@ -21,6 +21,8 @@
 #include "config/switch_config.h"
 #include "dpdk/eal_session.h"
 #include "dpdk/lcore_runner.h"
+#include "dpdk/tsc_calibration.h"
+#include "gfc_params_command.h"
 #include "switch/control_path_selftest.h"
 #include "switch/switch_node.h"
 #include "switch/switch_report.h"
@@ -132,7 +134,9 @@ int run(const Options& options) {
   fcswitch::dpdk::EalSession eal(plan);
   int exit_code = 0;
   {
-    fcswitch::SwitchNode node(config);
+    // Every tick conversion depends on this rate: checked against CLOCK_MONOTONIC first.
+    const auto tsc = fcswitch::dpdk::calibrate_tsc(std::chrono::milliseconds(100));
+    fcswitch::SwitchNode node(config, tsc.chosen_hz);
     fcswitch::dpdk::LcoreRunner runner(node.lcore_tasks(), plan.oversubscribed);
     const auto started = Clock::now();
     runner.start();
@@ -207,8 +211,11 @@ int main(int argc, char** argv) {
   st->add_option("--from", options.from_port, "port that sends (name in [[ports]])")->required();
   st->add_option("--to", options.to_port, "port that should receive")->required();
   st->add_option("--timeout", options.timeout_ms, "ms to wait for the frames (default 1000)");
+  fcswitch::app::GfcParamsOptions gfc_params;
+  CLI::App* gp = fcswitch::app::add_gfc_params_command(app, gfc_params);
   CLI11_PARSE(app, argc, argv);
   spdlog::set_level(spdlog::level::from_str(options.log_level));
+  if (gp->parsed()) return fcswitch::app::run_gfc_params(gfc_params);
   if (!st->parsed() && options.config_path.empty()) {
     std::cerr << app.help();
     return 2;

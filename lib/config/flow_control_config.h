@@ -34,7 +34,7 @@ struct PortFlowControl {
   fc::WatchdogConfig watchdog;
   uint16_t stage_opcode = 0x0101;  // buffer-based GFC stage frames (default: PFC's, as GFC §5.1)
   // How late a TX poll may be before a rate limiter restarts its schedule (rate_limiter.h).
-  uint64_t limiter_catch_up_ns = 2000;
+  uint64_t limiter_catch_up_ns = 20'000;
 };
 
 struct SwitchConfig;

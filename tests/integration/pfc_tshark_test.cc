@@ -35,6 +35,9 @@ TEST(PfcTshark, DecodesOurFramesWithTheSameVectorAndTimes) {
       {wire::MacAddress{0x020000000100ull}, 0x08, {0, 0, 0, 0, 0, 0, 0, 0}},  // XON
       {wire::MacAddress{0x020000000201ull}, 0xFF, {1, 2, 3, 4, 5, 6, 7, 0x8000}},
       {wire::MacAddress{0x020000000201ull}, 0xA5, {0xFFFF, 0, 0x1234, 0, 0, 9, 0, 0xFFFE}},
+      // Buffer-based GFC stage 3 on priority 3, as TX sends it with the default stage
+      // opcode (GFC §5.1: the PFC frame, the stage in the time field).
+      {wire::MacAddress{0x020000000100ull}, 0x08, {0, 0, 0, 3, 0, 0, 0, 0}},
   };
   std::vector<traffic::Frame> pcap_frames;
   for (const auto& f : frames) {

@@ -58,9 +58,9 @@ int run_gfc_params(const GfcParamsOptions& o) {
     std::cerr << "gfc-params: --rate and --buffer must be above 0\n";
     return 2;
   }
-  const auto tau = quantity("--response-time", o.response_time, parse_duration_ns,
-                            fc::eq6_response_time_ns(*rate, *mtu, *wire, *processing),
-                            "a duration like 90us");
+  const auto tau =
+      quantity("--response-time", o.response_time, parse_duration_ns,
+               fc::eq6_response_time_ns(*rate, *mtu, *wire, *processing), "a duration like 90us");
   if (!tau) return 2;
   const fc::GfcParameterReport report =
       fc::gfc_parameter_report(fc::LinkParams{*rate, *tau, *buffer}, *b1, *period, *b0);

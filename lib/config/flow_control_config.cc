@@ -194,8 +194,7 @@ void read_flow_control(TableReader& root, const std::vector<const toml::table*>&
       fc.watchdog.action = *v;
     if (auto v = first<uint16_t>(link_layers, [](const Layer& l) { return l.stage_opcode; }))
       fc.stage_opcode = *v;
-    if (auto v =
-            first<uint64_t>(link_layers, [](const Layer& l) { return l.limiter_catch_up_ns; }))
+    if (auto v = first<uint64_t>(link_layers, [](const Layer& l) { return l.limiter_catch_up_ns; }))
       fc.limiter_catch_up_ns = *v;
 
     const fc::LinkParams link{port.rate_bps, fc.response_time_ns,

@@ -24,9 +24,9 @@ struct PortConfig {
   NicProfileKind profile = NicProfileKind::kAuto;
   std::optional<wire::MacAddress> mac;  // default: the device's own
   uint64_t rate_bps = 10'000'000'000;
-  uint64_t rate_limit_bps = 0;  // cap the port below its rate (shaping/port_pacer.h); 0: none
+  uint64_t rate_limit_bps = 0;        // cap the port below its rate (shaping/port_pacer.h); 0: none
   uint32_t wire_overhead_bytes = 24;  // per frame on the wire beyond DPDK's length (rate limits)
-  uint16_t rx_descriptors = 0;  // 0: the profile's default
+  uint16_t rx_descriptors = 0;        // 0: the profile's default
   uint16_t tx_descriptors = 0;
   uint16_t control_ether_type = 0x8808;  // frames of this type are consumed by RX
   SchedulerConfig scheduler;

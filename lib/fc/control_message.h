@@ -17,7 +17,7 @@ struct ControlMessage {
   ControlKind kind = ControlKind::kClassTime;
   uint8_t priority = 0;
   uint16_t opcode = 0;  // kClassTime: the MAC Control opcode it came with (PFC or GFC stage)
-  uint32_t value = 0;  // quanta, stage or FCCL
+  uint32_t value = 0;   // quanta, stage or FCCL
 };
 static_assert(sizeof(ControlMessage) == 16, "ring element size");
 

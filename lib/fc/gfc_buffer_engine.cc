@@ -18,7 +18,8 @@ void GfcBufferFeedbackGenerator::poll(uint64_t, const IngressView& in, FeedbackO
   // GFC §4.2: a message only when the queue steps into another stage, up or down.
   stage_ = stage;
   stage_gauge_.set(static_cast<uint64_t>(stage));
-  if (static_cast<uint64_t>(stage) > max_stage_.read()) max_stage_.set(static_cast<uint64_t>(stage));
+  if (static_cast<uint64_t>(stage) > max_stage_.read())
+    max_stage_.set(static_cast<uint64_t>(stage));
   out.stage_enable |= static_cast<PriorityMask>(1u << priority_);
   out.stage[priority_] = static_cast<uint16_t>(stage);
   stage_messages_.increment();
@@ -81,9 +82,10 @@ std::shared_ptr<const EngineParams> parse_gfc_buffer(ParamReader& reader, const 
     params->allow_theorem_violation = *allow;
   if (!link) return params;
   if (params->b1_bytes >= link->buffer_bytes) {
-    reader.refuse("b1", fmt::format("less than B_m, the lossless_ingress buffer ({} bytes)",
-                                    link->buffer_bytes),
-                  fmt::format("{} bytes", params->b1_bytes));
+    reader.refuse(
+        "b1",
+        fmt::format("less than B_m, the lossless_ingress buffer ({} bytes)", link->buffer_bytes),
+        fmt::format("{} bytes", params->b1_bytes));
     return nullptr;
   }
   const GfcStageTable table(*link, params->b1_bytes);

@@ -47,7 +47,9 @@ class GfcBufferEgressGate final : public EgressGate {
 
   void on_message(const ControlMessage& message) override;
   void poll(uint64_t) override {}
-  bool may_send(uint64_t now_ticks, uint32_t) const override { return limiter_.may_send(now_ticks); }
+  bool may_send(uint64_t now_ticks, uint32_t) const override {
+    return limiter_.may_send(now_ticks);
+  }
   void on_dequeue(uint64_t now_ticks, uint32_t bytes) override {
     limiter_.on_send(now_ticks, bytes);
   }

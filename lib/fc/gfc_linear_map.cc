@@ -23,7 +23,8 @@ GfcLinearMap::GfcLinearMap(const LinkParams& link, uint64_t period_ns, uint64_t 
       period_ns_(period_ns),
       response_time_ns_(link.response_time_ns),
       bound_bytes_(gfc_time_bound_bytes(link, period_ns)),
-      b0_bytes_(b0_bytes ? b0_bytes : (buffer_bytes_ > bound_bytes_ ? buffer_bytes_ - bound_bytes_ : 0)) {}
+      b0_bytes_(b0_bytes ? b0_bytes
+                         : (buffer_bytes_ > bound_bytes_ ? buffer_bytes_ - bound_bytes_ : 0)) {}
 
 uint64_t GfcLinearMap::rate_bps(uint64_t remaining) const {
   const uint64_t span = buffer_bytes_ - b0_bytes_;  // B_m − B_0 > 0

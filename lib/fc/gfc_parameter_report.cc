@@ -40,8 +40,9 @@ GfcParameterReport gfc_parameter_report(const LinkParams& link, uint64_t b1_byte
     report.buffer_within_theorem = table.within_theorem();
     out += fmt::format("  Theorem 4.1 via Eq. 5: {} — B_1 = {}: {}\n", table.theorem_text(),
                        table.b1_bytes(), verdict(table.within_theorem()));
-    out += fmt::format("  N = {} stages (the first with B_N − B_(N−1) ≤ 8 bits); R_k = C/2^k (Eq. 4)\n",
-                       table.stages());
+    out += fmt::format(
+        "  N = {} stages (the first with B_N − B_(N−1) ≤ 8 bits); R_k = C/2^k (Eq. 4)\n",
+        table.stages());
     out += "  stage  from_bytes      rate\n";
     out += fmt::format("  {:>5}  {:>10}  {:>12}\n", 0, 0, rate_text(table.rate_bps(0)));
     for (int k = 1; k <= table.stages(); ++k)

@@ -26,7 +26,7 @@ GfcStageTable::GfcStageTable(const LinkParams& link, uint64_t b1_bytes)
   rates_[1] = link.rate_bps >> 1;
   // B_k − B_(k−1) = (B_m − B_1)/2^(k−1) for k ≥ 2: N is the first k where that is ≤ 1 byte.
   int n = 2;
-  while (n < kMaxGfcStages && static_cast<__uint128_t>(span) > (static_cast<__uint128_t>(1) << (n - 1)))
+  while (n<kMaxGfcStages&& static_cast<__uint128_t>(span)>(static_cast<__uint128_t>(1) << (n - 1)))
     ++n;
   stages_ = span <= 1 ? 1 : n;
   for (int k = 2; k <= stages_; ++k) {
@@ -43,9 +43,8 @@ int GfcStageTable::stage_of(uint64_t occupancy) const {
 
 std::string GfcStageTable::theorem_text() const {
   const uint64_t limit = buffer_bytes_ > two_c_tau_bytes_ ? buffer_bytes_ - two_c_tau_bytes_ : 0;
-  return fmt::format("B_1 ≤ B_m − 2Cτ = {} − {} = {} bytes (τ = {} ns, C = {} Mb/s)",
-                     buffer_bytes_, two_c_tau_bytes_, limit, response_time_ns_,
-                     rates_[0] / 1'000'000);
+  return fmt::format("B_1 ≤ B_m − 2Cτ = {} − {} = {} bytes (τ = {} ns, C = {} Mb/s)", buffer_bytes_,
+                     two_c_tau_bytes_, limit, response_time_ns_, rates_[0] / 1'000'000);
 }
 
 }  // namespace fcswitch::fc

@@ -18,7 +18,8 @@ void GfcTimeEgressGate::on_message(const ControlMessage& message) {
   if (message.kind != ControlKind::kCreditLimit) return;
   credit_.on_message(message);
   // GFC §5.2: remaining buffer FCCL − FCTBS, mapped linearly to a rate.
-  const uint64_t remaining = static_cast<uint64_t>(credit_.credit_blocks()) * wire::kCreditBlockBytes;
+  const uint64_t remaining =
+      static_cast<uint64_t>(credit_.credit_blocks()) * wire::kCreditBlockBytes;
   limiter_.set_rate(map_.rate_bps(remaining));
   rate_gauge_.set(limiter_.rate_bps());
   if (limiter_.rate_bps() < min_rate_.read()) min_rate_.set(limiter_.rate_bps());
@@ -56,9 +57,10 @@ std::shared_ptr<const EngineParams> parse_gfc_time(ParamReader& reader, const Li
   auto resolved = std::make_shared<GfcTimeParams>(*params);
   static_cast<CbfcParams&>(*resolved) = params->CbfcParams::resolved(*link);
   if (params->b0_bytes >= link->buffer_bytes) {
-    reader.refuse("b0", fmt::format("less than B_m, the lossless_ingress buffer ({} bytes)",
-                                    link->buffer_bytes),
-                  fmt::format("{} bytes", params->b0_bytes));
+    reader.refuse(
+        "b0",
+        fmt::format("less than B_m, the lossless_ingress buffer ({} bytes)", link->buffer_bytes),
+        fmt::format("{} bytes", params->b0_bytes));
     return nullptr;
   }
   const GfcLinearMap map(*link, resolved->period_ns, params->b0_bytes);
@@ -84,8 +86,8 @@ std::shared_ptr<const EngineParams> parse_gfc_time(ParamReader& reader, const Li
 
 EngineInstance make_gfc_time(const EngineParams& params, const EngineContext& context) {
   const auto& p = static_cast<const GfcTimeParams&>(params);
-  auto gate =
-      std::make_unique<GfcTimeEgressGate>(GfcLinearMap(context.link, p.period_ns, p.b0_bytes), context);
+  auto gate = std::make_unique<GfcTimeEgressGate>(
+      GfcLinearMap(context.link, p.period_ns, p.b0_bytes), context);
   auto generator = std::make_unique<CbfcFeedbackGenerator>(p, context, *gate);
   return {std::move(generator), std::move(gate)};
 }

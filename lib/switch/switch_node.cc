@@ -46,11 +46,11 @@ SwitchNode::SwitchNode(const config::SwitchConfig& config, uint64_t tick_hz)
 
   for (int p = 0; p < n; ++p) {
     const auto& port = config.ports[p];
-    rx_tasks_.push_back(std::make_unique<RxTask>(
-        "rx:" + port.name, p, ports_[p]->id(),
-        RxSettings{port.control_ether_type, port.flow_control.stage_opcode,
-                   port.flow_control.trust},
-        *state_));
+    rx_tasks_.push_back(
+        std::make_unique<RxTask>("rx:" + port.name, p, ports_[p]->id(),
+                                 RxSettings{port.control_ether_type, port.flow_control.stage_opcode,
+                                            port.flow_control.trust},
+                                 *state_));
     tx_tasks_.push_back(std::make_unique<TxTask>("tx:" + port.name, p, ports_[p]->id(),
                                                  port.scheduler, make_flow_control(p), *state_));
   }

@@ -40,10 +40,10 @@ struct TxFlowControl {
   std::array<fc::EngineInstance, kNumPriorities> engines;
   fc::WatchdogConfig watchdog;
   TickRate ticks;
-  wire::MacAddress mac;                  // source of the frames we send
-  uint16_t control_ether_type = 0x8808;  // for PFC frames
-  uint16_t stage_opcode = 0x0101;        // GFC stage frames: one frame with PFC if the same
-  rte_mempool* control_pool = nullptr;   // frames we originate; never the data pool
+  wire::MacAddress mac;                     // source of the frames we send
+  uint16_t control_ether_type = 0x8808;     // for PFC frames
+  uint16_t stage_opcode = 0x0101;           // GFC stage frames: one frame with PFC if the same
+  rte_mempool* control_pool = nullptr;      // frames we originate; never the data pool
   std::optional<shaping::PortPacer> pacer;  // the port capped below its rate
 };
 

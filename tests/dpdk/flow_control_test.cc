@@ -7,9 +7,9 @@
 #include <fmt/format.h>
 
 #include "config/switch_config.h"
+#include "core/units.h"
 #include "fc/cbfc_engine.h"
 #include "fc/pfc_engine.h"
-#include "core/units.h"
 #include "ring_testbed.h"
 
 namespace fcswitch::testbed {
@@ -279,8 +279,8 @@ GfcRun run_gfc(RingTestbed& bed, const std::string& flow_control, const std::str
     bed.end(h).add_stream(Stream{spec, true});
     const config::PriorityFlowControl& chosen = config.ports[h].flow_control.priorities[3];
     fc::EngineContext context;
-    context.link = fc::LinkParams{10'000'000'000, config.ports[h].flow_control.response_time_ns,
-                                  kBufferBytes};
+    context.link =
+        fc::LinkParams{10'000'000'000, config.ports[h].flow_control.response_time_ns, kBufferBytes};
     context.priority = 3;
     bed.end(h).set_engine(chosen.engine->make(*chosen.params, context), 3);
   }

@@ -62,7 +62,7 @@ TEST(GfcBufferGate, StageKSetsTheRateToCOver2ToTheK) {
   GfcBufferEgressGate gate(table, context());
   EXPECT_EQ(gate.rate_bps(), k10G);
   EXPECT_TRUE(gate.may_send(0, 1500));
-  gate.on_dequeue(0, 1226);  // 10000 bits on the wire
+  gate.on_dequeue(0, 1226);             // 10000 bits on the wire
   EXPECT_TRUE(gate.may_send(0, 1226));  // stage 0: no wait
   EXPECT_EQ(gate.next_action_ticks(), kNeverTicks);
 
@@ -102,7 +102,7 @@ TEST(GfcTimeGate, RateIsLinearInTheRemainingBufferAndCreditsStillHold) {
   // B_m = 1 MB, B_0 = 492 KB: line rate while FCCL − FCTBS ≥ 508 KB, half at 254 KB.
   const GfcLinearMap map(kTestbedLink, 52'400, 492'000);
   GfcTimeEgressGate gate(map, context());
-  EXPECT_FALSE(gate.may_send(0, 64));  // CBFC: no credit before the first FCCL
+  EXPECT_FALSE(gate.may_send(0, 64));       // CBFC: no credit before the first FCCL
   gate.on_message(credit_message(10'000));  // 640 KB free
   EXPECT_EQ(gate.rate_bps(), k10G);
   EXPECT_TRUE(gate.may_send(0, 1500));
@@ -161,18 +161,20 @@ TEST(GfcConfig, TheTestbedSettingsAreAccepted) {
 
   const auto time =
       parse("engine = \"gfc-time\"\ngfc-time = { period = \"52.4us\", b0 = \"492KB\" }\n");
-  const auto& p = static_cast<const GfcTimeParams&>(*time.ports[0].flow_control.priorities[3].params);
+  const auto& p =
+      static_cast<const GfcTimeParams&>(*time.ports[0].flow_control.priorities[3].params);
   EXPECT_EQ(p.period_ns, 52'400u);
   EXPECT_EQ(p.b0_bytes, 492'000u);
 }
 
 TEST(GfcConfig, DefaultsAreTheLargestTheTheoremsAllow) {
   const auto buffer = parse("engine = \"gfc-buffer\"\n");
-  EXPECT_EQ(static_cast<const GfcBufferParams&>(
-                *buffer.ports[0].flow_control.priorities[3].params).b1_bytes,
+  EXPECT_EQ(static_cast<const GfcBufferParams&>(*buffer.ports[0].flow_control.priorities[3].params)
+                .b1_bytes,
             775'000u);  // B_m − 2Cτ
   const auto time = parse("engine = \"gfc-time\"\n");
-  const auto& p = static_cast<const GfcTimeParams&>(*time.ports[0].flow_control.priorities[3].params);
+  const auto& p =
+      static_cast<const GfcTimeParams&>(*time.ports[0].flow_control.priorities[3].params);
   EXPECT_EQ(p.period_ns, 52'428u);  // 65535 bytes at 10 Gb/s
   EXPECT_EQ(p.b0_bytes, 1'000'000 - gfc_time_bound_bytes(kTestbedLink, 52'428));
 }

@@ -17,7 +17,7 @@ constexpr uint64_t kRates[3] = {10'000'000'000, 40'000'000'000, 100'000'000'000}
 
 TEST(GfcEq6, WorstCaseResponseTimeForEthernetAndInfiniband) {
   // §5.4: t_w = 1 µs, t_r = 3 µs; Ethernet MTU 1500 B, InfiniBand 4000 B (the paper's "4KB").
-  const uint64_t ethernet[3] = {7400, 5600, 5240};  // paper: 7.4/5.6/5.2 µs
+  const uint64_t ethernet[3] = {7400, 5600, 5240};      // paper: 7.4/5.6/5.2 µs
   const uint64_t infiniband[3] = {11'400, 6600, 5640};  // paper: 11.4/6.6/5.6 µs
   for (int i = 0; i < 3; ++i) {
     EXPECT_EQ(eq6_response_time_ns(kRates[i]), ethernet[i]);
@@ -120,8 +120,7 @@ TEST(GfcLinearMap, TestbedSettingsAndTheSteadyQueueOfTheRing) {
             "B_0 ≤ B_m − (√(τ/T)+1)²·C·T = 1000000 − 349683 = 650317 bytes "
             "(τ = 90000 ns, T = 52400 ns, C = 10000 Mb/s)");
   // Default B_0: the largest the theorem allows.
-  EXPECT_EQ(GfcLinearMap(LinkParams{kRates[0], 90'000, 1'000'000}, 52'400, 0).b0_bytes(),
-            650'317u);
+  EXPECT_EQ(GfcLinearMap(LinkParams{kRates[0], 90'000, 1'000'000}, 52'400, 0).b0_bytes(), 650'317u);
 }
 
 }  // namespace

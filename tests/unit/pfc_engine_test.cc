@@ -115,7 +115,8 @@ TEST(PfcGate, TimeZeroResumesAtOnce) {
 TEST(PfcGate, ANewPauseReloadsTheTimer) {
   PfcEgressGate gate(k10G, kNs);
   gate.on_message(ControlMessage{0, ControlKind::kClassTime, 3, wire::kPfcOpcode, 0xFFFF});
-  gate.on_message(ControlMessage{100, ControlKind::kClassTime, 3, wire::kPfcOpcode, 1});  // shorter: replaces
+  gate.on_message(
+      ControlMessage{100, ControlKind::kClassTime, 3, wire::kPfcOpcode, 1});  // shorter: replaces
   EXPECT_FALSE(gate.may_send(151, 64));
   EXPECT_TRUE(gate.may_send(152, 64));
   gate.poll(1000);

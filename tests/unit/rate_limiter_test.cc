@@ -58,8 +58,8 @@ TEST_P(RateLimiterAccuracy, ExactLongRunRateAndEveryGapToTheTick) {
     now = limiter.next_open_ticks();
   }
   EXPECT_EQ(now - first, floor_ticks(bits, hz, rate));
-  const double achieved = static_cast<double>(bits) * static_cast<double>(hz) /
-                          static_cast<double>(now - first);
+  const double achieved =
+      static_cast<double>(bits) * static_cast<double>(hz) / static_cast<double>(now - first);
   EXPECT_NEAR(achieved / static_cast<double>(rate), 1.0, 1e-4);
 }
 
@@ -108,7 +108,7 @@ TEST(RateLimiter, LateBeyondCatchUpRestartsTheSchedule) {
 TEST(RateLimiter, WaitIsTheirRcAndNoneAtLineRate) {
   RateLimiter limiter(k10G, TickRate{});
   limiter.set_rate(k10G / 2);
-  limiter.on_send(0, 1226);  // R_l = 10000 bits / 10 Gb/s = 1000 ns
+  limiter.on_send(0, 1226);                             // R_l = 10000 bits / 10 Gb/s = 1000 ns
   EXPECT_EQ(limiter.next_open_ticks(), 1000u + 1000u);  // R_l + R_c
   limiter.set_rate(k10G / 4);
   EXPECT_EQ(limiter.next_open_ticks(), 1000u + 3000u);  // R_c = 3 R_l

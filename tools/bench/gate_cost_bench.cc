@@ -87,7 +87,8 @@ void GfcTimeHalfRate(benchmark::State& state) {
   uint64_t now = 1, sent = 0;
   for (auto _ : state) {
     if ((sent & 31) == 0)
-      gate.on_message(ControlMessage{now, ControlKind::kCreditLimit, 3, 0, gate.fctbs() + half_blocks});
+      gate.on_message(
+          ControlMessage{now, ControlKind::kCreditLimit, 3, 0, gate.fctbs() + half_blocks});
     if (gate.may_send(now, kFrameBytes)) {
       gate.on_dequeue(now, kFrameBytes);
       ++sent;

@@ -54,8 +54,9 @@ Result run(uint64_t rate_bps, uint32_t frame_bytes, uint64_t tsc_hz, int millise
   while (true) {
     now = __rdtsc();
     if (!limiter.may_send(now)) continue;
-    if (frames) late_ns.push_back(static_cast<double>(now - limiter.next_open_ticks()) * 1e9 /
-                                  static_cast<double>(tsc_hz));
+    if (frames)
+      late_ns.push_back(static_cast<double>(now - limiter.next_open_ticks()) * 1e9 /
+                        static_cast<double>(tsc_hz));
     limiter.on_send(now, frame_bytes);
     ++frames;
     bits += framing.wire_bits(frame_bytes);
@@ -71,8 +72,11 @@ Result run(uint64_t rate_bps, uint32_t frame_bytes, uint64_t tsc_hz, int millise
     return late_ns.empty() ? 0.0 : late_ns[static_cast<size_t>(p * (late_ns.size() - 1))];
   };
   return Result{static_cast<double>(bits) / tsc_seconds,
-                late_ns.empty() ? 0 : sum / static_cast<double>(late_ns.size()), pct(0.5),
-                pct(0.99), late_ns.empty() ? 0 : late_ns.back(), frames};
+                late_ns.empty() ? 0 : sum / static_cast<double>(late_ns.size()),
+                pct(0.5),
+                pct(0.99),
+                late_ns.empty() ? 0 : late_ns.back(),
+                frames};
 }
 
 }  // namespace
@@ -82,8 +86,8 @@ int main(int argc, char** argv) {
   const uint64_t tsc_hz = measure_tsc_hz();
   std::printf("TSC %.6f GHz against CLOCK_MONOTONIC; %d ms per rate; catch-up 2 us\n",
               static_cast<double>(tsc_hz) / 1e9, ms);
-  std::printf("%12s %7s %14s %10s   late by (ns): %8s %8s %8s %9s\n", "target", "frame",
-              "achieved", "error", "mean", "p50", "p99", "max");
+  std::printf("%12s %7s %14s %10s   late by (ns): %8s %8s %8s %9s\n", "target", "frame", "achieved",
+              "error", "mean", "p50", "p99", "max");
   struct Case {
     uint64_t rate_bps;
     uint32_t frame_bytes;

@@ -297,7 +297,14 @@ GfcRun run_gfc(RingTestbed& bed, const std::string& flow_control, const std::str
   for (; now < kRunNs; now += kStepNs) {
     bed.step(now);
     if (host0_rate() != run.host0_rates.back()) run.host0_rates.push_back(host0_rate());
-    if (now == kRunNs / 2) sink_half = bed.end(2).received(3);
+    if (now == kRunNs / 2) {
+      sink_half = bed.end(2).received(3);
+      // The sink port is backlogged and paced: TX says when its pacer opens, within one gap
+      // ((1000 + 24) × 8 bits at 2.5 Gb/s = 3277 ns) — where the lab's clock would jump.
+      const uint64_t opens = bed.node().tx(2).next_action_ticks();
+      EXPECT_GT(opens, now);
+      EXPECT_LE(opens, now + 3277);
+    }
   }
   run.sink_bytes_second_half = (bed.end(2).received(3) - sink_half) * kFrameBytes;
   bed.settle(now, kStepNs);

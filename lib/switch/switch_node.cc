@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
 #include <stdexcept>
 
 namespace fcswitch {
@@ -106,6 +107,12 @@ SwitchNode::~SwitchNode() {
   state_.reset();
   rte_mempool_free(pool_);
   rte_mempool_free(control_pool_);
+}
+
+uint64_t SwitchNode::next_action_ticks() const {
+  uint64_t next = kNeverTicks;
+  for (const auto& tx : tx_tasks_) next = std::min(next, tx->next_action_ticks());
+  return next;
 }
 
 Task* SwitchNode::task_for(const config::TaskRef& ref) const {

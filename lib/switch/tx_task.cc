@@ -271,7 +271,7 @@ bool TxTask::poll(uint64_t now) {
     if (control_count_) {  // data waits: feedback never falls behind it
       publish_held();
       last_poll_ticks_ = now;
-      return true;
+      return busy;
     }
   }
   // Fill the burst only once the NIC has taken the previous one, so that order is kept
@@ -295,7 +295,9 @@ bool TxTask::poll(uint64_t now) {
   }
   pending_count_ = static_cast<uint16_t>(pending_count_ - sent);
   publish_held();
-  return true;
+  // Busy means something moved: a full NIC ring is waiting, not work (the lab's virtual
+  // clock moves on when no task is busy).
+  return busy || sent > 0;
 }
 
 uint64_t TxTask::next_action_ticks() const {

@@ -1,0 +1,72 @@
+#include "lab/lab_link.h"
+
+#include <algorithm>
+
+#include "core/units.h"
+
+namespace fcswitch::lab {
+
+LabLink::LabLink(rte_ring* from, rte_ring* to, const LabLinkParams& params, const TickRate& ticks)
+    : from_(from),
+      to_(to),
+      delay_ticks_(ticks.from_ns(params.delay_ns)),
+      wire_(shaping::kNoLineRate, ticks, params.framing, params.catch_up_ticks) {
+  wire_.set_rate(params.rate_bps);
+  // At most one minimum frame per minimum wire time can be under way during the delay, plus
+  // what a late poll may start at once.
+  const uint64_t min_frame_ticks =
+      std::max<uint64_t>(1, ticks.for_bits(params.framing.wire_bits(0), params.rate_bps));
+  wire_frames_.resize((delay_ticks_ + params.catch_up_ticks) / min_frame_ticks + 4);
+}
+
+LabLink::~LabLink() {
+  discard_in_flight();
+}
+
+bool LabLink::poll(uint64_t now) {
+  bool moved = false;
+  while (count_ && wire_frames_[head_].arrival_ticks <= now) {
+    rte_mbuf* m = wire_frames_[head_].frame;
+    head_ = (head_ + 1) % wire_frames_.size();
+    --count_;
+    const uint32_t length = rte_pktmbuf_pkt_len(m);
+    if (rte_ring_sp_enqueue(to_, m) != 0) {
+      rte_pktmbuf_free(m);
+      rx_missed_.increment();
+    } else {
+      frames_delivered_.increment();
+      bytes_delivered_.add(length);
+    }
+    moved = true;
+  }
+  while (count_ < wire_frames_.size() && wire_.may_send(now)) {
+    void* frame;
+    if (rte_ring_sc_dequeue(from_, &frame) != 0) break;
+    auto* m = static_cast<rte_mbuf*>(frame);
+    wire_.on_send(now, rte_pktmbuf_pkt_len(m));
+    // The last bit leaves when the wire frees; it arrives one propagation delay later.
+    const unsigned tail = (head_ + count_) % wire_frames_.size();
+    wire_frames_[tail] = OnWire{m, wire_.next_open_ticks() + delay_ticks_};
+    ++count_;
+    moved = true;
+  }
+  return moved;
+}
+
+uint64_t LabLink::next_event_ticks() const {
+  uint64_t next = count_ ? wire_frames_[head_].arrival_ticks : kNeverTicks;
+  if (!rte_ring_empty(from_) && count_ < wire_frames_.size())
+    next = std::min(next, wire_.next_open_ticks());
+  return next;
+}
+
+unsigned LabLink::discard_in_flight() {
+  const unsigned n = count_;
+  for (; count_; --count_) {
+    rte_pktmbuf_free(wire_frames_[head_].frame);
+    head_ = (head_ + 1) % wire_frames_.size();
+  }
+  return n;
+}
+
+}  // namespace fcswitch::lab

@@ -1,0 +1,67 @@
+#pragma once
+// One direction of a link in the lab (DESIGN.md §5): it takes frames from the TX ring of a
+// port — what the NIC's TX descriptor ring is on a real port — puts each on the wire when the
+// wire is free, at the link rate with the Ethernet overhead counted (a GFC §5.3 rate
+// limiter with no line rate of its own), and delivers it into the RX ring of the far port
+// after the propagation delay. Frames are never reordered. A frame that finds the far RX ring
+// full is dropped and counted, as a NIC counts rx_missed.
+//
+// Time is in ticks of the lab's clock, virtual or TSC; next_event_ticks() says when the link
+// will next act by itself, so a virtual clock can jump there.
+
+#include <rte_mbuf.h>
+#include <rte_ring.h>
+
+#include <cstdint>
+#include <vector>
+
+#include "core/owned_counter.h"
+#include "shaping/rate_limiter.h"
+
+namespace fcswitch::lab {
+
+struct LabLinkParams {
+  uint64_t rate_bps = 10'000'000'000;
+  uint64_t delay_ns = 0;  // propagation
+  shaping::WireFraming framing{};
+  uint64_t catch_up_ticks = 0;  // wall clock: how late a poll may be (rate_limiter.h)
+};
+
+class LabLink {
+ public:
+  LabLink(rte_ring* from, rte_ring* to, const LabLinkParams& params, const TickRate& ticks);
+  ~LabLink();
+  LabLink(const LabLink&) = delete;
+  LabLink& operator=(const LabLink&) = delete;
+
+  // Delivers what has arrived and starts what the wire can take. Returns whether a frame moved.
+  bool poll(uint64_t now_ticks);
+  // The next arrival, or when the wire frees while frames wait; kNeverTicks when idle.
+  uint64_t next_event_ticks() const;
+
+  uint64_t frames_delivered() const { return frames_delivered_.read(); }
+  uint64_t bytes_delivered() const { return bytes_delivered_.read(); }
+  uint64_t rx_missed() const { return rx_missed_.read(); }
+  unsigned in_flight() const { return count_; }
+  // Shutdown, clock stopped: frees the frames on the wire; returns how many.
+  unsigned discard_in_flight();
+
+ private:
+  struct OnWire {
+    rte_mbuf* frame;
+    uint64_t arrival_ticks;
+  };
+
+  rte_ring* from_;
+  rte_ring* to_;
+  uint64_t delay_ticks_;
+  shaping::RateLimiter wire_;
+  std::vector<OnWire> wire_frames_;  // circular: sized for a full delay of minimum frames
+  unsigned head_ = 0;
+  unsigned count_ = 0;
+  OwnedCounter frames_delivered_;
+  OwnedCounter bytes_delivered_;
+  OwnedCounter rx_missed_;
+};
+
+}  // namespace fcswitch::lab

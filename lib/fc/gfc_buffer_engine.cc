@@ -1,8 +1,8 @@
 #include "fc/gfc_buffer_engine.h"
 
-#include <algorithm>
+#include "fc/gfc_threshold_check.h"
 
-#include <fmt/format.h>
+#include <algorithm>
 
 namespace fcswitch::fc {
 
@@ -75,39 +75,25 @@ void GfcBufferEgressGate::counters(const CounterSink& sink) const {
 namespace {
 
 std::shared_ptr<const EngineParams> parse_gfc_buffer(ParamReader& reader, const LinkParams* link) {
+  const GfcThresholdKeys keys = read_gfc_threshold_keys(reader, "b1");
   auto params = std::make_shared<GfcBufferParams>();
-  constexpr uint64_t kMaxBytes = 1ull << 34;
-  if (auto b1 = reader.bytes("b1", 1, kMaxBytes)) params->b1_bytes = *b1;
-  if (auto allow = reader.boolean("allow_theorem_violation"))
-    params->allow_theorem_violation = *allow;
+  params->b1_bytes = keys.bytes;
+  params->allow_theorem_violation = keys.allow_theorem_violation;
   if (!link) return params;
-  if (params->b1_bytes >= link->buffer_bytes) {
-    reader.refuse(
-        "b1",
-        fmt::format("less than B_m, the lossless_ingress buffer ({} bytes)", link->buffer_bytes),
-        fmt::format("{} bytes", params->b1_bytes));
-    return nullptr;
-  }
   const GfcStageTable table(*link, params->b1_bytes);
-  if (params->b1_bytes == 0 && table.two_c_tau_bytes() >= link->buffer_bytes) {
-    reader.refuse("b1",
-                  fmt::format("a lossless_ingress buffer larger than 2Cτ = {} bytes "
-                              "(no B_1 satisfies GFC Theorem 4.1)",
-                              table.two_c_tau_bytes()),
-                  fmt::format("lossless_ingress = {} bytes", link->buffer_bytes));
+  const GfcThreshold b1{"b1",
+                        "B_1",
+                        "2Cτ",
+                        "Theorem 4.1",
+                        params->b1_bytes,
+                        table.b1_bytes(),
+                        table.two_c_tau_bytes(),
+                        table.within_theorem(),
+                        table.theorem_text()};
+  if (!accept_gfc_threshold(reader, b1, link->buffer_bytes, keys.allow_theorem_violation))
     return nullptr;
-  }
-  if (!table.within_theorem()) {
-    const std::string found = fmt::format("B_1 = {} bytes", table.b1_bytes());
-    if (!params->allow_theorem_violation) {
-      reader.refuse("b1", table.theorem_text(), found);
-      return nullptr;
-    }
-    reader.warn("b1", table.theorem_text(), found);
-  }
-  auto resolved = std::make_shared<GfcBufferParams>(*params);
-  resolved->b1_bytes = table.b1_bytes();
-  return resolved;
+  params->b1_bytes = table.b1_bytes();
+  return params;
 }
 
 EngineInstance make_gfc_buffer(const EngineParams& params, const EngineContext& context) {

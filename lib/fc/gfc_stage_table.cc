@@ -4,14 +4,13 @@
 
 #include <fmt/format.h>
 
-#include "core/units.h"
+#include "fc/pfc_engine.h"
 
 namespace fcswitch::fc {
 
 uint64_t gfc_two_c_tau_bytes(const LinkParams& link) {
-  const __uint128_t bits = static_cast<__uint128_t>(2) * link.rate_bps * link.response_time_ns;
-  const __uint128_t per_byte = static_cast<__uint128_t>(kNsPerSecond) * kBitsPerByte;
-  return static_cast<uint64_t>((bits + per_byte - 1) / per_byte);
+  // PFC's headroom C·τ (pfc_engine.h) over twice the response time, rounded up once.
+  return bytes_in_flight(LinkParams{link.rate_bps, 2 * link.response_time_ns, 0});
 }
 
 GfcStageTable::GfcStageTable(const LinkParams& link, uint64_t b1_bytes)

@@ -1,7 +1,6 @@
 #include "fc/gfc_time_engine.h"
 
-#include <fmt/format.h>
-
+#include "fc/gfc_threshold_check.h"
 #include "wire/credit_frame.h"
 
 namespace fcswitch::fc {
@@ -47,41 +46,27 @@ namespace {
 
 std::shared_ptr<const EngineParams> parse_gfc_time(ParamReader& reader, const LinkParams* link) {
   auto params = std::make_shared<GfcTimeParams>();
-  constexpr uint64_t kMaxBytes = 1ull << 34;
   // The period as CBFC reads it (cbfc_engine.cc): 100 ns to 1 s.
   if (auto period = reader.duration_ns("period", 100, kNsPerSecond)) params->period_ns = *period;
-  if (auto b0 = reader.bytes("b0", 1, kMaxBytes)) params->b0_bytes = *b0;
-  if (auto allow = reader.boolean("allow_theorem_violation"))
-    params->allow_theorem_violation = *allow;
+  const GfcThresholdKeys keys = read_gfc_threshold_keys(reader, "b0");
+  params->b0_bytes = keys.bytes;
+  params->allow_theorem_violation = keys.allow_theorem_violation;
   if (!link) return params;
-  auto resolved = std::make_shared<GfcTimeParams>(*params);
-  static_cast<CbfcParams&>(*resolved) = params->CbfcParams::resolved(*link);
-  if (params->b0_bytes >= link->buffer_bytes) {
-    reader.refuse(
-        "b0",
-        fmt::format("less than B_m, the lossless_ingress buffer ({} bytes)", link->buffer_bytes),
-        fmt::format("{} bytes", params->b0_bytes));
+  static_cast<CbfcParams&>(*params) = params->CbfcParams::resolved(*link);
+  const GfcLinearMap map(*link, params->period_ns, params->b0_bytes);
+  const GfcThreshold b0{"b0",
+                        "B_0",
+                        "(√(τ/T)+1)²·C·T",
+                        "Theorem 5.1",
+                        params->b0_bytes,
+                        map.b0_bytes(),
+                        map.bound_bytes(),
+                        map.within_theorem(),
+                        map.theorem_text()};
+  if (!accept_gfc_threshold(reader, b0, link->buffer_bytes, keys.allow_theorem_violation))
     return nullptr;
-  }
-  const GfcLinearMap map(*link, resolved->period_ns, params->b0_bytes);
-  if (params->b0_bytes == 0 && map.bound_bytes() >= link->buffer_bytes) {
-    reader.refuse("b0",
-                  fmt::format("a lossless_ingress buffer larger than (√(τ/T)+1)²·C·T = {} bytes "
-                              "(no B_0 satisfies GFC Theorem 5.1)",
-                              map.bound_bytes()),
-                  fmt::format("lossless_ingress = {} bytes", link->buffer_bytes));
-    return nullptr;
-  }
-  if (!map.within_theorem()) {
-    const std::string found = fmt::format("B_0 = {} bytes", map.b0_bytes());
-    if (!params->allow_theorem_violation) {
-      reader.refuse("b0", map.theorem_text(), found);
-      return nullptr;
-    }
-    reader.warn("b0", map.theorem_text(), found);
-  }
-  resolved->b0_bytes = map.b0_bytes();
-  return resolved;
+  params->b0_bytes = map.b0_bytes();
+  return params;
 }
 
 EngineInstance make_gfc_time(const EngineParams& params, const EngineContext& context) {

@@ -10,8 +10,7 @@ LabLink::LabLink(rte_ring* from, rte_ring* to, const LabLinkParams& params, cons
     : from_(from),
       to_(to),
       delay_ticks_(ticks.from_ns(params.delay_ns)),
-      wire_(shaping::kNoLineRate, ticks, params.framing, params.catch_up_ticks) {
-  wire_.set_rate(params.rate_bps);
+      wire_(shaping::kNoLineRate, params.rate_bps, ticks, params.framing, params.catch_up_ticks) {
   // At most one minimum frame per minimum wire time can be under way during the delay, plus
   // what a late poll may start at once.
   const uint64_t min_frame_ticks =

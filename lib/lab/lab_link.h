@@ -1,8 +1,8 @@
 #pragma once
 // One direction of a link in the lab (DESIGN.md §5): it takes frames from the TX ring of a
 // port — what the NIC's TX descriptor ring is on a real port — puts each on the wire when the
-// wire is free, at the link rate with the Ethernet overhead counted (a GFC §5.3 rate
-// limiter with no line rate of its own), and delivers it into the RX ring of the far port
+// wire is free, at the link rate with the Ethernet overhead counted (a port pacer with no
+// line rate of its own), and delivers it into the RX ring of the far port
 // after the propagation delay. Frames are never reordered. A frame that finds the far RX ring
 // full is dropped and counted, as a NIC counts rx_missed.
 //
@@ -16,7 +16,7 @@
 #include <vector>
 
 #include "core/owned_counter.h"
-#include "shaping/rate_limiter.h"
+#include "shaping/port_pacer.h"
 
 namespace fcswitch::lab {
 
@@ -55,7 +55,7 @@ class LabLink {
   rte_ring* from_;
   rte_ring* to_;
   uint64_t delay_ticks_;
-  shaping::RateLimiter wire_;
+  shaping::PortPacer wire_;
   std::vector<OnWire> wire_frames_;  // circular: sized for a full delay of minimum frames
   unsigned head_ = 0;
   unsigned count_ = 0;

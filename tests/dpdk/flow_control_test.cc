@@ -54,6 +54,14 @@ port = "sink"
                      sink_extra);
 }
 
+// PFC on the switch, its XOFF 50 KB below the 200 KB buffer (C·τ is 2.5 KB).
+constexpr const char* kPfcTable = R"(
+[flow_control]
+engine = "pfc"
+response_time = "2us"
+pfc = { xoff = "150KB", xon = "147KB" }
+)";
+
 const fc::LinkParams kHostLink{10'000'000'000, 1000, kBufferBytes};
 
 // A host's CBFC engine: its gate obeys the switch's FCCL, its generator carries its FCTBS.
@@ -134,13 +142,7 @@ TEST(FlowControlDatapath, WithoutFlowControlTheLosslessClassOverflows) {
 
 TEST(FlowControlDatapath, PfcPausesTheHostsAndLosesNoLosslessPacket) {
   RingTestbed bed("fcpfc", 3, 64);
-  const Totals t = run_overload(bed, switch_toml(bed, "pfc", R"(
-[flow_control]
-engine = "pfc"
-response_time = "2us"
-pfc = { xoff = "150KB", xon = "147KB" }
-)"),
-                                "pfc");
+  const Totals t = run_overload(bed, switch_toml(bed, "pfc", kPfcTable), "pfc");
   SwitchNode& node = bed.node();
   EXPECT_EQ(drops(node, DropReason::kLosslessOverflow), 0u);
   EXPECT_EQ(t.lossless_at_sink, t.lossless_sent);  // every lossless frame arrived
@@ -214,13 +216,10 @@ TEST(FlowControlDatapath, CbfcResynchronisesAbrAfterFramesLostOnTheWire) {
 // watchdog reports it, and with action "drop" empties the queue instead of holding the buffer.
 TEST(FlowControlDatapath, WatchdogReportsAndDropsAPfcStorm) {
   RingTestbed bed("fcwd", 3, 64);
-  const std::string toml = switch_toml(bed, "wd", R"(
-[flow_control]
-engine = "pfc"
-response_time = "2us"
-pfc = { xoff = "150KB", xon = "147KB" }
-watchdog = { detect = "1ms", restore = "1ms", action = "drop" }
-)");
+  const std::string toml =
+      switch_toml(bed, "wd",
+                  std::string(kPfcTable) +
+                      "watchdog = { detect = \"1ms\", restore = \"1ms\", action = \"drop\" }\n");
   start_with_one_lossless_host(bed, toml);
   bed.end(0).set_engine(
       fc::EngineInstance{nullptr, std::make_unique<fc::PfcEgressGate>(10'000'000'000, TickRate{})},
@@ -239,13 +238,8 @@ watchdog = { detect = "1ms", restore = "1ms", action = "drop" }
 // A port told not to trust feedback ignores the storm: counted, not obeyed.
 TEST(FlowControlDatapath, UntrustedPortIgnoresPauseFrames) {
   RingTestbed bed("fctrust", 3, 64);
-  const std::string toml = switch_toml(bed, "trust", R"(
-[flow_control]
-engine = "pfc"
-response_time = "2us"
-pfc = { xoff = "150KB", xon = "147KB" }
-)",
-                                       "[ports.flow_control]\ntrust = false");
+  const std::string toml =
+      switch_toml(bed, "trust", kPfcTable, "[ports.flow_control]\ntrust = false");
   start_with_one_lossless_host(bed, toml);
   bed.end(2).storm(3, 0xFFFF, 100'000);
   bed.end(2).drain_at(10'000'000'000);

@@ -8,8 +8,8 @@ packages=(
   libdpdk-dev dpdk dpdk-dev libnuma-dev libpcap-dev
   libspdlog-dev libfmt-dev prometheus-cpp-dev
   libgtest-dev libgmock-dev libbenchmark-dev
-  libtomlplusplus-dev libcli11-dev
-  tshark iproute2 clang libclang-rt-14-dev
+  libtomlplusplus-dev libcli11-dev nlohmann-json3-dev
+  tshark iproute2 clang libclang-rt-14-dev python3-matplotlib
 )
 
 missing=()

@@ -8,8 +8,10 @@ namespace fcswitch::config {
 
 void ConfigProblems::add_to(std::vector<Problem>& list, const std::string& file,
                             const toml::source_region& where, std::string message) {
+  // A value inserted from elsewhere (the lab's --set) carries its own source name.
+  const std::string& source = where.path && !where.path->empty() ? *where.path : file;
   std::string line =
-      fmt::format("{}:{}:{}: {}", file, where.begin.line, where.begin.column, message);
+      fmt::format("{}:{}:{}: {}", source, where.begin.line, where.begin.column, message);
   // Defaults shared by several ports are checked once per port: say each problem once.
   for (const Problem& p : list)
     if (p.message == line) return;

@@ -311,6 +311,8 @@ void read_switch_section(TableReader& root, SwitchConfig& config) {
   if (auto mask = read_queue_list(reader, "lossless_priorities", false))
     config.lossless_priorities = static_cast<PriorityMask>(*mask);
   if (auto v = reader.boolean("mac_learning")) config.mac_learning = *v;
+  if (auto v = reader.choice("egress_service", {"fifo", "ingress-fair"}))
+    config.ingress_fair_egress = *v == "ingress-fair";
   if (auto v = reader.integer("mbufs", 1023, 16'777'215)) config.mbufs = static_cast<uint32_t>(*v);
   if (auto v = reader.integer("mbuf_cache", 0, 512)) config.mbuf_cache = static_cast<uint32_t>(*v);
   auto ring_size = [&](std::string_view key, uint32_t& out) {
@@ -415,7 +417,6 @@ std::string task_name(const TaskRef& task, const SwitchConfig& config) {
 }
 
 SwitchConfig parse_switch_config(std::string_view text, const std::string& file) {
-  ConfigProblems problems(file);
   toml::table root;
   try {
     root = toml::parse(text, file);
@@ -424,6 +425,11 @@ SwitchConfig parse_switch_config(std::string_view text, const std::string& file)
     throw ConfigError({fmt::format("{}:{}:{}: not valid TOML: {}", file, where.line, where.column,
                                    error.description())});
   }
+  return read_switch_config(root, file);
+}
+
+SwitchConfig read_switch_config(const toml::table& root, const std::string& file) {
+  ConfigProblems problems(file);
   SwitchConfig config;
   config.file = file;
   TableReader reader(root, "", problems);

@@ -6,6 +6,8 @@
 #include <string>
 #include <vector>
 
+#include <toml++/toml.h>
+
 #include "config/flow_control_config.h"
 #include "core/traffic_class.h"
 #include "switch/egress_scheduler.h"
@@ -62,6 +64,7 @@ struct SwitchConfig {
   PriorityMask lossless_priorities = 0;
   SharedBufferConfig buffer;
   bool mac_learning = true;
+  bool ingress_fair_egress = false;  // [switch] egress_service = "ingress-fair"
   std::vector<FibEntry> fib;
   uint32_t mbufs = 65535;
   uint32_t mbuf_cache = 256;
@@ -69,10 +72,16 @@ struct SwitchConfig {
   uint32_t egress_queue_packets = 16384;  // each (port, queue) ring
   std::string layout_name = "compact";
   std::vector<std::vector<TaskRef>> lcores;  // worker lcore i runs lcores[i], in order
+  // Not a key: set by the lab, whose ring ports pass the sender's mbufs on, so the switch's
+  // own pool holds only flood copies (no warning that it is smaller than the buffer).
+  bool mbufs_from_links = false;
 
   int port_index(std::string_view name) const;
 };
 
+// The same from a parsed table (the lab builds one per switch from its scenario); values
+// keep the places they were parsed from, which `file` names unless they came from elsewhere.
+SwitchConfig read_switch_config(const toml::table& root, const std::string& file);
 // Reads and validates `path`. Throws ConfigError with every problem found.
 SwitchConfig load_switch_config(const std::string& path);
 // The same from text; `file` names it in messages.

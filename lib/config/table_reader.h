@@ -41,6 +41,8 @@ class TableReader {
   // An integer (ns), or a string with a unit ("90us", "200ms"), in [min, max].
   std::optional<uint64_t> duration_ns(std::string_view key, uint64_t min, uint64_t max);
   const toml::table* table(std::string_view key, bool required = false);
+  // The raw value, of any type, for keys that take several (a name or a list of names).
+  const toml::node* node(std::string_view key) { return find(key, false, ""); }
   const toml::array* array(std::string_view key, bool required = false);
 
   // Records that the value of `key`, read above and of the right type, is not what was

@@ -27,6 +27,7 @@ FwdTask::FwdTask(const FwdSettings& settings, SwitchState& state, L2Fib& fib)
       stages_(static_cast<size_t>(state.ports) * kNumEgressQueues),
       admitted_packets_(std::make_unique<OwnedCounter[]>(state.ports * kNumPriorities)),
       admitted_bytes_(std::make_unique<OwnedCounter[]>(state.ports * kNumPriorities)),
+      max_occupancy_(std::make_unique<OwnedGauge[]>(state.ports * kNumPriorities)),
       credit_frames_(std::make_unique<OwnedCounter[]>(state.ports)),
       drops_(state.ports) {
   touched_stages_.reserve(stages_.size());
@@ -46,6 +47,7 @@ bool FwdTask::poll(uint64_t /*now_tsc*/) {
         state_.fwd_rings[in_port].get(), reinterpret_cast<void**>(pkts), kBurstSize, nullptr);
     if (n == 0) continue;
     busy = true;
+    input_ = in_port;  // stages hold this input's packets until flush()
     for (unsigned k = 0; k < n; ++k) forward(pkts[k], in_port);
     processed_.add(n);
     // Stages hold at most one input burst: a packet is copied at most once per port.
@@ -107,8 +109,9 @@ void FwdTask::admit(rte_mbuf* m, int in_port, int out_port, uint8_t priority) {
   const bool lossless = has_priority(lossless_, priority);
   ChargeReleaseCounters& depth = *state_.egress_depth[out_port];
 
+  const uint64_t occupancy = state_.ingress_occupancy.value(slot);
   const Admission verdict =
-      lossless ? buffer_.admit_lossless(state_.ingress_occupancy.value(slot), bytes)
+      lossless ? buffer_.admit_lossless(occupancy, bytes)
                : buffer_.admit_lossy(depth.value(queue), state_.lossy_pool.value(0), bytes);
   if (verdict == Admission::kLosslessOverflow)
     return drop(m, in_port, DropReason::kLosslessOverflow);
@@ -117,16 +120,16 @@ void FwdTask::admit(rte_mbuf* m, int in_port, int out_port, uint8_t priority) {
   const int stage_index = out_port * kNumEgressQueues + queue;
   Stage& stage = stages_[stage_index];
   // FWD is the ring's only producer, so its free space can only grow until the flush.
-  if (stage.count + 1u > rte_ring_free_count(state_.egress_rings[out_port][queue].get()))
+  if (stage.count + 1u > rte_ring_free_count(state_.egress_ring(out_port, queue, in_port)))
     return drop(m, in_port, DropReason::kEgressRingFull);
 
-  state_.ingress_occupancy.charge(slot, bytes);
-  if (!lossless) state_.lossy_pool.charge(0, bytes);
-  depth.charge(queue, bytes);
+  const PacketMeta meta{static_cast<uint8_t>(in_port), priority, static_cast<uint8_t>(queue),
+                        static_cast<uint8_t>(!lossless), bytes};
+  state_.charge(meta, out_port);
+  state_.meta(m) = meta;
+  if (occupancy + bytes > max_occupancy_[slot].read()) max_occupancy_[slot].set(occupancy + bytes);
   admitted_packets_[slot].increment();
   admitted_bytes_[slot].add(bytes);
-  state_.meta(m) = PacketMeta{static_cast<uint8_t>(in_port), priority, static_cast<uint8_t>(queue),
-                              static_cast<uint8_t>(!lossless), bytes};
   if (stage.count == 0) touched_stages_.push_back(stage_index);
   stage.pkts[stage.count++] = m;
 }
@@ -136,10 +139,7 @@ void FwdTask::resynchronise(rte_mbuf* m, int in_port) {
   // above, since the frame came through the same ring behind them.
   const auto decoded =
       wire::decode_credit(rte_pktmbuf_mtod(m, const uint8_t*), rte_pktmbuf_data_len(m));
-  for (int i = 0; i < kNumPriorities; ++i)
-    if (has_priority(decoded.frame.entry_mask, i))
-      state_.received_blocks[SwitchState::occupancy_slot(in_port, i)].set(
-          decoded.frame.entry[i].fctbs);
+  state_.resynchronise(in_port, decoded.frame);
   credit_frames_[in_port].increment();
   to_free_.push_back(m);
 }
@@ -152,7 +152,8 @@ void FwdTask::drop(rte_mbuf* m, int in_port, DropReason reason) {
 void FwdTask::flush() {
   for (int index : touched_stages_) {
     Stage& stage = stages_[index];
-    rte_ring* ring = state_.egress_rings[index / kNumEgressQueues][index % kNumEgressQueues].get();
+    rte_ring* ring =
+        state_.egress_ring(index / kNumEgressQueues, index % kNumEgressQueues, input_);
     // Always fits: admit() checked the free space.
     rte_ring_sp_enqueue_bulk(ring, reinterpret_cast<void**>(stage.pkts), stage.count, nullptr);
     stage.count = 0;

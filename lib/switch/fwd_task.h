@@ -39,6 +39,11 @@ class FwdTask : public Task {
   uint64_t admitted_bytes(int port, int priority) const {
     return admitted_bytes_[SwitchState::occupancy_slot(port, priority)].read();
   }
+  // The highest ingress occupancy of (port, priority) so far: FWD is its only charger, so
+  // each peak is seen right after a charge.
+  uint64_t max_ingress_occupancy(int port, int priority) const {
+    return max_occupancy_[SwitchState::occupancy_slot(port, priority)].read();
+  }
   uint64_t processed() const { return processed_.read(); }
   // Credit frames RX passed on for the ABR resynchronisation, consumed here.
   uint64_t credit_frames(int port) const { return credit_frames_[port].read(); }
@@ -65,6 +70,7 @@ class FwdTask : public Task {
   PriorityMask lossless_;
   bool mac_learning_;
   int next_input_ = 0;
+  int input_ = 0;  // the input port whose burst the stages hold
 
   std::vector<Stage> stages_;        // [port * kNumEgressQueues + queue]
   std::vector<int> touched_stages_;  // which stages hold packets
@@ -72,6 +78,7 @@ class FwdTask : public Task {
 
   std::unique_ptr<OwnedCounter[]> admitted_packets_;
   std::unique_ptr<OwnedCounter[]> admitted_bytes_;
+  std::unique_ptr<OwnedGauge[]> max_occupancy_;
   std::unique_ptr<OwnedCounter[]> credit_frames_;
   OwnedCounter processed_;
   OwnedCounter flood_copies_;

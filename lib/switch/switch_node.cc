@@ -11,6 +11,9 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include "switch/port_engines.h"
+#include "switch/queued_flush.h"
+
 namespace fcswitch {
 
 namespace {
@@ -41,7 +44,7 @@ SwitchNode::SwitchNode(const config::SwitchConfig& config, uint64_t tick_hz)
     ports_.push_back(std::make_unique<dpdk::EthPort>(port, pool_));
   const int n = static_cast<int>(ports_.size());
   state_ = std::make_unique<SwitchState>(n, prefix, config.fwd_ring_packets,
-                                         config.egress_queue_packets);
+                                         config.egress_queue_packets, config.ingress_fair_egress);
   fib_ = std::make_unique<L2Fib>(prefix + "_fib", kFibEntries);
   for (const auto& entry : config.fib) fib_->add_static(entry.mac, entry.port);
 
@@ -53,48 +56,22 @@ SwitchNode::SwitchNode(const config::SwitchConfig& config, uint64_t tick_hz)
                                             port.flow_control.trust},
                                  *state_));
     tx_tasks_.push_back(std::make_unique<TxTask>("tx:" + port.name, p, ports_[p]->id(),
-                                                 port.scheduler, make_flow_control(p), *state_));
+                                                 port.scheduler,
+                                                 make_tx_flow_control(
+                                                     port, config.buffer.lossless_ingress_bytes,
+                                                     ticks_, ports_[p]->mac(), control_pool_,
+                                                     config.name),
+                                                 *state_));
   }
   FwdSettings fwd{config.priority_maps, config.lossless_priorities, config.buffer,
                   config.mac_learning};
   fwd_ = std::make_unique<FwdTask>(fwd, *state_, *fib_);
 
-  if (static_cast<uint64_t>(config.mbufs) * 60 < config.buffer.lossless_ingress_bytes)
+  if (!config.mbufs_from_links &&
+      static_cast<uint64_t>(config.mbufs) * 60 < config.buffer.lossless_ingress_bytes)
     spdlog::warn(
         "{} mbufs hold less than one lossless ingress buffer of minimum-size frames ({} bytes)",
         config.mbufs, config.buffer.lossless_ingress_bytes);
-}
-
-TxFlowControl SwitchNode::make_flow_control(int p) const {
-  const config::PortConfig& port = config_.ports[p];
-  TxFlowControl flow;
-  flow.watchdog = port.flow_control.watchdog;
-  flow.ticks = ticks_;
-  flow.mac = ports_[p]->mac();
-  flow.control_ether_type = port.control_ether_type;
-  flow.control_pool = control_pool_;
-  flow.stage_opcode = port.flow_control.stage_opcode;
-  fc::EngineContext context;
-  context.link = fc::LinkParams{port.rate_bps, port.flow_control.response_time_ns,
-                                config_.buffer.lossless_ingress_bytes};
-  context.ticks = ticks_;
-  context.stage_opcode = port.flow_control.stage_opcode;
-  context.framing = shaping::WireFraming{port.wire_overhead_bytes, kEthernetMinFrameBytes};
-  context.limiter_catch_up_ticks = ticks_.from_ns(port.flow_control.limiter_catch_up_ns);
-  if (port.rate_limit_bps) {
-    flow.pacer.emplace(port.rate_bps, port.rate_limit_bps, ticks_, context.framing,
-                       context.limiter_catch_up_ticks);
-    spdlog::info("port {}: paced at {} b/s of {} b/s", port.name, port.rate_limit_bps,
-                 port.rate_bps);
-  }
-  for (int prio = 0; prio < kNumPriorities; ++prio) {
-    const config::PriorityFlowControl& chosen = port.flow_control.priorities[prio];
-    if (!chosen.engine) continue;
-    context.priority = prio;
-    flow.engines[prio] = chosen.engine->make(*chosen.params, context);
-    spdlog::info("port {} priority {}: flow control {}", port.name, prio, chosen.engine->name);
-  }
-  return flow;
 }
 
 SwitchNode::~SwitchNode() {
@@ -143,7 +120,8 @@ SwitchProgress SwitchNode::progress() const {
     // Data only: periodic credit frames between idle switches are not progress.
     p.work += rx_tasks_[port]->data_packets();
     p.empty &= rte_ring_empty(state_->fwd_rings[port].get()) != 0;
-    for (const auto& ring : state_->egress_rings[port]) p.empty &= rte_ring_empty(ring.get()) != 0;
+    for (const auto& lanes : state_->egress_rings[port])
+      for (const auto& ring : lanes) p.empty &= rte_ring_empty(ring.get()) != 0;
     p.empty &= tx_tasks_[port]->held() == 0;
     for (int q = 0; q < kNumEgressQueues; ++q) p.work += tx_tasks_[port]->packets(q);
   }
@@ -163,22 +141,9 @@ bool SwitchNode::settled(const SwitchProgress& before, const SwitchProgress& aft
 }
 
 uint64_t SwitchNode::flush() {
-  uint64_t flushed = 0;
-  void* pkts[512];  // more than a TX task can hold (32 pending + 9 queue heads of 32)
-  auto drop_all = [&](int port, unsigned count) {
-    shutdown_drops_.add(port, DropReason::kShutdownFlush, count);
-    rte_pktmbuf_free_bulk(reinterpret_cast<rte_mbuf**>(pkts), count);
-    flushed += count;
-  };
-  for (int port = 0; port < ports(); ++port) {
-    while (unsigned n = rte_ring_dequeue_burst(state_->fwd_rings[port].get(), pkts, 512, nullptr))
-      drop_all(port, n);
-    for (const auto& ring : state_->egress_rings[port])
-      while (unsigned n = rte_ring_dequeue_burst(ring.get(), pkts, 512, nullptr)) drop_all(port, n);
-    while (unsigned n = tx_tasks_[port]->take_held(reinterpret_cast<rte_mbuf**>(pkts), 512))
-      drop_all(port, n);
-  }
-  return flushed;
+  std::vector<TxTask*> tx;
+  for (const auto& t : tx_tasks_) tx.push_back(t.get());
+  return flush_queued(*state_, tx, shutdown_drops_);
 }
 
 void SwitchNode::stop_ports() {

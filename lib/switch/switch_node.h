@@ -67,6 +67,18 @@ class SwitchNode {
   uint64_t ingress_occupancy_bytes(int port, int priority) const {
     return state_->ingress_occupancy.value(SwitchState::occupancy_slot(port, priority));
   }
+  uint64_t max_ingress_occupancy_bytes(int port, int priority) const {
+    return fwd_->max_ingress_occupancy(port, priority);
+  }
+  // Bytes waiting in egress queue `queue` of `port` (what its TX task has not sent).
+  uint64_t egress_depth_bytes(int port, int queue) const {
+    return state_->egress_depth[port]->value(queue);
+  }
+  // Bytes waiting at `egress_port` that arrived on (`ingress_port`, `priority`).
+  uint64_t queued_from_bytes(int egress_port, int ingress_port, int priority) const {
+    return state_->egress_by_ingress[egress_port]->value(
+        SwitchState::occupancy_slot(ingress_port, priority));
+  }
   uint64_t nic_rx_dropped(int port) const { return ports_[port]->nic_rx_dropped(); }
   const FwdTask& fwd() const { return *fwd_; }
 
@@ -79,8 +91,6 @@ class SwitchNode {
 
  private:
   Task* task_for(const config::TaskRef& ref) const;
-
-  TxFlowControl make_flow_control(int port) const;
 
   config::SwitchConfig config_;
   TickRate ticks_;

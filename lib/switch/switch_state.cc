@@ -7,8 +7,9 @@
 namespace fcswitch {
 
 SwitchState::SwitchState(int num_ports, const std::string& name_prefix, unsigned fwd_ring_packets,
-                         unsigned egress_queue_packets)
+                         unsigned egress_queue_packets, bool ingress_lanes)
     : ports(num_ports),
+      lanes(ingress_lanes ? num_ports : 1),
       ingress_occupancy(num_ports * kNumPriorities, num_ports),
       lossy_pool(1, num_ports),
       received_blocks(std::make_unique<OwnedCounter[]>(num_ports * kNumPriorities)) {
@@ -17,9 +18,12 @@ SwitchState::SwitchState(int num_ports, const std::string& name_prefix, unsigned
         dpdk::make_spsc_ring(fmt::format("{}_rx{}", name_prefix, p), fwd_ring_packets));
     auto& queues = egress_rings.emplace_back();
     for (int q = 0; q < kNumEgressQueues; ++q)
-      queues[q] =
-          dpdk::make_spsc_ring(fmt::format("{}_eq{}_{}", name_prefix, p, q), egress_queue_packets);
+      for (int lane = 0; lane < lanes; ++lane)
+        queues[q].push_back(dpdk::make_spsc_ring(
+            fmt::format("{}_eq{}_{}_{}", name_prefix, p, q, lane), egress_queue_packets));
     egress_depth.push_back(std::make_unique<ChargeReleaseCounters>(kNumEgressQueues, 1));
+    egress_by_ingress.push_back(
+        std::make_unique<ChargeReleaseCounters>(num_ports * kNumPriorities, 1));
     // Room for a few bursts of frames, each with a message for every priority.
     control_rings.push_back(dpdk::make_spsc_elem_ring(fmt::format("{}_ctl{}", name_prefix, p),
                                                       sizeof(fc::ControlMessage), 1024));

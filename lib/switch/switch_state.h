@@ -8,6 +8,8 @@
 #include <vector>
 
 #include "core/owned_counter.h"
+#include "core/packet_meta.h"
+#include "wire/credit_frame.h"
 #include "core/traffic_class.h"
 #include "dpdk/mbuf_meta.h"
 #include "dpdk/ring.h"
@@ -16,16 +18,25 @@
 namespace fcswitch {
 
 struct SwitchState {
+  // `ingress_lanes`: each egress queue keeps one lane (ring) per ingress port, served in
+  // turn, instead of one FIFO (config: [switch] egress_service = "ingress-fair").
   SwitchState(int ports, const std::string& name_prefix, unsigned fwd_ring_packets,
-              unsigned egress_queue_packets);
+              unsigned egress_queue_packets, bool ingress_lanes = false);
 
   int ports;
   dpdk::MbufMeta meta;
 
   // [rx port]: RX(p) produces, FWD consumes.
   std::vector<dpdk::RingPtr> fwd_rings;
-  // [egress port][queue]: FWD produces, TX(port) consumes. These are the egress queues.
-  std::vector<std::array<dpdk::RingPtr, kNumEgressQueues>> egress_rings;
+  // [egress port][queue][lane]: FWD produces, TX(port) consumes. These are the egress queues:
+  // one FIFO lane each, or one lane per ingress port that TX serves round robin, so that every
+  // input gets its turn at the egress whatever the queue holds (an input-queued switch's
+  // service, as the GFC testbed's: see config/lab/gfc-ring.toml).
+  std::vector<std::array<std::vector<dpdk::RingPtr>, kNumEgressQueues>> egress_rings;
+  int lanes = 1;
+  rte_ring* egress_ring(int port, int queue, int ingress_port) const {
+    return egress_rings[port][queue][lanes == 1 ? 0 : ingress_port].get();
+  }
 
   // Per (ingress port, priority), slot port * 8 + priority: the ingress queue length that
   // PFC/GFC watch. Charged by FWD on admission; released by TX(egress port), releaser
@@ -35,6 +46,10 @@ struct SwitchState {
   ChargeReleaseCounters lossy_pool;
   // [egress port], slot queue: bytes waiting. Charged by FWD, released by TX(port) (releaser 0).
   std::vector<std::unique_ptr<ChargeReleaseCounters>> egress_depth;
+  // [egress port], slot occupancy_slot(ingress port, priority): bytes waiting at the egress
+  // port that arrived on that ingress. Which queues an ingress's packets wait in: the edges of
+  // the lab's deadlock wait-for graph. Charged by FWD, released by TX(port) (releaser 0).
+  std::vector<std::unique_ptr<ChargeReleaseCounters>> egress_by_ingress;
 
   // [port]: flow-control messages (fc::ControlMessage) that RX(p) decoded for the egress
   // gates of port p. RX(p) produces, TX(p) consumes.
@@ -48,6 +63,32 @@ struct SwitchState {
   std::atomic<bool> rx_stopped{false};
 
   static int occupancy_slot(int port, int priority) { return port * kNumPriorities + priority; }
+
+  // A packet enters the buffer on its way to `egress_port` (FWD, or a lab host's source):
+  // every count it will release when it leaves.
+  void charge(const PacketMeta& meta, int egress_port) {
+    const int slot = occupancy_slot(meta.ingress_port, meta.priority);
+    ingress_occupancy.charge(slot, meta.charged_bytes);
+    if (meta.lossy) lossy_pool.charge(0, meta.charged_bytes);
+    egress_depth[egress_port]->charge(meta.egress_queue, meta.charged_bytes);
+    egress_by_ingress[egress_port]->charge(slot, meta.charged_bytes);
+  }
+  // CBFC's ABR resynchronisation (IBA): ABR := FCTBS for each priority the credit frame
+  // carries, at the place the frame falls among the packets of `in_port`. The consumer of
+  // `in_port`'s packets only (FWD, a lab host's sink).
+  void resynchronise(int in_port, const wire::CreditFrame& frame) {
+    for (int i = 0; i < kNumPriorities; ++i)
+      if (has_priority(frame.entry_mask, i))
+        received_blocks[occupancy_slot(in_port, i)].set(frame.entry[i].fctbs);
+  }
+  // It left by `egress_port`: TX(egress_port) only.
+  void release(const PacketMeta& meta, int egress_port) {
+    const int slot = occupancy_slot(meta.ingress_port, meta.priority);
+    ingress_occupancy.release(egress_port, slot, meta.charged_bytes);
+    if (meta.lossy) lossy_pool.release(egress_port, 0, meta.charged_bytes);
+    egress_depth[egress_port]->release(0, meta.egress_queue, meta.charged_bytes);
+    egress_by_ingress[egress_port]->release(0, slot, meta.charged_bytes);
+  }
 };
 
 }  // namespace fcswitch

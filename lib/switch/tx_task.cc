@@ -39,9 +39,15 @@ TxTask::~TxTask() = default;
 bool TxTask::refill(int queue) {
   QueueHead& head = heads_[queue];
   head.first = 0;
-  head.count = static_cast<uint16_t>(
-      rte_ring_sc_dequeue_burst(state_.egress_rings[port_][queue].get(),
-                                reinterpret_cast<void**>(head.pkts), kBurstSize, nullptr));
+  // Lanes in turn, a burst from the first that has packets (one lane: a plain FIFO).
+  const auto& lanes = state_.egress_rings[port_][queue];
+  const int n = static_cast<int>(lanes.size());
+  for (int i = 0; i < n && !head.count; ++i) {
+    const int lane = (next_lane_[queue] + i) % n;
+    head.count = static_cast<uint16_t>(rte_ring_sc_dequeue_burst(
+        lanes[lane].get(), reinterpret_cast<void**>(head.pkts), kBurstSize, nullptr));
+    if (head.count) next_lane_[queue] = (lane + 1) % n;
+  }
   if (head.count) {
     backlogged_ |= static_cast<QueueMask>(1u << queue);
     return true;
@@ -56,10 +62,7 @@ uint32_t TxTask::head_length(int queue) const {
 }
 
 void TxTask::release(const PacketMeta& meta) {
-  state_.ingress_occupancy.release(
-      port_, SwitchState::occupancy_slot(meta.ingress_port, meta.priority), meta.charged_bytes);
-  if (meta.lossy) state_.lossy_pool.release(port_, 0, meta.charged_bytes);
-  state_.egress_depth[port_]->release(0, meta.egress_queue, meta.charged_bytes);
+  state_.release(meta, port_);
 }
 
 // --- flow control ---

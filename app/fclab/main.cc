@@ -1,0 +1,153 @@
+// fclab SCENARIO.toml --out DIR: many switches and hosts in one process (DESIGN.md §5).
+//
+// Each run writes DIR/summary.json, DIR/queues.csv, DIR/flows.csv and, with Debian's
+// matplotlib, PNG plots (tools/lab_plot.py). --sweep KEY=V1,V2,… runs the scenario once per
+// value into DIR/V1, DIR/V2, … and prints a verdict table (DIR/verdicts.txt): the README's
+// main command sweeps the GFC ring over PFC, CBFC and both GFCs.
+
+#include <unistd.h>
+
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+#include <spdlog/spdlog.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include "config/config_error.h"
+#include "dpdk/eal_session.h"
+#include "lab/lab_network.h"
+#include "lab/lab_report.h"
+#include "lab/lab_scenario.h"
+
+namespace {
+
+struct Options {
+  std::string scenario;
+  std::string out_dir;
+  std::vector<std::string> sets;
+  std::string sweep;
+  bool check_only = false;
+  bool plots = true;
+  std::string log_level = "warn";
+  std::vector<std::string> eal_args;
+};
+
+struct Run {
+  std::string label;
+  std::vector<std::string> sets;
+  std::string out_dir;
+};
+
+std::vector<Run> plan_runs(const Options& options) {
+  if (options.sweep.empty()) return {Run{"", options.sets, options.out_dir}};
+  const size_t eq = options.sweep.find('=');
+  if (eq == std::string::npos || eq == 0 || eq + 1 == options.sweep.size())
+    throw fcswitch::config::ConfigError(
+        {fmt::format("--sweep {}: expected KEY=V1,V2,…", options.sweep)});
+  const std::string key = options.sweep.substr(0, eq);
+  std::vector<Run> runs;
+  std::string values = options.sweep.substr(eq + 1);
+  for (size_t start = 0; start <= values.size();) {
+    size_t comma = values.find(',', start);
+    if (comma == std::string::npos) comma = values.size();
+    const std::string value = values.substr(start, comma - start);
+    if (!value.empty()) {
+      Run run{value, options.sets, options.out_dir + "/" + value};
+      run.sets.push_back(key + "=" + value);
+      runs.push_back(std::move(run));
+    }
+    start = comma + 1;
+  }
+  return runs;
+}
+
+// Draws the run's CSV files; says why not when it cannot.
+void plot(const std::string& dir) {
+  const std::string script = FCLAB_PLOT_SCRIPT;
+  const std::string command = fmt::format("python3 '{}' '{}'", script, dir);
+  const int status = std::system(command.c_str());
+  if (status != 0)
+    std::cout << "plots skipped (" << script
+              << " failed: python3 with matplotlib is needed; tools/install-deps.sh installs it)\n";
+}
+
+int run(const Options& options) {
+  const std::vector<Run> runs = plan_runs(options);
+  std::vector<fcswitch::lab::LabScenario> scenarios;
+  for (const Run& r : runs)
+    scenarios.push_back(fcswitch::lab::load_lab_scenario(options.scenario, r.sets));
+  for (const auto& s : scenarios)
+    for (const std::string& w : s.warnings) spdlog::warn("{}", w);
+  if (options.check_only) {
+    std::cout << options.scenario << ": ok (" << scenarios.size() << " run"
+              << (scenarios.size() == 1 ? "" : "s") << ")\n";
+    return 0;
+  }
+  if (options.out_dir.empty()) throw std::runtime_error("--out DIR is required to run");
+
+  fcswitch::dpdk::EalPlan plan;
+  plan.args = {"--no-huge", "-m",           "2048", "--no-pci", "--no-telemetry",
+               "-l",        "0",            "--log-level=warning",
+               "--file-prefix=fclab_" + std::to_string(getpid())};
+  plan.args.insert(plan.args.end(), options.eal_args.begin(), options.eal_args.end());
+  fcswitch::dpdk::EalSession eal(plan);
+
+  std::vector<std::pair<std::string, fcswitch::lab::LabResult>> results;
+  for (size_t i = 0; i < runs.size(); ++i) {
+    std::filesystem::create_directories(runs[i].out_dir);
+    fcswitch::lab::LabResult result;
+    {
+      fcswitch::lab::LabNetwork network(scenarios[i]);
+      result = network.run(runs[i].out_dir);
+    }
+    fcswitch::lab::write_summary(result, runs[i].out_dir + "/summary.json");
+    std::cout << fcswitch::lab::human_summary(result) << "output in " << runs[i].out_dir
+              << "\n\n";
+    if (options.plots) plot(runs[i].out_dir);
+    results.emplace_back(runs[i].label, std::move(result));
+  }
+  if (!options.sweep.empty()) {
+    const std::string table = fcswitch::lab::verdict_table(results);
+    std::cout << table;
+    std::ofstream(options.out_dir + "/verdicts.txt") << table;
+  }
+  for (const auto& [label, r] : results)
+    if (!r.conservation.holds() || r.pool_in_use_after_shutdown != 0) {
+      spdlog::error("{}: frames unaccounted for ({} mbufs still in use after shutdown)",
+                    label.empty() ? r.scenario : label, r.pool_in_use_after_shutdown);
+      return 1;
+    }
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  Options options;
+  CLI::App app{"fclab: switches and hosts in one process, in virtual or wall-clock time"};
+  app.add_option("scenario", options.scenario, "lab scenario (TOML)")->required();
+  app.add_option("eal", options.eal_args, "EAL options, after --");
+  app.add_option("--out", options.out_dir, "output folder");
+  app.add_option("--set", options.sets, "override a scenario key: --set flow_control.priority.3.engine=pfc");
+  app.add_option("--sweep", options.sweep,
+                 "run once per value: --sweep flow_control.priority.3.engine=pfc,cbfc");
+  app.add_flag("--check", options.check_only, "validate the scenario and exit");
+  app.add_flag("!--no-plots", options.plots, "do not draw PNG plots");
+  app.add_option("--log-level", options.log_level, "trace, debug, info, warn, error");
+  CLI11_PARSE(app, argc, argv);
+  spdlog::set_level(spdlog::level::from_str(options.log_level));
+  try {
+    return run(options);
+  } catch (const fcswitch::config::ConfigError& error) {
+    std::cerr << error.what() << "\n";
+    return 2;
+  } catch (const std::exception& error) {
+    spdlog::error("{}", error.what());
+    return 1;
+  }
+}

@@ -1,0 +1,76 @@
+#include "lab/lab_host.h"
+
+#include <rte_errno.h>
+#include <rte_mbuf.h>
+
+#include <fmt/format.h>
+
+#include <stdexcept>
+
+#include "core/units.h"
+#include "lab/flow_frame.h"
+#include "switch/port_engines.h"
+#include "switch/queued_flush.h"
+
+namespace fcswitch::lab {
+
+namespace {
+constexpr unsigned kHostQueuePackets = 1024;  // per egress ring: the source keeps 64 ahead
+constexpr unsigned kHostControlMbufs = 1023;
+}  // namespace
+
+LabHost::LabHost(const LabNode& node, rte_mempool* data_pool, const TickRate& ticks,
+                 std::vector<FlowReceived>& received)
+    : config_(node.config) {
+  const config::PortConfig& nic = config_.ports[HostSource::kNicPort];
+  control_pool_ = rte_pktmbuf_pool_create((config_.name + "_hctl").c_str(), kHostControlMbufs, 0,
+                                          0, RTE_MBUF_DEFAULT_BUF_SIZE, 0);
+  if (!control_pool_)
+    throw std::runtime_error(fmt::format("host {}: control pool: {}", node.name,
+                                         rte_strerror(rte_errno)));
+  port_ = std::make_unique<dpdk::EthPort>(nic, data_pool);
+  // Port 1 has no device: it is where the host's own flows enter its buffer.
+  state_ = std::make_unique<SwitchState>(2, config_.name, kHostQueuePackets, kHostQueuePackets);
+  rx_ = std::make_unique<RxTask>(
+      node.name + ":rx", HostSource::kNicPort, port_->id(),
+      RxSettings{nic.control_ether_type, nic.flow_control.stage_opcode, nic.flow_control.trust},
+      *state_);
+  sink_ = std::make_unique<HostSink>(node.name + ":sink", *state_, config_.priority_maps, received);
+  source_ = std::make_unique<HostSource>(
+      node.name + ":source", *state_, data_pool, ticks,
+      shaping::WireFraming{nic.wire_overhead_bytes, kEthernetMinFrameBytes});
+  tx_ = std::make_unique<TxTask>(
+      node.name + ":tx", HostSource::kNicPort, port_->id(), nic.scheduler,
+      make_tx_flow_control(nic, config_.buffer.lossless_ingress_bytes, ticks, node.mac,
+                           control_pool_, node.name),
+      *state_);
+}
+
+LabHost::~LabHost() {
+  port_->stop();
+  rx_.reset();
+  tx_.reset();
+  source_.reset();
+  sink_.reset();
+  state_.reset();
+  port_.reset();
+  rte_mempool_free(control_pool_);
+}
+
+std::vector<Task*> LabHost::tasks() {
+  return {rx_.get(), sink_.get(), source_.get(), tx_.get()};
+}
+
+uint64_t LabHost::next_action_ticks(uint64_t now) const {
+  return std::min(source_->next_event_ticks(now), tx_->next_action_ticks());
+}
+
+uint64_t LabHost::drops() const {
+  return rx_->drops().total() + tx_->drops().total() + shutdown_drops_.total();
+}
+
+uint64_t LabHost::flush() {
+  return flush_queued(*state_, {tx_.get()}, shutdown_drops_);
+}
+
+}  // namespace fcswitch::lab

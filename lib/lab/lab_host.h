@@ -1,0 +1,62 @@
+#pragma once
+// A host in the lab: one port — a ring ethdev like a switch port's, with the same RX and TX
+// tasks and the same flow-control engines (a host paused by PFC stops, a host told a GFC
+// stage slows down, CBFC credits gate it) — its flows' generators (HostSource) and its sink
+// (HostSink). Built from a one-port fcswitch config (LabNode::config).
+
+#include <rte_mempool.h>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "dpdk/eth_port.h"
+#include "lab/host_sink.h"
+#include "lab/host_source.h"
+#include "lab/lab_scenario.h"
+#include "switch/drop_counters.h"
+#include "switch/rx_task.h"
+#include "switch/switch_state.h"
+#include "switch/tx_task.h"
+
+namespace fcswitch::lab {
+
+class LabHost {
+ public:
+  // `node.config.ports[0].device` names the host's ring ethdev; data frames come from
+  // `data_pool`; `received` is the lab's per-flow record (see HostSink).
+  LabHost(const LabNode& node, rte_mempool* data_pool, const TickRate& ticks,
+          std::vector<FlowReceived>& received);
+  ~LabHost();
+  LabHost(const LabHost&) = delete;
+  LabHost& operator=(const LabHost&) = delete;
+
+  std::vector<Task*> tasks();
+  HostSource& source() { return *source_; }
+  const HostSink& sink() const { return *sink_; }
+  const RxTask& rx() const { return *rx_; }
+  const TxTask& tx() const { return *tx_; }
+  const config::SwitchConfig& config() const { return config_; }
+  // The earliest time the host acts by itself (flows, its engines); for the virtual clock.
+  uint64_t next_action_ticks(uint64_t now_ticks) const;
+  uint64_t drops() const;  // control frames refused, and packets flushed at shutdown
+  uint64_t ingress_occupancy_bytes(int priority) const {
+    return state_->ingress_occupancy.value(
+        SwitchState::occupancy_slot(HostSource::kNicPort, priority));
+  }
+  // Tasks stopped: frees what the host still holds; returns how many.
+  uint64_t flush();
+
+ private:
+  config::SwitchConfig config_;
+  rte_mempool* control_pool_ = nullptr;
+  std::unique_ptr<dpdk::EthPort> port_;
+  std::unique_ptr<SwitchState> state_;
+  std::unique_ptr<RxTask> rx_;
+  std::unique_ptr<HostSink> sink_;
+  std::unique_ptr<HostSource> source_;
+  std::unique_ptr<TxTask> tx_;
+  DropCounters shutdown_drops_{2};
+};
+
+}  // namespace fcswitch::lab

@@ -1,0 +1,355 @@
+#include "lab/lab_network.h"
+
+#include <rte_bus_vdev.h>
+#include <rte_cycles.h>
+#include <rte_errno.h>
+#include <rte_eth_ring.h>
+#include <rte_ethdev.h>
+#include <rte_mbuf.h>
+
+#include <fmt/format.h>
+#include <spdlog/spdlog.h>
+
+#include <algorithm>
+#include <chrono>
+#include <stdexcept>
+
+#include "core/units.h"
+#include "lab/deadlock_detector.h"
+#include "lab/flow_frame.h"
+#include "lab/lab_sampler.h"
+
+namespace fcswitch::lab {
+
+namespace {
+constexpr unsigned kRxRingFrames = 4096;  // the far RX ring: a switch takes it each poll
+// A wall-clock poll may come this late and the links still keep their rate (rate_limiter.h).
+constexpr uint64_t kWallCatchUpNs = 20'000;
+// A clock step at which tasks still report work after this many rounds is a bug (a task
+// that says it moved something and did not), not a busy network.
+constexpr int kMaxRoundsPerStep = 1'000'000;
+
+bool is_data_drop(int reason) {
+  switch (static_cast<DropReason>(reason)) {
+    case DropReason::kControlInvalid:
+    case DropReason::kControlUntrusted:
+    case DropReason::kControlRingFull:
+      return false;
+    default:
+      return true;
+  }
+}
+}  // namespace
+
+LabNetwork::LabNetwork(const LabScenario& scenario)
+    : scenario_(scenario),
+      ticks_{scenario.clock == LabClock::kVirtual ? kNsPerSecond : rte_get_tsc_hz()},
+      sent_(scenario.flows.size()),
+      received_(scenario.flows.size()) {
+  try {
+    build();
+  } catch (...) {
+    release();
+    throw;
+  }
+}
+
+void LabNetwork::build() {
+  data_pool_ = rte_pktmbuf_pool_create("lab_data", scenario_.mbufs, 256, 0,
+                                       RTE_MBUF_DEFAULT_BUF_SIZE, 0);
+  if (!data_pool_)
+    throw std::runtime_error(fmt::format("lab data pool of {} mbufs: {}", scenario_.mbufs,
+                                         rte_strerror(rte_errno)));
+  const size_t n = scenario_.nodes.size();
+  rings_.resize(n);
+  switches_.resize(n);
+  hosts_.resize(n);
+  for (size_t i = 0; i < n; ++i) {
+    LabNode& node = scenario_.nodes[i];
+    for (size_t p = 0; p < node.config.ports.size(); ++p) {
+      const std::string base = fmt::format("{}_{}", node.name, p);
+      PortRings rings;
+      rings.in = rte_ring_create((base + "_li").c_str(), kRxRingFrames, 0,
+                                 RING_F_SP_ENQ | RING_F_SC_DEQ);
+      rings.out = rte_ring_create((base + "_lo").c_str(), scenario_.tx_ring_frames, 0,
+                                  RING_F_SP_ENQ | RING_F_SC_DEQ | RING_F_EXACT_SZ);
+      rings_[i].push_back(rings);
+      if (!rings.in || !rings.out)
+        throw std::runtime_error(fmt::format("rings of {}: {}", base, rte_strerror(rte_errno)));
+      const int id = rte_eth_from_rings(("lab_" + base).c_str(), &rings.in, 1, &rings.out, 1, 0);
+      char device[RTE_ETH_NAME_MAX_LEN];
+      if (id < 0 || rte_eth_dev_get_name_by_port(static_cast<uint16_t>(id), device) != 0)
+        throw std::runtime_error(fmt::format("ring ethdev {}: {}", base, rte_strerror(rte_errno)));
+      rings_[i].back().device = device;
+      node.config.ports[p].device = device;
+    }
+    if (node.host) {
+      hosts_[i] = std::make_unique<LabHost>(node, data_pool_, ticks_, received_);
+    } else {
+      node.config.mbufs_from_links = true;
+      switches_[i] = std::make_unique<SwitchNode>(node.config, ticks_.hz);
+    }
+  }
+  const uint64_t catch_up =
+      scenario_.clock == LabClock::kWall ? ticks_.from_ns(kWallCatchUpNs) : 0;
+  for (const LabLinkSpec& spec : scenario_.links) {
+    // Both ends count the same Ethernet overhead: the a end's port says how much.
+    const auto& port = scenario_.nodes[spec.a.node].config.ports[spec.a.port];
+    const LabLinkParams params{spec.rate_bps, spec.delay_ns,
+                               shaping::WireFraming{port.wire_overhead_bytes,
+                                                    kEthernetMinFrameBytes},
+                               catch_up};
+    links_.push_back(std::make_unique<LabLink>(rings_[spec.a.node][spec.a.port].out,
+                                               rings_[spec.b.node][spec.b.port].in, params,
+                                               ticks_));
+    links_.push_back(std::make_unique<LabLink>(rings_[spec.b.node][spec.b.port].out,
+                                               rings_[spec.a.node][spec.a.port].in, params,
+                                               ticks_));
+  }
+  for (const FlowSpec& flow : scenario_.flows) {
+    const LabNode& src = scenario_.nodes[flow.src];
+    const LabNode& dst = scenario_.nodes[flow.dst];
+    // 10.0.<node>.1: one address per host, for the frames' IP header.
+    const auto ip = [](int node) { return 0x0A000001u | static_cast<uint32_t>(node) << 8; };
+    hosts_[flow.src]->source().add_flow(
+        flow,
+        make_flow_frame(FlowFrameSpec{src.mac, dst.mac, ip(flow.src), ip(flow.dst), flow.dscp,
+                                      static_cast<uint32_t>(flow.id), flow.frame_bytes}),
+        sent_[flow.id]);
+  }
+  for (size_t i = 0; i < n; ++i) {
+    if (switches_[i])
+      for (const auto& lcore : switches_[i]->lcore_tasks())
+        for (Task* t : lcore) tasks_.push_back(t);
+    if (hosts_[i])
+      for (Task* t : hosts_[i]->tasks()) tasks_.push_back(t);
+  }
+}
+
+LabNetwork::~LabNetwork() {
+  release();
+}
+
+void LabNetwork::release() {
+  tasks_.clear();
+  links_.clear();
+  for (auto& s : switches_)
+    if (s) s->flush();
+  for (auto& h : hosts_)
+    if (h) h->flush();
+  switches_.clear();  // their ports are closed: the ethdevs released
+  hosts_.clear();
+  for (auto& node : rings_)
+    for (PortRings& r : node) {
+      // The ring vdev stays on the bus after its ethdev is released: remove it too, so the
+      // next run (a sweep) can make one of the same name.
+      if (!r.device.empty()) rte_vdev_uninit(r.device.c_str());
+      rte_mbuf* m;
+      for (rte_ring* ring : {r.in, r.out})
+        if (ring)
+          while (rte_ring_dequeue(ring, reinterpret_cast<void**>(&m)) == 0) rte_pktmbuf_free(m);
+      rte_ring_free(r.in);
+      rte_ring_free(r.out);
+    }
+  rings_.clear();
+  rte_mempool_free(data_pool_);
+  data_pool_ = nullptr;
+}
+
+bool LabNetwork::poll_all(uint64_t now) {
+  bool busy = false;
+  for (auto& link : links_) busy |= link->poll(now);
+  for (Task* t : tasks_) busy |= t->run_once(now);
+  return busy;
+}
+
+void LabNetwork::quiesce(uint64_t now) {
+  for (int round = 0; round < kMaxRoundsPerStep; ++round)
+    if (!poll_all(now)) return;
+  throw std::runtime_error(fmt::format("the lab did not settle at {} ns", ticks_.to_ns(now)));
+}
+
+uint64_t LabNetwork::next_event(uint64_t now) const {
+  uint64_t next = kNeverTicks;
+  for (const auto& link : links_) next = std::min(next, link->next_event_ticks());
+  for (const auto& s : switches_)
+    if (s) next = std::min(next, s->next_action_ticks());
+  for (const auto& h : hosts_)
+    if (h) next = std::min(next, h->next_action_ticks(now));
+  return next;
+}
+
+LabResult LabNetwork::run(const std::string& out_dir) {
+  const auto wall_start = std::chrono::steady_clock::now();
+  std::vector<const SwitchNode*> switches;
+  for (const auto& s : switches_) switches.push_back(s.get());
+  const uint64_t end = ticks_.from_ns(scenario_.duration_ns);
+  const uint64_t tail_start = end - end / 5;
+  LabSampler sampler(scenario_, switches, received_, ticks_, tail_start, out_dir);
+  DeadlockDetector detector(scenario_, switches, ticks_);
+  const uint64_t sample_every = ticks_.from_ns(scenario_.sample_interval_ns);
+  const uint64_t check_every = ticks_.from_ns(scenario_.deadlock.check_interval_ns);
+  uint64_t next_sample = 0, next_check = check_every;
+
+  const bool virtual_clock = scenario_.clock == LabClock::kVirtual;
+  const uint64_t tsc_start = virtual_clock ? 0 : rte_rdtsc();
+  uint64_t now = 0;
+  while (true) {
+    if (virtual_clock) {
+      quiesce(now);
+    } else {
+      poll_all(now);
+    }
+    ++clock_steps_;
+    if (now >= next_sample) {
+      sampler.sample(now);
+      next_sample += sample_every;
+    }
+    if (now >= next_check) {
+      detector.check(now);
+      next_check += check_every;
+    }
+    if (!sampler.tail_marked() && now >= tail_start) sampler.mark_tail(now);
+    if (now >= end) break;
+    if (virtual_clock) {
+      uint64_t next = std::min({next_event(now), next_sample, next_check, end});
+      if (!sampler.tail_marked()) next = std::min(next, tail_start);
+      now = std::max(next, now + 1);
+    } else {
+      now = rte_rdtsc() - tsc_start;
+    }
+  }
+  LabResult result = collect(sampler, now);
+  result.deadlock = detector.verdict();
+  result.wall_s =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
+  shut_down(result);
+  return result;
+}
+
+LabResult LabNetwork::collect(const LabSampler& sampler, uint64_t end) const {
+  LabResult r;
+  r.scenario = scenario_.name;
+  r.clock = scenario_.clock == LabClock::kVirtual ? "virtual" : "wall";
+  r.overrides = scenario_.overrides;
+  r.seed = scenario_.seed;
+  r.duration_s = static_cast<double>(scenario_.duration_ns) / 1e9;
+  r.clock_steps = clock_steps_;
+  const double tail_s =
+      static_cast<double>(end - sampler.tail_start_ticks()) / static_cast<double>(ticks_.hz);
+
+  for (const FlowSpec& spec : scenario_.flows) {
+    FlowResult f;
+    f.id = spec.id;
+    f.from = scenario_.nodes[spec.src].name;
+    f.to = scenario_.nodes[spec.dst].name;
+    f.priority = spec.priority;
+    const FlowSent& s = sent_[spec.id];
+    const FlowReceived& rx = received_[spec.id];
+    f.sent_packets = s.packets.read();
+    f.sent_bytes = s.bytes.read();
+    f.received_packets = rx.packets.read();
+    f.received_bytes = rx.bytes.read();
+    f.missing = rx.missing.read();
+    f.reordered = rx.reordered.read();
+    if (tail_s > 0)
+      f.tail_throughput_bps =
+          static_cast<double>(f.received_bytes - sampler.tail_received_bytes(spec.id)) * 8.0 /
+          tail_s;
+    if (spec.size_bytes && f.received_bytes >= spec.size_bytes)
+      f.fct_s = static_cast<double>(ticks_.to_ns(rx.last_ticks.read())) / 1e9 -
+                static_cast<double>(spec.start_ns) / 1e9;
+    r.conservation.generated += f.sent_packets;
+    r.conservation.received += f.received_packets;
+    r.flows.push_back(std::move(f));
+  }
+
+  const auto& sampled = sampler.queues();
+  for (size_t i = 0; i < sampled.size(); ++i) {
+    const SampledQueue& q = sampled[i];
+    const SwitchNode& node = *switches_[q.node];
+    QueueResult out;
+    out.node = q.node_name;
+    out.port = q.port_name;
+    out.priority = q.priority;
+    out.max_ingress_bytes = node.max_ingress_occupancy_bytes(q.port, q.priority);
+    out.final_ingress_bytes = node.ingress_occupancy_bytes(q.port, q.priority);
+    out.steady_ingress_bytes = sampler.steady_ingress_bytes(i);
+    if (tail_s > 0)
+      out.tail_input_bps =
+          static_cast<double>(node.fwd().admitted_bytes(q.port, q.priority) -
+                              sampler.tail_admitted_bytes(i)) *
+          8.0 / tail_s;
+    out.pause_frames_sent = node.tx(q.port).pause_frames_sent(q.priority);
+    out.resume_frames_sent = node.tx(q.port).resume_frames_sent(q.priority);
+    node.tx(q.port).engine_counters(q.priority, [&](std::string_view name, uint64_t value) {
+      out.engine.emplace_back(std::string(name), value);
+    });
+    r.queues.push_back(std::move(out));
+  }
+
+  // Ports: control frames and drops. Links deliver into node ports in link order.
+  for (size_t n = 0; n < scenario_.nodes.size(); ++n) {
+    const LabNode& node = scenario_.nodes[n];
+    for (size_t p = 0; p < node.config.ports.size(); ++p) {
+      PortResult port;
+      port.node = node.name;
+      port.port = node.config.ports[p].name;
+      if (switches_[n]) {
+        const SwitchNode& s = *switches_[n];
+        port.control_frames_received = s.rx_control_frames(static_cast<int>(p));
+        port.pfc_frames_sent = s.tx(static_cast<int>(p)).pfc_frames_sent();
+        port.credit_frames_sent = s.tx(static_cast<int>(p)).credit_frames_sent();
+        for (int reason = 0; reason < kNumDropReasons; ++reason) {
+          const uint64_t count = s.drops(static_cast<int>(p), static_cast<DropReason>(reason));
+          if (!count) continue;
+          port.drops.emplace_back(std::string(kDropReasonNames[reason]), count);
+          r.conservation.dropped += is_data_drop(reason) ? count : 0;
+          if (reason == static_cast<int>(DropReason::kLosslessOverflow)) r.lossless_drops += count;
+        }
+      } else {
+        const LabHost& h = *hosts_[n];
+        port.control_frames_received = h.rx().control_frames() + h.sink().credit_frames();
+        port.pfc_frames_sent = h.tx().pfc_frames_sent();
+        port.credit_frames_sent = h.tx().credit_frames_sent();
+        for (int reason = 0; reason < kNumDropReasons; ++reason) {
+          const uint64_t count = h.rx().drops().read(0, static_cast<DropReason>(reason)) +
+                                 h.tx().drops().read(0, static_cast<DropReason>(reason));
+          if (!count) continue;
+          port.drops.emplace_back(std::string(kDropReasonNames[reason]), count);
+          r.conservation.dropped += is_data_drop(reason) ? count : 0;
+        }
+      }
+      r.ports.push_back(std::move(port));
+    }
+  }
+  for (size_t l = 0; l < links_.size(); ++l) {
+    const LabLinkSpec& spec = scenario_.links[l / 2];
+    const PortRef to = l % 2 == 0 ? spec.b : spec.a;
+    size_t index = 0;
+    for (int n = 0; n < to.node; ++n) index += scenario_.nodes[n].config.ports.size();
+    r.ports[index + to.port].link_rx_missed += links_[l]->rx_missed();
+    r.conservation.dropped += links_[l]->rx_missed();
+    r.packet_hops += links_[l]->frames_delivered();
+  }
+  // Every lab flow's frame is a data-pool mbuf until a sink or a drop frees it.
+  r.conservation.in_flight = rte_mempool_in_use_count(data_pool_);
+  return r;
+}
+
+void LabNetwork::shut_down(LabResult& result) {
+  for (auto& link : links_) link->discard_in_flight();
+  for (auto& s : switches_)
+    if (s) s->flush();
+  for (auto& h : hosts_)
+    if (h) h->flush();
+  for (auto& node : rings_)
+    for (PortRings& r : node) {
+      rte_mbuf* m;
+      for (rte_ring* ring : {r.in, r.out})
+        while (rte_ring_dequeue(ring, reinterpret_cast<void**>(&m)) == 0) rte_pktmbuf_free(m);
+    }
+  result.pool_in_use_after_shutdown = rte_mempool_in_use_count(data_pool_);
+}
+
+}  // namespace fcswitch::lab

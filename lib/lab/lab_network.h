@@ -1,0 +1,70 @@
+#pragma once
+// The lab's network (DESIGN.md §5): the scenario's switches (SwitchNode, as in fcswitch) and
+// hosts (LabHost) on ring ethdevs, joined by LabLinks that pace at the link rate and deliver
+// after the propagation delay, run on one thread by a clock:
+//
+//   virtual — every task and link is polled at the current time until none moves anything;
+//     then the clock jumps to the earliest time anything will act by itself (a frame arrives,
+//     a wire frees, a pause expires, a credit period ends, a flow starts, a sample is due).
+//     No wall-clock time enters: the same scenario gives the same result, bit for bit.
+//   wall — the TSC; everything is polled in turn, as fast as it goes.
+//
+// Samples (queues.csv, flows.csv) are written to `out_dir` while it runs, if one is given.
+
+#include <rte_mempool.h>
+#include <rte_ring.h>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "lab/host_sink.h"
+#include "lab/lab_host.h"
+#include "lab/lab_link.h"
+#include "lab/lab_result.h"
+#include "lab/lab_scenario.h"
+#include "switch/switch_node.h"
+
+namespace fcswitch::lab {
+
+class LabSampler;
+
+class LabNetwork {
+ public:
+  explicit LabNetwork(const LabScenario& scenario);
+  ~LabNetwork();
+  LabNetwork(const LabNetwork&) = delete;
+  LabNetwork& operator=(const LabNetwork&) = delete;
+
+  // Runs the scenario for its duration, then shuts the network down (every frame freed).
+  LabResult run(const std::string& out_dir = "");
+
+ private:
+  struct PortRings {
+    rte_ring* in = nullptr;   // the link delivers, the port's RX takes
+    rte_ring* out = nullptr;  // the port's TX puts (its NIC TX ring), the link takes
+    std::string device;
+  };
+
+  void build();
+  void release();  // frees everything built so far; idempotent
+  bool poll_all(uint64_t now);  // one round; whether anything moved
+  void quiesce(uint64_t now);
+  uint64_t next_event(uint64_t now) const;
+  LabResult collect(const LabSampler& sampler, uint64_t end_ticks) const;
+  void shut_down(LabResult& result);
+
+  LabScenario scenario_;
+  TickRate ticks_;
+  rte_mempool* data_pool_ = nullptr;
+  std::vector<std::vector<PortRings>> rings_;  // [node][port]
+  std::vector<std::unique_ptr<SwitchNode>> switches_;  // [node], null for hosts
+  std::vector<std::unique_ptr<LabHost>> hosts_;        // [node], null for switches
+  std::vector<std::unique_ptr<LabLink>> links_;
+  std::vector<Task*> tasks_;
+  std::vector<FlowSent> sent_;
+  std::vector<FlowReceived> received_;
+  uint64_t clock_steps_ = 0;
+};
+
+}  // namespace fcswitch::lab

@@ -1,0 +1,166 @@
+#include "lab/lab_report.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <fstream>
+#include <stdexcept>
+
+namespace fcswitch::lab {
+
+namespace {
+
+nlohmann::ordered_json counts(const NamedCounts& named) {
+  nlohmann::ordered_json out = nlohmann::ordered_json::object();
+  for (const auto& [name, value] : named) out[name] = value;
+  return out;
+}
+
+std::string gbps(double bps) { return fmt::format("{:.2f}", bps / 1e9); }
+std::string kb(double bytes) { return fmt::format("{:.0f}", bytes / 1000); }
+
+// Queues that saw traffic: the ones an occupancy figure is about.
+std::vector<const QueueResult*> loaded_queues(const LabResult& r) {
+  std::vector<const QueueResult*> out;
+  for (const QueueResult& q : r.queues)
+    if (q.max_ingress_bytes > 0) out.push_back(&q);
+  return out;
+}
+
+std::string deadlock_text(const DeadlockVerdict& d) {
+  if (!d.detected) return "no";
+  return fmt::format("yes, formed at {:.1f} ms", static_cast<double>(d.formed_ns) / 1e6);
+}
+
+}  // namespace
+
+nlohmann::ordered_json summary_json(const LabResult& r) {
+  nlohmann::ordered_json j;
+  j["scenario"] = r.scenario;
+  j["clock"] = r.clock;
+  j["duration_s"] = r.duration_s;
+  j["seed"] = r.seed;
+  j["overrides"] = r.overrides;
+  j["deadlock"] = {{"detected", r.deadlock.detected},
+                   {"at_s", r.deadlock.detected ? nlohmann::ordered_json(
+                                                      static_cast<double>(r.deadlock.formed_ns) / 1e9)
+                                                : nlohmann::ordered_json()},
+                   {"detected_at_s", r.deadlock.detected
+                                         ? nlohmann::ordered_json(
+                                               static_cast<double>(r.deadlock.detected_ns) / 1e9)
+                                         : nlohmann::ordered_json()},
+                   {"cycle", r.deadlock.cycle}};
+  nlohmann::ordered_json flows = nlohmann::ordered_json::array();
+  for (const FlowResult& f : r.flows)
+    flows.push_back({{"id", f.id},
+                     {"from", f.from},
+                     {"to", f.to},
+                     {"priority", f.priority},
+                     {"sent_packets", f.sent_packets},
+                     {"sent_bytes", f.sent_bytes},
+                     {"received_packets", f.received_packets},
+                     {"received_bytes", f.received_bytes},
+                     {"lost_packets", f.missing},
+                     {"reordered_packets", f.reordered},
+                     {"tail_throughput_bps", f.tail_throughput_bps},
+                     {"fct_s", f.fct_s ? nlohmann::ordered_json(*f.fct_s)
+                                       : nlohmann::ordered_json()}});
+  j["flows"] = flows;
+  nlohmann::ordered_json queues = nlohmann::ordered_json::array();
+  for (const QueueResult& q : r.queues)
+    queues.push_back({{"node", q.node},
+                      {"port", q.port},
+                      {"prio", q.priority},
+                      {"max_ingress_bytes", q.max_ingress_bytes},
+                      {"final_ingress_bytes", q.final_ingress_bytes},
+                      {"steady_ingress_bytes", q.steady_ingress_bytes},
+                      {"tail_input_bps", q.tail_input_bps},
+                      {"pause_frames_sent", q.pause_frames_sent},
+                      {"resume_frames_sent", q.resume_frames_sent},
+                      {"engine", counts(q.engine)}});
+  j["queues"] = queues;
+  nlohmann::ordered_json ports = nlohmann::ordered_json::array();
+  for (const PortResult& p : r.ports)
+    ports.push_back({{"node", p.node},
+                     {"port", p.port},
+                     {"control_frames_received", p.control_frames_received},
+                     {"pfc_frames_sent", p.pfc_frames_sent},
+                     {"credit_frames_sent", p.credit_frames_sent},
+                     {"link_rx_missed", p.link_rx_missed},
+                     {"drops", counts(p.drops)}});
+  j["ports"] = ports;
+  j["lossless_drops"] = r.lossless_drops;
+  j["conservation"] = {{"generated", r.conservation.generated},
+                       {"received", r.conservation.received},
+                       {"dropped", r.conservation.dropped},
+                       {"in_flight", r.conservation.in_flight},
+                       {"holds", r.conservation.holds()}};
+  j["mempool_in_use_after_shutdown"] = r.pool_in_use_after_shutdown;
+  j["clock_steps"] = r.clock_steps;
+  j["packet_hops"] = r.packet_hops;
+  return j;
+}
+
+void write_summary(const LabResult& result, const std::string& path) {
+  std::ofstream out(path);
+  if (!out) throw std::runtime_error("cannot write " + path);
+  out << summary_json(result).dump(2) << '\n';
+}
+
+std::string human_summary(const LabResult& r) {
+  std::string s = fmt::format("{} ({} clock, {:.1f} ms simulated in {:.2f} s wall, {} steps, "
+                              "{} packet-hops)\n",
+                              r.scenario, r.clock, r.duration_s * 1e3, r.wall_s, r.clock_steps,
+                              r.packet_hops);
+  for (const std::string& o : r.overrides) s += fmt::format("  --set {}\n", o);
+  s += fmt::format("deadlock: {}\n", deadlock_text(r.deadlock));
+  if (r.deadlock.detected) {
+    std::string cycle;
+    for (const std::string& q : r.deadlock.cycle) cycle += q + " → ";
+    s += fmt::format("  cycle: {}{}\n", cycle, r.deadlock.cycle.front());
+  }
+  s += "flows (throughput over the last 20 %):\n";
+  for (const FlowResult& f : r.flows)
+    s += fmt::format("  {:>3} {}→{} prio {}: {} Gb/s, {} of {} packets received, {} lost{}\n",
+                     f.id, f.from, f.to, f.priority, gbps(f.tail_throughput_bps),
+                     f.received_packets, f.sent_packets, f.missing,
+                     f.fct_s ? fmt::format(", FCT {:.3f} ms", *f.fct_s * 1e3) : "");
+  s += "ingress queues with traffic (KB: max, steady = mean of the last 20 %, final):\n";
+  for (const QueueResult* q : loaded_queues(r))
+    s += fmt::format("  {}:{}:prio{}  max {}  steady {}  final {}  input {} Gb/s\n", q->node,
+                     q->port, q->priority, kb(static_cast<double>(q->max_ingress_bytes)),
+                     kb(q->steady_ingress_bytes), kb(static_cast<double>(q->final_ingress_bytes)),
+                     gbps(q->tail_input_bps));
+  s += fmt::format("lossless drops: {}; frames: {} generated = {} received + {} dropped + {} in "
+                   "flight: {}\n",
+                   r.lossless_drops, r.conservation.generated, r.conservation.received,
+                   r.conservation.dropped, r.conservation.in_flight,
+                   r.conservation.holds() ? "balanced" : "NOT BALANCED");
+  return s;
+}
+
+std::string verdict_table(const std::vector<std::pair<std::string, LabResult>>& runs) {
+  std::string s = fmt::format("{:<12} {:<24} {:<28} {:>8} {:>14} {:>9}\n", "run", "deadlock",
+                              "flow rates (Gb/s)", "max KB", "steady KB", "lossless");
+  s += fmt::format("{:<12} {:<24} {:<28} {:>8} {:>14} {:>9}\n", "", "", "last 20 %", "",
+                   "last 20 %", "drops");
+  for (const auto& [label, r] : runs) {
+    std::string rates;
+    for (const FlowResult& f : r.flows) rates += (rates.empty() ? "" : " ") + gbps(f.tail_throughput_bps);
+    uint64_t max_bytes = 0;
+    double steady_lo = 0, steady_hi = 0;
+    bool first = true;
+    for (const QueueResult* q : loaded_queues(r)) {
+      max_bytes = std::max(max_bytes, q->max_ingress_bytes);
+      steady_lo = first ? q->steady_ingress_bytes : std::min(steady_lo, q->steady_ingress_bytes);
+      steady_hi = first ? q->steady_ingress_bytes : std::max(steady_hi, q->steady_ingress_bytes);
+      first = false;
+    }
+    s += fmt::format("{:<12} {:<24} {:<28} {:>8} {:>14} {:>9}\n", label, deadlock_text(r.deadlock),
+                     rates, kb(static_cast<double>(max_bytes)),
+                     kb(steady_lo) + "–" + kb(steady_hi), r.lossless_drops);
+  }
+  return s;
+}
+
+}  // namespace fcswitch::lab

@@ -1,0 +1,73 @@
+#pragma once
+// What a lab run measured: the numbers summary.json holds, for tests and the report.
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "lab/deadlock_detector.h"
+
+namespace fcswitch::lab {
+
+using NamedCounts = std::vector<std::pair<std::string, uint64_t>>;
+
+struct FlowResult {
+  int id = 0;
+  std::string from, to;
+  int priority = 0;
+  uint64_t sent_packets = 0, sent_bytes = 0;
+  uint64_t received_packets = 0, received_bytes = 0;
+  uint64_t missing = 0, reordered = 0;
+  double tail_throughput_bps = 0;  // frame bytes received over the last 20 % of the run
+  std::optional<double> fct_s;     // sized flows received whole: last arrival − start
+};
+
+// One (node, port, priority) that runs a flow-control engine.
+struct QueueResult {
+  std::string node, port;
+  int priority = 0;
+  uint64_t max_ingress_bytes = 0;    // the highest ingress occupancy (switches: exact)
+  uint64_t final_ingress_bytes = 0;  // at the end
+  double steady_ingress_bytes = 0;   // mean of the samples in the last 20 % of the run
+  double tail_input_bps = 0;         // bytes admitted at this ingress over the last 20 %
+  uint64_t pause_frames_sent = 0, resume_frames_sent = 0;
+  NamedCounts engine;  // the engine's own counters (stages, credits, frames received, …)
+};
+
+struct PortResult {
+  std::string node, port;
+  uint64_t control_frames_received = 0;
+  uint64_t pfc_frames_sent = 0, credit_frames_sent = 0;
+  NamedCounts drops;  // reasons with a non-zero count
+  uint64_t link_rx_missed = 0;  // frames the link found no room for at this port
+};
+
+struct Conservation {
+  uint64_t generated = 0;  // frames the flows sent
+  uint64_t received = 0;   // frames the sinks took
+  uint64_t dropped = 0;    // every drop counter of the switches, hosts and links
+  uint64_t in_flight = 0;  // frames still in the network at the end (the data pool in use)
+  bool holds() const { return generated == received + dropped + in_flight; }
+};
+
+struct LabResult {
+  std::string scenario, clock;
+  std::vector<std::string> overrides;
+  uint64_t seed = 0;
+  double duration_s = 0;
+  std::vector<FlowResult> flows;
+  std::vector<QueueResult> queues;
+  std::vector<PortResult> ports;
+  DeadlockVerdict deadlock;
+  Conservation conservation;
+  uint64_t lossless_drops = 0;  // drops of frames of lossless priorities: must stay 0
+  unsigned pool_in_use_after_shutdown = 0;
+  // How the run went (stdout only: not deterministic in wall-clock terms).
+  double wall_s = 0;
+  uint64_t clock_steps = 0;
+  uint64_t packet_hops = 0;  // frames delivered by links
+};
+
+}  // namespace fcswitch::lab

@@ -1,0 +1,87 @@
+#include "lab/lab_sampler.h"
+
+#include <fmt/format.h>
+
+#include <stdexcept>
+
+namespace fcswitch::lab {
+
+LabSampler::LabSampler(const LabScenario& scenario,
+                       const std::vector<const SwitchNode*>& switches,
+                       const std::vector<FlowReceived>& received, const TickRate& ticks,
+                       uint64_t tail_start_ticks, const std::string& out_dir)
+    : scenario_(scenario),
+      switches_(switches),
+      received_(received),
+      ticks_(ticks),
+      tail_start_ticks_(tail_start_ticks) {
+  for (size_t n = 0; n < switches_.size(); ++n) {
+    if (!switches_[n]) continue;
+    for (int port = 0; port < switches_[n]->ports(); ++port)
+      for (int prio = 0; prio < kNumPriorities; ++prio)
+        if (switches_[n]->tx(port).has_engine(prio))
+          queues_.push_back(SampledQueue{static_cast<int>(n), port, prio, scenario.nodes[n].name,
+                                         switches_[n]->config().ports[port].name});
+  }
+  last_admitted_.assign(queues_.size(), 0);
+  tail_sum_.assign(queues_.size(), 0);
+  tail_admitted_.assign(queues_.size(), 0);
+  last_received_.assign(received_.size(), 0);
+  tail_received_.assign(received_.size(), 0);
+  if (out_dir.empty()) return;
+  queues_csv_.open(out_dir + "/queues.csv");
+  flows_csv_.open(out_dir + "/flows.csv");
+  if (!queues_csv_ || !flows_csv_) throw std::runtime_error("cannot write CSV files in " + out_dir);
+  queues_csv_ << "time_s,node,port,prio,ingress_bytes,input_bps\n";
+  flows_csv_ << "time_s,flow,from,to,rx_bps\n";
+}
+
+uint64_t LabSampler::admitted(size_t i) const {
+  const SampledQueue& q = queues_[i];
+  return switches_[q.node]->fwd().admitted_bytes(q.port, q.priority);
+}
+
+void LabSampler::sample(uint64_t now) {
+  const double interval_s =
+      now > last_ticks_ ? static_cast<double>(now - last_ticks_) / static_cast<double>(ticks_.hz)
+                        : 0;
+  const double time_s = static_cast<double>(ticks_.to_ns(now)) / 1e9;
+  const bool in_tail = now >= tail_start_ticks_;
+  for (size_t i = 0; i < queues_.size(); ++i) {
+    const SampledQueue& q = queues_[i];
+    const uint64_t occupancy = switches_[q.node]->ingress_occupancy_bytes(q.port, q.priority);
+    const uint64_t bytes = admitted(i);
+    const double rate = interval_s > 0 ? (bytes - last_admitted_[i]) * 8.0 / interval_s : 0;
+    last_admitted_[i] = bytes;
+    if (in_tail) tail_sum_[i] += static_cast<double>(occupancy);
+    if (queues_csv_.is_open())
+      queues_csv_ << fmt::format("{:.6f},{},{},{},{},{:.0f}\n", time_s, q.node_name, q.port_name,
+                                 q.priority, occupancy, rate);
+  }
+  if (in_tail) ++tail_samples_;
+  for (size_t f = 0; f < received_.size(); ++f) {
+    const uint64_t bytes = received_[f].bytes.read();
+    const double rate = interval_s > 0 ? (bytes - last_received_[f]) * 8.0 / interval_s : 0;
+    last_received_[f] = bytes;
+    if (flows_csv_.is_open()) {
+      const FlowSpec& flow = scenario_.flows[f];
+      flows_csv_ << fmt::format("{:.6f},{},{},{},{:.0f}\n", time_s, f,
+                                scenario_.nodes[flow.src].name, scenario_.nodes[flow.dst].name,
+                                rate);
+    }
+  }
+  last_ticks_ = now;
+}
+
+void LabSampler::mark_tail(uint64_t now) {
+  tail_marked_ = true;
+  tail_at_ = now;
+  for (size_t i = 0; i < queues_.size(); ++i) tail_admitted_[i] = admitted(i);
+  for (size_t f = 0; f < received_.size(); ++f) tail_received_[f] = received_[f].bytes.read();
+}
+
+double LabSampler::steady_ingress_bytes(size_t queue) const {
+  return tail_samples_ ? tail_sum_[queue] / static_cast<double>(tail_samples_) : 0;
+}
+
+}  // namespace fcswitch::lab

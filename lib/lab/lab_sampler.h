@@ -1,0 +1,61 @@
+#pragma once
+// Samples a running lab network every sample interval: ingress occupancy and input rate of
+// every (switch, port, priority) that runs an engine, and each flow's received rate. Writes
+// them as CSV (queues.csv, flows.csv: long format, one row per series and time, the columns
+// tools/lab_plot.py reads) and keeps what the summary needs: the mean occupancy over the last
+// 20 % of the run and the counts at its start.
+
+#include <cstdint>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "core/tick_rate.h"
+#include "lab/host_sink.h"
+#include "lab/lab_scenario.h"
+#include "switch/switch_node.h"
+
+namespace fcswitch::lab {
+
+struct SampledQueue {
+  int node, port, priority;
+  std::string node_name, port_name;
+};
+
+class LabSampler {
+ public:
+  LabSampler(const LabScenario& scenario, const std::vector<const SwitchNode*>& switches,
+             const std::vector<FlowReceived>& received, const TickRate& ticks,
+             uint64_t tail_start_ticks, const std::string& out_dir);
+
+  void sample(uint64_t now_ticks);
+  // Once, at tail_start: the counts the last-20 % rates start from.
+  void mark_tail(uint64_t now_ticks);
+  bool tail_marked() const { return tail_marked_; }
+
+  const std::vector<SampledQueue>& queues() const { return queues_; }
+  double steady_ingress_bytes(size_t queue) const;
+  uint64_t tail_admitted_bytes(size_t queue) const { return tail_admitted_[queue]; }
+  uint64_t tail_received_bytes(size_t flow) const { return tail_received_[flow]; }
+  uint64_t tail_start_ticks() const { return tail_at_; }
+
+ private:
+  uint64_t admitted(size_t queue) const;
+
+  const LabScenario& scenario_;
+  std::vector<const SwitchNode*> switches_;
+  const std::vector<FlowReceived>& received_;
+  TickRate ticks_;
+  uint64_t tail_start_ticks_;
+  std::vector<SampledQueue> queues_;
+  std::vector<uint64_t> last_admitted_, last_received_;
+  uint64_t last_ticks_ = 0;
+  std::vector<double> tail_sum_;
+  uint64_t tail_samples_ = 0;
+  bool tail_marked_ = false;
+  uint64_t tail_at_ = 0;
+  std::vector<uint64_t> tail_admitted_, tail_received_;
+  std::ofstream queues_csv_, flows_csv_;
+};
+
+}  // namespace fcswitch::lab

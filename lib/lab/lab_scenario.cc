@@ -1,0 +1,518 @@
+#include "lab/lab_scenario.h"
+
+#include <fmt/format.h>
+
+#include <fstream>
+#include <map>
+#include <random>
+#include <set>
+#include <sstream>
+
+#include "config/config_error.h"
+#include "config/config_problems.h"
+#include "config/table_reader.h"
+
+namespace fcswitch::lab {
+
+namespace {
+
+using config::ConfigProblems;
+using config::TableReader;
+
+// The fcswitch sections every node starts from, and the keys the lab fills in itself.
+constexpr std::string_view kSharedSections[] = {"switch", "classify", "buffer", "flow_control"};
+constexpr std::string_view kPortKeysOwnedByLab[] = {"device", "rate"};
+constexpr uint64_t kMaxDurationNs = 3600ull * kNsPerSecond;
+
+// `from` over `into`, table by table; `from`'s values win. Nodes keep their source places.
+void deep_merge(toml::table& into, const toml::table& from) {
+  for (const auto& [key, node] : from) {
+    toml::node* mine = into.get(key.str());
+    if (mine && mine->is_table() && node.is_table()) {
+      deep_merge(*mine->as_table(), *node.as_table());
+    } else {
+      into.insert_or_assign(key, node);
+    }
+  }
+}
+
+// "a.b.c=value" → merged into `root`. A value that is not TOML is taken as a string
+// (`--set flow_control.priority.3.engine=pfc`).
+void apply_override(toml::table& root, const std::string& assignment,
+                    std::vector<std::string>& problems) {
+  const size_t eq = assignment.find('=');
+  if (eq == std::string::npos || eq == 0) {
+    problems.push_back(
+        fmt::format("--set {}: expected key=value, found no '=' after a key", assignment));
+    return;
+  }
+  const std::string source = fmt::format("--set {}", assignment);
+  try {
+    deep_merge(root, toml::parse(assignment, source));
+    return;
+  } catch (const toml::parse_error&) {
+  }
+  std::ostringstream quoted_value;
+  quoted_value << toml::value<std::string>(assignment.substr(eq + 1));  // TOML's quoting
+  const std::string quoted = fmt::format("{}={}", assignment.substr(0, eq), quoted_value.str());
+  try {
+    deep_merge(root, toml::parse(quoted, source));
+  } catch (const toml::parse_error& error) {
+    problems.push_back(fmt::format("{}: {}", source, error.description()));
+  }
+}
+
+// What the lab knows of a node before its config is read: enough to resolve links.
+struct NodeSketch {
+  std::string name;
+  bool host = false;
+  const toml::table* table = nullptr;
+  std::vector<std::string> ports;
+};
+
+bool valid_node_name(std::string_view name) {
+  return !name.empty() && name.size() <= 12 &&
+         name.find_first_not_of(
+             "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-") ==
+             std::string_view::npos;
+}
+
+class ScenarioReader {
+ public:
+  ScenarioReader(const toml::table& root, LabScenario& out)
+      : root_(root), out_(out), problems_(out.file), reader_(root, "", problems_) {}
+
+  void read() {
+    read_lab();
+    read_deadlock();
+    for (std::string_view section : kSharedSections) reader_.table(section);
+    read_nodes("hosts", true);
+    read_nodes("switches", false);
+    read_links();
+    read_flows();
+    reader_.reject_unknown_keys();
+    if (problems_.empty()) build_node_configs();
+    std::vector<std::string> all = problems_.take();
+    for (std::string& p : node_problems_)
+      if (std::find(all.begin(), all.end(), p) == all.end()) all.push_back(std::move(p));
+    if (!all.empty()) throw config::ConfigError(std::move(all));
+  }
+
+ private:
+  void read_lab() {
+    const toml::table* table = reader_.table("lab", true);
+    if (!table) return;
+    TableReader r(*table, "lab", problems_);
+    out_.name = r.string("name").value_or("lab");
+    if (auto d = r.duration_ns("duration", 1000, kMaxDurationNs)) out_.duration_ns = *d;
+    if (!r.has("duration"))
+      problems_.expected(table->source(), "lab.duration", "a duration (\"50ms\")", "nothing");
+    if (auto c = r.choice("clock", {"virtual", "wall"}))
+      out_.clock = *c == "wall" ? LabClock::kWall : LabClock::kVirtual;
+    if (auto s = r.integer("seed", 0, INT64_MAX)) out_.seed = static_cast<uint64_t>(*s);
+    if (auto s = r.duration_ns("sample_interval", 1000, kMaxDurationNs))
+      out_.sample_interval_ns = *s;
+    if (auto j = r.duration_ns("start_jitter", 0, kMaxDurationNs)) out_.start_jitter_ns = *j;
+    if (auto n = r.integer("tx_ring_frames", 1, 4096))
+      out_.tx_ring_frames = static_cast<unsigned>(*n);
+    if (auto n = r.integer("mbufs", 1023, 4'194'303)) out_.mbufs = static_cast<unsigned>(*n);
+    r.reject_unknown_keys();
+  }
+
+  void read_deadlock() {
+    const toml::table* table = reader_.table("deadlock");
+    if (!table) return;
+    TableReader r(*table, "deadlock", problems_);
+    if (auto d = r.duration_ns("blocked_for", 1000, kMaxDurationNs))
+      out_.deadlock.blocked_for_ns = *d;
+    if (auto d = r.duration_ns("check_interval", 1000, kMaxDurationNs))
+      out_.deadlock.check_interval_ns = *d;
+    r.reject_unknown_keys();
+  }
+
+  void read_nodes(std::string_view key, bool hosts) {
+    const toml::array* array = reader_.array(key);
+    if (!array) return;
+    for (size_t i = 0; i < array->size(); ++i) {
+      const toml::node& node = *array->get(i);
+      const std::string path = fmt::format("{}[{}]", key, i);
+      const toml::table* table = node.as_table();
+      if (!table) {
+        problems_.expected(node.source(), path, "a table", config::describe(node));
+        continue;
+      }
+      NodeSketch sketch;
+      sketch.host = hosts;
+      sketch.table = table;
+      const toml::node* name = table->get("name");
+      if (!name || !name->is_string()) {
+        problems_.expected(name ? name->source() : table->source(), path + ".name",
+                           "a node name", name ? config::describe(*name) : "nothing");
+        continue;
+      }
+      sketch.name = name->as_string()->get();
+      if (!valid_node_name(sketch.name)) {
+        problems_.expected(name->source(), path + ".name",
+                           "1 to 12 characters of [A-Za-z0-9_-] (it prefixes DPDK object names)",
+                           config::describe(*name));
+        continue;
+      }
+      if (!names_.emplace(sketch.name, sketches_.size()).second) {
+        problems_.note(name->source(), path + ".name",
+                       fmt::format("\"{}\" names another node already", sketch.name));
+        continue;
+      }
+      if (hosts) {
+        sketch.ports.push_back("nic");
+      } else if (const toml::array* ports = table->get_as<toml::array>("ports")) {
+        for (const toml::node& port : *ports)
+          if (const auto* t = port.as_table())
+            sketch.ports.push_back(t->get_as<std::string>("name")
+                                       ? t->get_as<std::string>("name")->get()
+                                       : std::string());
+      }
+      sketches_.push_back(std::move(sketch));
+    }
+  }
+
+  // "S1:p2" for a switch port, "H1" for a host.
+  std::optional<PortRef> port_ref(TableReader& r, std::string_view key) {
+    auto text = r.string(key, true);
+    if (!text) return std::nullopt;
+    const size_t colon = text->find(':');
+    const std::string node_name = text->substr(0, colon);
+    const auto found = names_.find(node_name);
+    if (found != names_.end()) {
+      const NodeSketch& node = sketches_[found->second];
+      if (node.host && colon == std::string::npos)
+        return PortRef{static_cast<int>(found->second), 0};
+      if (!node.host && colon != std::string::npos) {
+        const std::string port = text->substr(colon + 1);
+        for (size_t p = 0; p < node.ports.size(); ++p)
+          if (node.ports[p] == port)
+            return PortRef{static_cast<int>(found->second), static_cast<int>(p)};
+      }
+    }
+    r.refuse(key, "a host name, or switch:port with a port in that switch's ports");
+    return std::nullopt;
+  }
+
+  void read_links() {
+    const toml::array* array = reader_.array("links", true);
+    if (!array) return;
+    std::map<std::pair<int, int>, size_t> used;
+    for (size_t i = 0; i < array->size(); ++i) {
+      const toml::node& node = *array->get(i);
+      const std::string path = fmt::format("links[{}]", i);
+      const toml::table* table = node.as_table();
+      if (!table) {
+        problems_.expected(node.source(), path, "a table { a, b, rate, delay }",
+                           config::describe(node));
+        continue;
+      }
+      TableReader r(*table, path, problems_);
+      LabLinkSpec link;
+      auto a = port_ref(r, "a");
+      auto b = port_ref(r, "b");
+      if (auto rate = r.rate_bps("rate", 1'000'000, 400'000'000'000)) link.rate_bps = *rate;
+      if (auto delay = r.duration_ns("delay", 0, kNsPerSecond)) link.delay_ns = *delay;
+      r.reject_unknown_keys();
+      if (!a || !b) continue;
+      link.a = *a;
+      link.b = *b;
+      for (std::string_view end : {"a", "b"}) {
+        const PortRef ref = end == "a" ? *a : *b;
+        if (!used.emplace(std::pair{ref.node, ref.port}, i).second)
+          r.refuse(end, fmt::format("a port no other link uses (links[{}] does)",
+                                    used[{ref.node, ref.port}]));
+      }
+      out_.links.push_back(link);
+    }
+    for (size_t n = 0; n < sketches_.size(); ++n)
+      for (size_t p = 0; p < sketches_[n].ports.size(); ++p)
+        if (!used.count({static_cast<int>(n), static_cast<int>(p)}))
+          problems_.note(sketches_[n].table->source(),
+                         sketches_[n].host ? sketches_[n].name
+                                           : fmt::format("{}:{}", sketches_[n].name,
+                                                         sketches_[n].ports[p]),
+                         "a port without a link (every port needs one)");
+  }
+
+  std::optional<int> host_named(TableReader& r, std::string_view key, const toml::node& node) {
+    const auto* text = node.as_string();
+    if (text) {
+      const auto found = names_.find(text->get());
+      if (found != names_.end() && sketches_[found->second].host)
+        return static_cast<int>(found->second);
+    }
+    problems_.expected(node.source(), r.key_path(key), "the name of a host in [[hosts]]",
+                       config::describe(node));
+    return std::nullopt;
+  }
+
+  void read_flows() {
+    const toml::array* array = reader_.array("flows");
+    if (!array) return;
+    std::mt19937_64 random(out_.seed);
+    for (size_t i = 0; i < array->size(); ++i) {
+      const toml::node& node = *array->get(i);
+      const std::string path = fmt::format("flows[{}]", i);
+      const toml::table* table = node.as_table();
+      if (!table) {
+        problems_.expected(node.source(), path, "a table", config::describe(node));
+        continue;
+      }
+      TableReader r(*table, path, problems_);
+      FlowSpec flow;
+      const std::string pattern =
+          r.choice("pattern", {"constant", "on-off", "incast"}).value_or("constant");
+      std::vector<int> sources;
+      if (const toml::node* from = r.node("from")) {
+        if (const auto* list = from->as_array()) {
+          for (const toml::node& item : *list)
+            if (auto h = host_named(r, "from", item)) sources.push_back(*h);
+        } else if (from->is_string()) {
+          if (auto h = host_named(r, "from", *from)) sources.push_back(*h);
+        }
+      } else {
+        problems_.expected(table->source(), path + ".from", "a host or a list of hosts",
+                           "nothing");
+      }
+      if (pattern == "incast" && table->get("from") && !table->get_as<toml::array>("from"))
+        r.refuse("from", "a list of at least two hosts for an incast");
+      std::optional<int> dst;
+      if (const toml::node* to = r.node("to")) {
+        dst = host_named(r, "to", *to);
+      } else {
+        problems_.expected(table->source(), path + ".to", "a host", "nothing");
+      }
+      if (auto p = r.integer("priority", 0, 7)) flow.dscp = static_cast<uint8_t>(*p << 3);
+      if (auto d = r.integer("dscp", 0, 63)) flow.dscp = static_cast<uint8_t>(*d);
+      if (auto f = r.bytes("frame", 60, 9600)) flow.frame_bytes = static_cast<uint32_t>(*f);
+      if (auto s = r.bytes("size", 1, UINT64_MAX / 2)) flow.size_bytes = *s;
+      if (auto s = r.duration_ns("start", 0, kMaxDurationNs)) flow.start_ns = *s;
+      if (auto d = r.duration_ns("duration", 1, kMaxDurationNs))
+        flow.stop_ns = flow.start_ns + *d;
+      if (const toml::node* rate = table->get("rate");
+          rate && rate->is_string() && rate->as_string()->get() == "line") {
+        r.node("rate");
+      } else if (auto bps = r.rate_bps("rate", 1000, 400'000'000'000)) {
+        flow.rate_bps = *bps;
+      }
+      if (pattern == "on-off") {
+        auto on = r.duration_ns("on", 1, kMaxDurationNs);
+        auto off = r.duration_ns("off", 1, kMaxDurationNs);
+        if (!on || !off) r.refuse("pattern", "on and off durations for an on-off flow");
+        flow.on_ns = on.value_or(0);
+        flow.off_ns = off.value_or(0);
+      }
+      r.reject_unknown_keys();
+      if (!dst) continue;
+      for (int src : sources) {
+        if (src == *dst) {
+          r.refuse("to", "a host other than the source");
+          continue;
+        }
+        FlowSpec one = flow;
+        one.id = static_cast<int>(out_.flows.size());
+        one.src = src;
+        one.dst = *dst;
+        if (out_.start_jitter_ns) {
+          const uint64_t jitter = random() % out_.start_jitter_ns;
+          one.start_ns += jitter;
+          if (one.stop_ns != kNeverTicks) one.stop_ns += jitter;
+        }
+        out_.flows.push_back(one);
+      }
+    }
+  }
+
+  // Each node's fcswitch config: the shared sections, the node's own keys over them, and
+  // what the lab owns.
+  void build_node_configs() {
+    for (size_t n = 0; n < sketches_.size(); ++n) {
+      const NodeSketch& sketch = sketches_[n];
+      toml::table merged;
+      for (std::string_view section : kSharedSections)
+        if (const toml::node* shared = root_.get(section)) merged.insert(section, *shared);
+      toml::table own = *sketch.table;
+      own.erase("name");
+      const toml::node* routes = own.get("routes");
+      std::optional<toml::table> routes_copy;
+      if (routes && routes->is_table()) routes_copy = *routes->as_table();
+      if (routes && !routes->is_table())
+        node_problems_.push_back(where(*routes) + fmt::format("{}.routes: expected a table "
+                                                              "{{ host = \"port\" }}, found {}",
+                                                              sketch.name, config::describe(*routes)));
+      own.erase("routes");
+      std::optional<std::string> mac_text;
+      if (sketch.host) {
+        if (const auto* mac = own.get_as<std::string>("mac")) mac_text = mac->get();
+        own.erase("mac");
+      }
+      deep_merge(merged, own);
+
+      toml::table* switch_section = merged.get_as<toml::table>("switch");
+      if (!switch_section) {
+        merged.insert("switch", toml::table{});
+        switch_section = merged.get_as<toml::table>("switch");
+      }
+      switch_section->insert_or_assign("name", sketch.name);
+      // Frames travel in the hosts' mbufs from ring to ring: a switch's own pool holds only
+      // flood copies.
+      if (!switch_section->contains("mbufs")) switch_section->insert("mbufs", 1023);
+      if (sketch.host) {
+        merged.insert_or_assign("ports", toml::array{toml::table{{"name", "nic"}}});
+      }
+      if (toml::array* ports = merged.get_as<toml::array>("ports")) {
+        for (size_t p = 0; p < ports->size(); ++p) {
+          toml::table* port = ports->get(p)->as_table();
+          if (!port) continue;
+          for (std::string_view key : kPortKeysOwnedByLab)
+            if (const toml::node* given = port->get(key))
+              node_problems_.push_back(
+                  where(*given) +
+                  fmt::format("{}: ports[{}].{}: set by the lab (a ring; the link's rate), "
+                              "found {}",
+                              sketch.name, p, key, config::describe(*given)));
+          port->insert_or_assign("device", "lab");
+          port->insert_or_assign("rate",
+                                 static_cast<int64_t>(link_rate(static_cast<int>(n), p)));
+        }
+      }
+      if (routes_copy) {
+        toml::array fib;
+        for (const auto& [host, port] : *routes_copy) {
+          const auto found = names_.find(std::string(host.str()));
+          if (found == names_.end() || !sketches_[found->second].host) {
+            node_problems_.push_back(
+                where(port) + fmt::format("{}.routes.{}: expected the name of a host, found "
+                                          "a key no host has",
+                                          sketch.name, host.str()));
+            continue;
+          }
+          toml::table entry;
+          entry.insert("mac", host_mac(found->second).to_string());
+          entry.insert("port", port);
+          fib.push_back(std::move(entry));
+        }
+        if (toml::array* given = merged.get_as<toml::array>("fib"))
+          for (const toml::node& e : *given) fib.push_back(e);
+        merged.insert_or_assign("fib", std::move(fib));
+      }
+
+      LabNode node;
+      node.name = sketch.name;
+      node.host = sketch.host;
+      try {
+        node.config = config::read_switch_config(merged, out_.file);
+      } catch (const config::ConfigError& error) {
+        for (const std::string& p : error.problems())
+          node_problems_.push_back(fmt::format("{} ({})", p, sketch.name));
+        continue;
+      }
+      for (const std::string& w : node.config.warnings)
+        out_.warnings.push_back(fmt::format("{} ({})", w, sketch.name));
+      if (sketch.host) {
+        node.mac = host_mac(n);
+        if (mac_text) {
+          auto parsed = wire::MacAddress::parse(*mac_text);
+          if (!parsed || parsed->is_multicast())
+            node_problems_.push_back(fmt::format("{}: hosts {}: mac: expected a unicast MAC "
+                                                 "address, found \"{}\"",
+                                                 out_.file, sketch.name, *mac_text));
+          else
+            node.mac = *parsed;
+        }
+        node.config.ports[0].mac = node.mac;
+      }
+      out_.nodes.push_back(std::move(node));
+    }
+  }
+
+  std::string where(const toml::node& node) const {
+    return fmt::format("{}:{}:{}: ", out_.file, node.source().begin.line,
+                       node.source().begin.column);
+  }
+
+  uint64_t link_rate(int node, size_t port) const {
+    for (const LabLinkSpec& link : out_.links)
+      if ((link.a.node == node && link.a.port == static_cast<int>(port)) ||
+          (link.b.node == node && link.b.port == static_cast<int>(port)))
+        return link.rate_bps;
+    return 10'000'000'000;
+  }
+
+  wire::MacAddress host_mac(size_t node) const {
+    // Locally administered, unicast: 02:00:00:00:NN:NN by node index (+1).
+    if (const auto* given = sketches_[node].table->get_as<std::string>("mac"))
+      if (auto mac = wire::MacAddress::parse(given->get())) return *mac;
+    return wire::MacAddress{0x02'00'00'00'00'00ull + node + 1};
+  }
+
+  const toml::table& root_;
+  LabScenario& out_;
+  ConfigProblems problems_;
+  TableReader reader_;
+  std::vector<NodeSketch> sketches_;
+  std::map<std::string, size_t> names_;
+  std::vector<std::string> node_problems_;
+};
+
+}  // namespace
+
+int LabScenario::node_index(std::string_view wanted) const {
+  for (size_t i = 0; i < nodes.size(); ++i)
+    if (nodes[i].name == wanted) return static_cast<int>(i);
+  return -1;
+}
+
+PortRef LabScenario::peer(PortRef port) const {
+  for (const LabLinkSpec& link : links) {
+    if (link.a.node == port.node && link.a.port == port.port) return link.b;
+    if (link.b.node == port.node && link.b.port == port.port) return link.a;
+  }
+  return PortRef{};
+}
+
+std::string LabScenario::port_name(PortRef port) const {
+  const LabNode& node = nodes[port.node];
+  if (node.host) return node.name;
+  return fmt::format("{}:{}", node.name, node.config.ports[port.port].name);
+}
+
+LabScenario parse_lab_scenario(std::string_view text, const std::string& file,
+                               const std::vector<std::string>& overrides) {
+  toml::table root;
+  try {
+    root = toml::parse(text, file);
+  } catch (const toml::parse_error& error) {
+    const auto& where = error.source().begin;
+    throw config::ConfigError({fmt::format("{}:{}:{}: not valid TOML: {}", file, where.line,
+                                           where.column, error.description())});
+  }
+  std::vector<std::string> problems;
+  for (const std::string& assignment : overrides) apply_override(root, assignment, problems);
+  if (!problems.empty()) throw config::ConfigError(std::move(problems));
+  LabScenario scenario;
+  scenario.file = file;
+  scenario.overrides = overrides;
+  ScenarioReader(root, scenario).read();
+  if (scenario.clock == LabClock::kVirtual)
+    // Polls come exactly when a limiter opens: no lateness to forgive (rate_limiter.h).
+    for (LabNode& node : scenario.nodes)
+      for (auto& port : node.config.ports) port.flow_control.limiter_catch_up_ns = 0;
+  for (FlowSpec& flow : scenario.flows)
+    flow.priority = scenario.nodes[flow.src].config.priority_maps.dscp_to_priority[flow.dscp];
+  return scenario;
+}
+
+LabScenario load_lab_scenario(const std::string& path, const std::vector<std::string>& overrides) {
+  std::ifstream in(path);
+  if (!in) throw config::ConfigError({fmt::format("{}: cannot be read", path)});
+  std::stringstream text;
+  text << in.rdbuf();
+  return parse_lab_scenario(text.str(), path, overrides);
+}
+
+}  // namespace fcswitch::lab

@@ -1,0 +1,95 @@
+#pragma once
+// A lab scenario (DESIGN.md §5), read from TOML: the nodes (switches configured with the
+// fcswitch schema, and hosts), the links between their ports, the flows, the clock, how long
+// to run and what to sample. config/lab/gfc-ring.toml is the worked example; every key is
+// documented there and in README.md ("The lab").
+//
+// The scenario's top-level [switch], [classify], [buffer] and [flow_control] tables are the
+// fcswitch config every node starts from; a [[switches]] or [[hosts]] entry may override any
+// of them for itself. The lab fills in what it owns: each port's device (a ring) and rate
+// (its link's), the switch name, and the FIB from `routes`. `--set key=value` overrides are
+// merged into the scenario before it is read, so one file serves every engine.
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "config/switch_config.h"
+#include "core/tick_rate.h"
+#include "wire/mac_address.h"
+
+namespace fcswitch::lab {
+
+enum class LabClock : uint8_t { kVirtual, kWall };
+
+struct PortRef {
+  int node = -1;  // index into LabScenario::nodes
+  int port = 0;   // index into that node's config.ports
+};
+
+struct LabNode {
+  std::string name;
+  bool host = false;
+  // A host's config has one port, its NIC ("nic"), which runs the same engines as a switch
+  // port; its [switch] name is the host's.
+  config::SwitchConfig config;
+  wire::MacAddress mac;  // hosts: the address flows are sent to and from
+};
+
+struct LabLinkSpec {
+  PortRef a, b;
+  uint64_t rate_bps = 10'000'000'000;
+  uint64_t delay_ns = 0;
+};
+
+struct FlowSpec {
+  int id = 0;
+  int src = -1, dst = -1;  // host nodes
+  uint8_t dscp = 0;
+  uint8_t priority = 0;        // what the source host's classifier makes of `dscp`
+  uint32_t frame_bytes = 1514;  // Ethernet frame without FCS
+  uint64_t size_bytes = 0;     // 0: sends until stop_ns
+  uint64_t start_ns = 0;
+  uint64_t stop_ns = kNeverTicks;
+  uint64_t rate_bps = 0;  // 0: as fast as the host's port and its flow control allow
+  uint64_t on_ns = 0, off_ns = 0;  // on-off pattern; 0: always on
+};
+
+struct DeadlockSettings {
+  // A queue is blocked once it has held packets, with its gate closed, and sent nothing for
+  // this long: longer than any pause a moving network holds a queue for.
+  uint64_t blocked_for_ns = 5'000'000;
+  uint64_t check_interval_ns = 500'000;
+};
+
+struct LabScenario {
+  std::string file;
+  std::string name;
+  std::vector<std::string> overrides;  // the --set arguments, as given
+  std::vector<std::string> warnings;   // rules a node config broke on purpose
+  LabClock clock = LabClock::kVirtual;
+  uint64_t duration_ns = 0;
+  uint64_t seed = 1;
+  uint64_t sample_interval_ns = 100'000;
+  uint64_t start_jitter_ns = 0;  // each flow starts up to this much late, drawn from the seed
+  unsigned tx_ring_frames = 4;   // every port's NIC TX ring, in frames
+  unsigned mbufs = 32767;        // the hosts' shared data pool
+  DeadlockSettings deadlock;
+  std::vector<LabNode> nodes;
+  std::vector<LabLinkSpec> links;
+  std::vector<FlowSpec> flows;
+
+  int node_index(std::string_view name) const;
+  // The port at the far end of `port`'s link; node -1 when it has none.
+  PortRef peer(PortRef port) const;
+  std::string port_name(PortRef port) const;  // "S1:p2", or the host's name
+};
+
+// Reads and validates `path` with the `--set key=value` overrides applied. Throws
+// config::ConfigError with every problem found.
+LabScenario load_lab_scenario(const std::string& path, const std::vector<std::string>& overrides);
+LabScenario parse_lab_scenario(std::string_view text, const std::string& file,
+                               const std::vector<std::string>& overrides);
+
+}  // namespace fcswitch::lab

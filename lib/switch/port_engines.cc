@@ -1,0 +1,57 @@
+#include "switch/port_engines.h"
+
+#include <spdlog/spdlog.h>
+
+#include "core/units.h"
+
+namespace fcswitch {
+
+fc::EngineContext port_engine_context(const config::PortConfig& port, uint64_t buffer_bytes,
+                                      const TickRate& ticks) {
+  fc::EngineContext context;
+  context.link = fc::LinkParams{port.rate_bps, port.flow_control.response_time_ns, buffer_bytes};
+  context.ticks = ticks;
+  context.stage_opcode = port.flow_control.stage_opcode;
+  context.framing = shaping::WireFraming{port.wire_overhead_bytes, kEthernetMinFrameBytes};
+  context.limiter_catch_up_ticks = ticks.from_ns(port.flow_control.limiter_catch_up_ns);
+  return context;
+}
+
+std::array<fc::EngineInstance, kNumPriorities> make_port_engines(const config::PortConfig& port,
+                                                                 const fc::EngineContext& context,
+                                                                 std::string_view owner) {
+  std::array<fc::EngineInstance, kNumPriorities> engines;
+  fc::EngineContext for_priority = context;
+  for (int prio = 0; prio < kNumPriorities; ++prio) {
+    const config::PriorityFlowControl& chosen = port.flow_control.priorities[prio];
+    if (!chosen.engine) continue;
+    for_priority.priority = prio;
+    engines[prio] = chosen.engine->make(*chosen.params, for_priority);
+    spdlog::info("{} port {} priority {}: flow control {}", owner, port.name, prio,
+                 chosen.engine->name);
+  }
+  return engines;
+}
+
+TxFlowControl make_tx_flow_control(const config::PortConfig& port, uint64_t buffer_bytes,
+                                   const TickRate& ticks, wire::MacAddress mac,
+                                   rte_mempool* control_pool, std::string_view owner) {
+  TxFlowControl flow;
+  flow.watchdog = port.flow_control.watchdog;
+  flow.ticks = ticks;
+  flow.mac = mac;
+  flow.control_ether_type = port.control_ether_type;
+  flow.control_pool = control_pool;
+  flow.stage_opcode = port.flow_control.stage_opcode;
+  const fc::EngineContext context = port_engine_context(port, buffer_bytes, ticks);
+  if (port.rate_limit_bps) {
+    flow.pacer.emplace(port.rate_bps, port.rate_limit_bps, ticks, context.framing,
+                       context.limiter_catch_up_ticks);
+    spdlog::info("{} port {}: paced at {} b/s of {} b/s", owner, port.name, port.rate_limit_bps,
+                 port.rate_bps);
+  }
+  flow.engines = make_port_engines(port, context, owner);
+  return flow;
+}
+
+}  // namespace fcswitch

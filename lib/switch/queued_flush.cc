@@ -1,0 +1,30 @@
+#include "switch/queued_flush.h"
+
+#include <rte_mbuf.h>
+#include <rte_ring.h>
+
+namespace fcswitch {
+
+uint64_t flush_queued(SwitchState& state, const std::vector<TxTask*>& tx, DropCounters& drops) {
+  uint64_t flushed = 0;
+  void* pkts[512];  // more than a TX task can hold (32 pending + 9 queue heads of 32)
+  auto drop_all = [&](int port, unsigned count) {
+    drops.add(port, DropReason::kShutdownFlush, count);
+    rte_pktmbuf_free_bulk(reinterpret_cast<rte_mbuf**>(pkts), count);
+    flushed += count;
+  };
+  for (int port = 0; port < state.ports; ++port) {
+    while (unsigned n = rte_ring_dequeue_burst(state.fwd_rings[port].get(), pkts, 512, nullptr))
+      drop_all(port, n);
+    for (const auto& lanes : state.egress_rings[port])
+      for (const auto& ring : lanes)
+        while (unsigned n = rte_ring_dequeue_burst(ring.get(), pkts, 512, nullptr))
+          drop_all(port, n);
+    if (port < static_cast<int>(tx.size()))
+      while (unsigned n = tx[port]->take_held(reinterpret_cast<rte_mbuf**>(pkts), 512))
+        drop_all(port, n);
+  }
+  return flushed;
+}
+
+}  // namespace fcswitch

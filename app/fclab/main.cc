@@ -69,7 +69,10 @@ std::vector<Run> plan_runs(const Options& options) {
 // Draws the run's CSV files; says why not when it cannot.
 void plot(const std::string& dir) {
   const std::string script = FCLAB_PLOT_SCRIPT;
-  const std::string command = fmt::format("python3 '{}' '{}'", script, dir);
+  // Debian's interpreter, which has Debian's matplotlib, before whatever else is on PATH.
+  const std::string python =
+      std::filesystem::exists("/usr/bin/python3") ? "/usr/bin/python3" : "python3";
+  const std::string command = fmt::format("{} '{}' '{}'", python, script, dir);
   const int status = std::system(command.c_str());
   if (status != 0)
     std::cout << "plots skipped (" << script

@@ -1,0 +1,188 @@
+// The lab on the GFC paper's ring (config/lab/gfc-ring.toml, GFC §6.1): verdicts and numbers
+// per engine in virtual time, determinism, the same ring at 100 Mb/s on the wall clock, frame
+// conservation in every run, and the scenario reader's errors.
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "config/config_error.h"
+#include "lab/lab_network.h"
+#include "lab/lab_report.h"
+#include "lab/lab_scenario.h"
+
+namespace fcswitch::lab {
+namespace {
+
+const std::string kRing = std::string(FCSWITCH_SOURCE_DIR) + "/config/lab/gfc-ring.toml";
+const std::string kRingWall = std::string(FCSWITCH_SOURCE_DIR) + "/tests/lab/ring-100mbps.toml";
+constexpr uint64_t kBufferBytes = 1'000'000;  // B_m
+constexpr uint64_t kB1 = 750'000, kB2 = 875'000;
+// C/2 counted in frame bytes, as the sinks count: 5 Gb/s × 1514 / (1514 + 24).
+constexpr double kHalfLineBps = 5e9 * 1514 / 1538;
+
+LabResult run(const std::string& file, std::vector<std::string> sets) {
+  LabNetwork network(load_lab_scenario(file, sets));
+  return network.run();
+}
+
+// Whatever the engine: every frame accounted for, nothing lossless dropped, nothing lost on
+// the way, and the pool full again after shutdown.
+void expect_conserved(const LabResult& r) {
+  EXPECT_TRUE(r.conservation.holds())
+      << r.conservation.generated << " generated, " << r.conservation.received << " received, "
+      << r.conservation.dropped << " dropped, " << r.conservation.in_flight << " in flight";
+  EXPECT_EQ(r.conservation.dropped, 0u);
+  EXPECT_EQ(r.lossless_drops, 0u);
+  EXPECT_GT(r.conservation.generated, 0u);
+  for (const FlowResult& f : r.flows) EXPECT_EQ(f.missing, 0u) << f.from << "→" << f.to;
+  EXPECT_EQ(r.pool_in_use_after_shutdown, 0u);
+}
+
+const QueueResult& queue(const LabResult& r, const std::string& node, const std::string& port) {
+  for (const QueueResult& q : r.queues)
+    if (q.node == node && q.port == port && q.priority == 3) return q;
+  throw std::runtime_error("no queue " + node + ":" + port);
+}
+
+void expect_ring_cycle(const LabResult& r) {
+  ASSERT_TRUE(r.deadlock.detected);
+  // The three ring egress queues, each waiting on the next switch's ingress from it.
+  std::vector<std::string> cycle = r.deadlock.cycle;
+  std::rotate(cycle.begin(), std::min_element(cycle.begin(), cycle.end()), cycle.end());
+  EXPECT_EQ(cycle, (std::vector<std::string>{"S1:cw:prio3", "S2:cw:prio3", "S3:cw:prio3"}));
+  EXPECT_LE(r.deadlock.formed_ns, r.deadlock.detected_ns);
+}
+
+// Shared-FIFO egress queues (the scenario's default): PFC and CBFC deadlock on the ring.
+TEST(LabGfcRing, PfcDeadlocksOnTheThreeRingQueues) {
+  const LabResult r = run(kRing, {"flow_control.engine=pfc"});
+  expect_ring_cycle(r);
+  for (const FlowResult& f : r.flows) {
+    EXPECT_EQ(f.tail_throughput_bps, 0) << f.from << "→" << f.to;  // and stays there
+    EXPECT_GT(f.received_packets, 0u);                              // it moved before
+  }
+  // Stuck above XOFF (800 KB), below B_m: PFC's headroom held.
+  EXPECT_GE(queue(r, "S2", "ccw").final_ingress_bytes, 797'000u);
+  EXPECT_LT(queue(r, "S2", "ccw").max_ingress_bytes, kBufferBytes);
+  expect_conserved(r);
+}
+
+TEST(LabGfcRing, CbfcDeadlocksOnTheThreeRingQueues) {
+  const LabResult r = run(kRing, {"flow_control.engine=cbfc"});
+  expect_ring_cycle(r);
+  for (const FlowResult& f : r.flows) EXPECT_EQ(f.tail_throughput_bps, 0);
+  // Credits are exhausted: the ring ingress queues hold (nearly) the whole buffer.
+  EXPECT_GT(queue(r, "S1", "ccw").final_ingress_bytes, kBufferBytes - 2 * 1514);
+  expect_conserved(r);
+}
+
+TEST(LabGfcRing, GfcDoesNotDeadlockWithFifoQueues) {
+  for (const char* engine : {"gfc-buffer", "gfc-time"}) {
+    const LabResult r = run(kRing, {std::string("flow_control.engine=") + engine});
+    EXPECT_FALSE(r.deadlock.detected) << engine;
+    for (const FlowResult& f : r.flows) EXPECT_GT(f.tail_throughput_bps, 0) << engine;
+    for (const QueueResult& q : r.queues) EXPECT_LT(q.max_ingress_bytes, kBufferBytes) << engine;
+    expect_conserved(r);
+  }
+}
+
+// Ingress-fair egress: the paper's rates and queue levels.
+TEST(LabGfcRing, BufferBasedGfcGivesHalfTheLinkBetweenB1AndB2) {
+  const LabResult r =
+      run(kRing, {"flow_control.engine=gfc-buffer", "switch.egress_service=ingress-fair"});
+  EXPECT_FALSE(r.deadlock.detected);
+  // ±2 %: the host alternates stage 1 (C/2) with stage 2 (C/4) and 0 around B_1.
+  for (const FlowResult& f : r.flows) EXPECT_NEAR(f.tail_throughput_bps, kHalfLineBps, 0.02 * kHalfLineBps);
+  for (const char* s : {"S1", "S2", "S3"}) {
+    const QueueResult& host = queue(r, s, "h");
+    // Stage 1 (GFC Eq. 4: R_1 = C/2) holds the host: the queue settles in [B_1, B_2).
+    EXPECT_GE(host.steady_ingress_bytes, kB1) << s;
+    EXPECT_LT(host.steady_ingress_bytes, kB2) << s;
+    EXPECT_LT(host.max_ingress_bytes, kBufferBytes) << s;
+    // The ring's ingress drains at the rate it fills: stage 0, below B_1.
+    EXPECT_LT(queue(r, s, "ccw").max_ingress_bytes, kB1) << s;
+  }
+  expect_conserved(r);
+}
+
+TEST(LabGfcRing, TimeBasedGfcSettlesOnItsLinearMap) {
+  const LabResult r =
+      run(kRing, {"flow_control.engine=gfc-time", "switch.egress_service=ingress-fair"});
+  EXPECT_FALSE(r.deadlock.detected);
+  for (const FlowResult& f : r.flows) EXPECT_NEAR(f.tail_throughput_bps, kHalfLineBps, 0.02 * kHalfLineBps);
+  for (const char* s : {"S1", "S2", "S3"}) {
+    // The linear map gives R = C/2 at B_m − (1/2)(B_m − B_0) = 746 KB of credit-visible queue;
+    // the credits also count what is on its way (sent after the receiver's last FCCL: about
+    // R × (2 × 19.1 µs + the sender's committed frames) ≈ 25-30 KB), so the queue itself
+    // settles that much lower: 720 ± 25 KB (the paper measured 745 KB).
+    EXPECT_NEAR(queue(r, s, "h").steady_ingress_bytes, 720'000, 25'000) << s;
+    EXPECT_LT(queue(r, s, "h").max_ingress_bytes, kBufferBytes);
+  }
+  expect_conserved(r);
+}
+
+TEST(LabGfcRing, VirtualTimeIsDeterministic) {
+  const std::vector<std::string> sets{"flow_control.engine=gfc-buffer",
+                                      "switch.egress_service=ingress-fair", "lab.duration=20ms",
+                                      "lab.start_jitter=30us"};
+  const std::string a = summary_json(run(kRing, sets)).dump();
+  const std::string b = summary_json(run(kRing, sets)).dump();
+  EXPECT_EQ(a, b);
+  // And the seed matters: another one staggers the flows differently.
+  std::vector<std::string> reseeded = sets;
+  reseeded.push_back("lab.seed=2");
+  EXPECT_NE(summary_json(run(kRing, reseeded)).dump(), a);
+}
+
+// The same ring at 100 Mb/s on the TSC: PFC deadlocks, buffer-based GFC does not.
+TEST(LabGfcRingWallClock, PfcDeadlocksGfcDoesNot) {
+  const LabResult pfc = run(kRingWall, {"flow_control.engine=pfc"});
+  expect_ring_cycle(pfc);
+  expect_conserved(pfc);
+  const LabResult gfc =
+      run(kRingWall, {"flow_control.engine=gfc-buffer", "switch.egress_service=ingress-fair"});
+  EXPECT_FALSE(gfc.deadlock.detected);
+  // Every flow keeps moving: C/2 is 49 Mb/s of frame bytes; with τ ≈ 5 ms against stage
+  // widths of a few frames the stages swing and the flows get 30-40 Mb/s.
+  for (const FlowResult& f : gfc.flows) EXPECT_GT(f.tail_throughput_bps, 15e6);
+  expect_conserved(gfc);
+}
+
+TEST(LabScenario, ErrorsNameTheirPlace) {
+  const std::string text = R"([lab]
+duration = "1ms"
+[[hosts]]
+name = "H1"
+[[switches]]
+name = "S1"
+ports = [{ name = "h" }, { name = "x", rate = "1Gbps" }]
+[[links]]
+a = "H1"
+b = "S1:nope"
+[[flows]]
+from = "H1"
+to = "H9"
+)";
+  try {
+    parse_lab_scenario(text, "bad.toml", {"flow_control.engine=bogus"});
+    FAIL() << "accepted";
+  } catch (const config::ConfigError& e) {
+    const std::vector<std::string> expected{
+        "bad.toml:10:5: links[0].b: expected a host name, or switch:port with a port in that "
+        "switch's ports, found string \"S1:nope\"",
+        "bad.toml:13:6: flows[0].to: expected the name of a host in [[hosts]], found string "
+        "\"H9\"",
+        "bad.toml:5:1: S1:h: a port without a link (every port needs one)",
+        "bad.toml:5:1: S1:x: a port without a link (every port needs one)"};
+    for (const std::string& m : expected)
+      EXPECT_NE(std::find(e.problems().begin(), e.problems().end(), m), e.problems().end())
+          << m << "\nin:\n"
+          << e.what();
+  }
+}
+
+}  // namespace
+}  // namespace fcswitch::lab

@@ -7,9 +7,9 @@
 
 #include <unistd.h>
 
-#include <CLI/CLI.hpp>
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
+#include <CLI/CLI.hpp>
 
 #include <cstdlib>
 #include <filesystem>
@@ -94,8 +94,14 @@ int run(const Options& options) {
   if (options.out_dir.empty()) throw std::runtime_error("--out DIR is required to run");
 
   fcswitch::dpdk::EalPlan plan;
-  plan.args = {"--no-huge", "-m",           "2048", "--no-pci", "--no-telemetry",
-               "-l",        "0",            "--log-level=warning",
+  plan.args = {"--no-huge",
+               "-m",
+               "2048",
+               "--no-pci",
+               "--no-telemetry",
+               "-l",
+               "0",
+               "--log-level=warning",
                "--file-prefix=fclab_" + std::to_string(getpid())};
   plan.args.insert(plan.args.end(), options.eal_args.begin(), options.eal_args.end());
   fcswitch::dpdk::EalSession eal(plan);
@@ -109,8 +115,7 @@ int run(const Options& options) {
       result = network.run(runs[i].out_dir);
     }
     fcswitch::lab::write_summary(result, runs[i].out_dir + "/summary.json");
-    std::cout << fcswitch::lab::human_summary(result) << "output in " << runs[i].out_dir
-              << "\n\n";
+    std::cout << fcswitch::lab::human_summary(result) << "output in " << runs[i].out_dir << "\n\n";
     if (options.plots) plot(runs[i].out_dir);
     results.emplace_back(runs[i].label, std::move(result));
   }
@@ -136,7 +141,8 @@ int main(int argc, char** argv) {
   app.add_option("scenario", options.scenario, "lab scenario (TOML)")->required();
   app.add_option("eal", options.eal_args, "EAL options, after --");
   app.add_option("--out", options.out_dir, "output folder");
-  app.add_option("--set", options.sets, "override a scenario key: --set flow_control.priority.3.engine=pfc");
+  app.add_option("--set", options.sets,
+                 "override a scenario key: --set flow_control.priority.3.engine=pfc");
   app.add_option("--sweep", options.sweep,
                  "run once per value: --sweep flow_control.priority.3.engine=pfc,cbfc");
   app.add_flag("--check", options.check_only, "validate the scenario and exit");

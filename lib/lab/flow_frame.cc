@@ -29,8 +29,8 @@ uint16_t ipv4_checksum(const uint8_t* header) {
 }  // namespace
 
 std::vector<uint8_t> make_flow_frame(const FlowFrameSpec& spec) {
-  const uint32_t length = spec.frame_bytes < kFlowFrameMinBytes ? kFlowFrameMinBytes
-                                                                 : spec.frame_bytes;
+  const uint32_t length =
+      spec.frame_bytes < kFlowFrameMinBytes ? kFlowFrameMinBytes : spec.frame_bytes;
   std::vector<uint8_t> f(length, 0);
   spec.dst_mac.to_bytes(f.data());
   spec.src_mac.to_bytes(f.data() + 6);

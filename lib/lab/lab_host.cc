@@ -23,11 +23,11 @@ LabHost::LabHost(const LabNode& node, rte_mempool* data_pool, const TickRate& ti
                  std::vector<FlowReceived>& received)
     : config_(node.config) {
   const config::PortConfig& nic = config_.ports[HostSource::kNicPort];
-  control_pool_ = rte_pktmbuf_pool_create((config_.name + "_hctl").c_str(), kHostControlMbufs, 0,
-                                          0, RTE_MBUF_DEFAULT_BUF_SIZE, 0);
+  control_pool_ = rte_pktmbuf_pool_create((config_.name + "_hctl").c_str(), kHostControlMbufs, 0, 0,
+                                          RTE_MBUF_DEFAULT_BUF_SIZE, 0);
   if (!control_pool_)
-    throw std::runtime_error(fmt::format("host {}: control pool: {}", node.name,
-                                         rte_strerror(rte_errno)));
+    throw std::runtime_error(
+        fmt::format("host {}: control pool: {}", node.name, rte_strerror(rte_errno)));
   port_ = std::make_unique<dpdk::EthPort>(nic, data_pool);
   // Port 1 has no device: it is where the host's own flows enter its buffer.
   state_ = std::make_unique<SwitchState>(2, config_.name, kHostQueuePackets, kHostQueuePackets);
@@ -39,11 +39,11 @@ LabHost::LabHost(const LabNode& node, rte_mempool* data_pool, const TickRate& ti
   source_ = std::make_unique<HostSource>(
       node.name + ":source", *state_, data_pool, ticks,
       shaping::WireFraming{nic.wire_overhead_bytes, kEthernetMinFrameBytes});
-  tx_ = std::make_unique<TxTask>(
-      node.name + ":tx", HostSource::kNicPort, port_->id(), nic.scheduler,
-      make_tx_flow_control(nic, config_.buffer.lossless_ingress_bytes, ticks, node.mac,
-                           control_pool_, node.name),
-      *state_);
+  tx_ =
+      std::make_unique<TxTask>(node.name + ":tx", HostSource::kNicPort, port_->id(), nic.scheduler,
+                               make_tx_flow_control(nic, config_.buffer.lossless_ingress_bytes,
+                                                    ticks, node.mac, control_pool_, node.name),
+                               *state_);
 }
 
 LabHost::~LabHost() {

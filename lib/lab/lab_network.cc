@@ -55,11 +55,11 @@ LabNetwork::LabNetwork(const LabScenario& scenario)
 }
 
 void LabNetwork::build() {
-  data_pool_ = rte_pktmbuf_pool_create("lab_data", scenario_.mbufs, 256, 0,
-                                       RTE_MBUF_DEFAULT_BUF_SIZE, 0);
+  data_pool_ =
+      rte_pktmbuf_pool_create("lab_data", scenario_.mbufs, 256, 0, RTE_MBUF_DEFAULT_BUF_SIZE, 0);
   if (!data_pool_)
-    throw std::runtime_error(fmt::format("lab data pool of {} mbufs: {}", scenario_.mbufs,
-                                         rte_strerror(rte_errno)));
+    throw std::runtime_error(
+        fmt::format("lab data pool of {} mbufs: {}", scenario_.mbufs, rte_strerror(rte_errno)));
   const size_t n = scenario_.nodes.size();
   rings_.resize(n);
   switches_.resize(n);
@@ -69,8 +69,8 @@ void LabNetwork::build() {
     for (size_t p = 0; p < node.config.ports.size(); ++p) {
       const std::string base = fmt::format("{}_{}", node.name, p);
       PortRings rings;
-      rings.in = rte_ring_create((base + "_li").c_str(), kRxRingFrames, 0,
-                                 RING_F_SP_ENQ | RING_F_SC_DEQ);
+      rings.in =
+          rte_ring_create((base + "_li").c_str(), kRxRingFrames, 0, RING_F_SP_ENQ | RING_F_SC_DEQ);
       rings.out = rte_ring_create((base + "_lo").c_str(), scenario_.tx_ring_frames, 0,
                                   RING_F_SP_ENQ | RING_F_SC_DEQ | RING_F_EXACT_SZ);
       rings_[i].push_back(rings);
@@ -90,21 +90,17 @@ void LabNetwork::build() {
       switches_[i] = std::make_unique<SwitchNode>(node.config, ticks_.hz);
     }
   }
-  const uint64_t catch_up =
-      scenario_.clock == LabClock::kWall ? ticks_.from_ns(kWallCatchUpNs) : 0;
+  const uint64_t catch_up = scenario_.clock == LabClock::kWall ? ticks_.from_ns(kWallCatchUpNs) : 0;
   for (const LabLinkSpec& spec : scenario_.links) {
     // Both ends count the same Ethernet overhead: the a end's port says how much.
     const auto& port = scenario_.nodes[spec.a.node].config.ports[spec.a.port];
-    const LabLinkParams params{spec.rate_bps, spec.delay_ns,
-                               shaping::WireFraming{port.wire_overhead_bytes,
-                                                    kEthernetMinFrameBytes},
-                               catch_up};
-    links_.push_back(std::make_unique<LabLink>(rings_[spec.a.node][spec.a.port].out,
-                                               rings_[spec.b.node][spec.b.port].in, params,
-                                               ticks_));
-    links_.push_back(std::make_unique<LabLink>(rings_[spec.b.node][spec.b.port].out,
-                                               rings_[spec.a.node][spec.a.port].in, params,
-                                               ticks_));
+    const LabLinkParams params{
+        spec.rate_bps, spec.delay_ns,
+        shaping::WireFraming{port.wire_overhead_bytes, kEthernetMinFrameBytes}, catch_up};
+    links_.push_back(std::make_unique<LabLink>(
+        rings_[spec.a.node][spec.a.port].out, rings_[spec.b.node][spec.b.port].in, params, ticks_));
+    links_.push_back(std::make_unique<LabLink>(
+        rings_[spec.b.node][spec.b.port].out, rings_[spec.a.node][spec.a.port].in, params, ticks_));
   }
   for (const FlowSpec& flow : scenario_.flows) {
     const LabNode& src = scenario_.nodes[flow.src];
@@ -276,10 +272,9 @@ LabResult LabNetwork::collect(const LabSampler& sampler, uint64_t end) const {
     out.final_ingress_bytes = node.ingress_occupancy_bytes(q.port, q.priority);
     out.steady_ingress_bytes = sampler.steady_ingress_bytes(i);
     if (tail_s > 0)
-      out.tail_input_bps =
-          static_cast<double>(node.fwd().admitted_bytes(q.port, q.priority) -
-                              sampler.tail_admitted_bytes(i)) *
-          8.0 / tail_s;
+      out.tail_input_bps = static_cast<double>(node.fwd().admitted_bytes(q.port, q.priority) -
+                                               sampler.tail_admitted_bytes(i)) *
+                           8.0 / tail_s;
     out.pause_frames_sent = node.tx(q.port).pause_frames_sent(q.priority);
     out.resume_frames_sent = node.tx(q.port).resume_frames_sent(q.priority);
     node.tx(q.port).engine_counters(q.priority, [&](std::string_view name, uint64_t value) {

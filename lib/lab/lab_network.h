@@ -47,7 +47,7 @@ class LabNetwork {
   };
 
   void build();
-  void release();  // frees everything built so far; idempotent
+  void release();               // frees everything built so far; idempotent
   bool poll_all(uint64_t now);  // one round; whether anything moved
   void quiesce(uint64_t now);
   uint64_t next_event(uint64_t now) const;
@@ -57,7 +57,7 @@ class LabNetwork {
   LabScenario scenario_;
   TickRate ticks_;
   rte_mempool* data_pool_ = nullptr;
-  std::vector<std::vector<PortRings>> rings_;  // [node][port]
+  std::vector<std::vector<PortRings>> rings_;          // [node][port]
   std::vector<std::unique_ptr<SwitchNode>> switches_;  // [node], null for hosts
   std::vector<std::unique_ptr<LabHost>> hosts_;        // [node], null for switches
   std::vector<std::unique_ptr<LabLink>> links_;

@@ -16,8 +16,12 @@ nlohmann::ordered_json counts(const NamedCounts& named) {
   return out;
 }
 
-std::string gbps(double bps) { return fmt::format("{:.2f}", bps / 1e9); }
-std::string kb(double bytes) { return fmt::format("{:.0f}", bytes / 1000); }
+std::string gbps(double bps) {
+  return fmt::format("{:.2f}", bps / 1e9);
+}
+std::string kb(double bytes) {
+  return fmt::format("{:.0f}", bytes / 1000);
+}
 
 // Queues that saw traffic: the ones an occupancy figure is about.
 std::vector<const QueueResult*> loaded_queues(const LabResult& r) {
@@ -41,30 +45,30 @@ nlohmann::ordered_json summary_json(const LabResult& r) {
   j["duration_s"] = r.duration_s;
   j["seed"] = r.seed;
   j["overrides"] = r.overrides;
-  j["deadlock"] = {{"detected", r.deadlock.detected},
-                   {"at_s", r.deadlock.detected ? nlohmann::ordered_json(
-                                                      static_cast<double>(r.deadlock.formed_ns) / 1e9)
-                                                : nlohmann::ordered_json()},
-                   {"detected_at_s", r.deadlock.detected
-                                         ? nlohmann::ordered_json(
-                                               static_cast<double>(r.deadlock.detected_ns) / 1e9)
-                                         : nlohmann::ordered_json()},
-                   {"cycle", r.deadlock.cycle}};
+  j["deadlock"] = {
+      {"detected", r.deadlock.detected},
+      {"at_s", r.deadlock.detected
+                   ? nlohmann::ordered_json(static_cast<double>(r.deadlock.formed_ns) / 1e9)
+                   : nlohmann::ordered_json()},
+      {"detected_at_s", r.deadlock.detected ? nlohmann::ordered_json(
+                                                  static_cast<double>(r.deadlock.detected_ns) / 1e9)
+                                            : nlohmann::ordered_json()},
+      {"cycle", r.deadlock.cycle}};
   nlohmann::ordered_json flows = nlohmann::ordered_json::array();
   for (const FlowResult& f : r.flows)
-    flows.push_back({{"id", f.id},
-                     {"from", f.from},
-                     {"to", f.to},
-                     {"priority", f.priority},
-                     {"sent_packets", f.sent_packets},
-                     {"sent_bytes", f.sent_bytes},
-                     {"received_packets", f.received_packets},
-                     {"received_bytes", f.received_bytes},
-                     {"lost_packets", f.missing},
-                     {"reordered_packets", f.reordered},
-                     {"tail_throughput_bps", f.tail_throughput_bps},
-                     {"fct_s", f.fct_s ? nlohmann::ordered_json(*f.fct_s)
-                                       : nlohmann::ordered_json()}});
+    flows.push_back(
+        {{"id", f.id},
+         {"from", f.from},
+         {"to", f.to},
+         {"priority", f.priority},
+         {"sent_packets", f.sent_packets},
+         {"sent_bytes", f.sent_bytes},
+         {"received_packets", f.received_packets},
+         {"received_bytes", f.received_bytes},
+         {"lost_packets", f.missing},
+         {"reordered_packets", f.reordered},
+         {"tail_throughput_bps", f.tail_throughput_bps},
+         {"fct_s", f.fct_s ? nlohmann::ordered_json(*f.fct_s) : nlohmann::ordered_json()}});
   j["flows"] = flows;
   nlohmann::ordered_json queues = nlohmann::ordered_json::array();
   for (const QueueResult& q : r.queues)
@@ -108,10 +112,10 @@ void write_summary(const LabResult& result, const std::string& path) {
 }
 
 std::string human_summary(const LabResult& r) {
-  std::string s = fmt::format("{} ({} clock, {:.1f} ms simulated in {:.2f} s wall, {} steps, "
-                              "{} packet-hops)\n",
-                              r.scenario, r.clock, r.duration_s * 1e3, r.wall_s, r.clock_steps,
-                              r.packet_hops);
+  std::string s = fmt::format(
+      "{} ({} clock, {:.1f} ms simulated in {:.2f} s wall, {} steps, "
+      "{} packet-hops)\n",
+      r.scenario, r.clock, r.duration_s * 1e3, r.wall_s, r.clock_steps, r.packet_hops);
   for (const std::string& o : r.overrides) s += fmt::format("  --set {}\n", o);
   s += fmt::format("deadlock: {}\n", deadlock_text(r.deadlock));
   if (r.deadlock.detected) {
@@ -121,9 +125,9 @@ std::string human_summary(const LabResult& r) {
   }
   s += "flows (throughput over the last 20 %):\n";
   for (const FlowResult& f : r.flows)
-    s += fmt::format("  {:>3} {}→{} prio {}: {} Gb/s, {} of {} packets received, {} lost{}\n",
-                     f.id, f.from, f.to, f.priority, gbps(f.tail_throughput_bps),
-                     f.received_packets, f.sent_packets, f.missing,
+    s += fmt::format("  {:>3} {}→{} prio {}: {} Gb/s, {} of {} packets received, {} lost{}\n", f.id,
+                     f.from, f.to, f.priority, gbps(f.tail_throughput_bps), f.received_packets,
+                     f.sent_packets, f.missing,
                      f.fct_s ? fmt::format(", FCT {:.3f} ms", *f.fct_s * 1e3) : "");
   s += "ingress queues with traffic (KB: max, steady = mean of the last 20 %, final):\n";
   for (const QueueResult* q : loaded_queues(r))
@@ -131,11 +135,11 @@ std::string human_summary(const LabResult& r) {
                      q->port, q->priority, kb(static_cast<double>(q->max_ingress_bytes)),
                      kb(q->steady_ingress_bytes), kb(static_cast<double>(q->final_ingress_bytes)),
                      gbps(q->tail_input_bps));
-  s += fmt::format("lossless drops: {}; frames: {} generated = {} received + {} dropped + {} in "
-                   "flight: {}\n",
-                   r.lossless_drops, r.conservation.generated, r.conservation.received,
-                   r.conservation.dropped, r.conservation.in_flight,
-                   r.conservation.holds() ? "balanced" : "NOT BALANCED");
+  s += fmt::format(
+      "lossless drops: {}; frames: {} generated = {} received + {} dropped + {} in "
+      "flight: {}\n",
+      r.lossless_drops, r.conservation.generated, r.conservation.received, r.conservation.dropped,
+      r.conservation.in_flight, r.conservation.holds() ? "balanced" : "NOT BALANCED");
   return s;
 }
 
@@ -146,7 +150,8 @@ std::string verdict_table(const std::vector<std::pair<std::string, LabResult>>& 
                    "last 20 %", "drops");
   for (const auto& [label, r] : runs) {
     std::string rates;
-    for (const FlowResult& f : r.flows) rates += (rates.empty() ? "" : " ") + gbps(f.tail_throughput_bps);
+    for (const FlowResult& f : r.flows)
+      rates += (rates.empty() ? "" : " ") + gbps(f.tail_throughput_bps);
     uint64_t max_bytes = 0;
     double steady_lo = 0, steady_hi = 0;
     bool first = true;
@@ -157,8 +162,8 @@ std::string verdict_table(const std::vector<std::pair<std::string, LabResult>>& 
       first = false;
     }
     s += fmt::format("{:<12} {:<24} {:<28} {:>8} {:>14} {:>9}\n", label, deadlock_text(r.deadlock),
-                     rates, kb(static_cast<double>(max_bytes)),
-                     kb(steady_lo) + "–" + kb(steady_hi), r.lossless_drops);
+                     rates, kb(static_cast<double>(max_bytes)), kb(steady_lo) + "–" + kb(steady_hi),
+                     r.lossless_drops);
   }
   return s;
 }

@@ -40,7 +40,7 @@ struct PortResult {
   std::string node, port;
   uint64_t control_frames_received = 0;
   uint64_t pfc_frames_sent = 0, credit_frames_sent = 0;
-  NamedCounts drops;  // reasons with a non-zero count
+  NamedCounts drops;            // reasons with a non-zero count
   uint64_t link_rx_missed = 0;  // frames the link found no room for at this port
 };
 

@@ -6,8 +6,7 @@
 
 namespace fcswitch::lab {
 
-LabSampler::LabSampler(const LabScenario& scenario,
-                       const std::vector<const SwitchNode*>& switches,
+LabSampler::LabSampler(const LabScenario& scenario, const std::vector<const SwitchNode*>& switches,
                        const std::vector<FlowReceived>& received, const TickRate& ticks,
                        uint64_t tail_start_ticks, const std::string& out_dir)
     : scenario_(scenario),

@@ -146,8 +146,8 @@ class ScenarioReader {
       sketch.table = table;
       const toml::node* name = table->get("name");
       if (!name || !name->is_string()) {
-        problems_.expected(name ? name->source() : table->source(), path + ".name",
-                           "a node name", name ? config::describe(*name) : "nothing");
+        problems_.expected(name ? name->source() : table->source(), path + ".name", "a node name",
+                           name ? config::describe(*name) : "nothing");
         continue;
       }
       sketch.name = name->as_string()->get();
@@ -232,9 +232,9 @@ class ScenarioReader {
       for (size_t p = 0; p < sketches_[n].ports.size(); ++p)
         if (!used.count({static_cast<int>(n), static_cast<int>(p)}))
           problems_.note(sketches_[n].table->source(),
-                         sketches_[n].host ? sketches_[n].name
-                                           : fmt::format("{}:{}", sketches_[n].name,
-                                                         sketches_[n].ports[p]),
+                         sketches_[n].host
+                             ? sketches_[n].name
+                             : fmt::format("{}:{}", sketches_[n].name, sketches_[n].ports[p]),
                          "a port without a link (every port needs one)");
   }
 
@@ -275,8 +275,7 @@ class ScenarioReader {
           if (auto h = host_named(r, "from", *from)) sources.push_back(*h);
         }
       } else {
-        problems_.expected(table->source(), path + ".from", "a host or a list of hosts",
-                           "nothing");
+        problems_.expected(table->source(), path + ".from", "a host or a list of hosts", "nothing");
       }
       if (pattern == "incast" && table->get("from") && !table->get_as<toml::array>("from"))
         r.refuse("from", "a list of at least two hosts for an incast");
@@ -291,8 +290,7 @@ class ScenarioReader {
       if (auto f = r.bytes("frame", 60, 9600)) flow.frame_bytes = static_cast<uint32_t>(*f);
       if (auto s = r.bytes("size", 1, UINT64_MAX / 2)) flow.size_bytes = *s;
       if (auto s = r.duration_ns("start", 0, kMaxDurationNs)) flow.start_ns = *s;
-      if (auto d = r.duration_ns("duration", 1, kMaxDurationNs))
-        flow.stop_ns = flow.start_ns + *d;
+      if (auto d = r.duration_ns("duration", 1, kMaxDurationNs)) flow.stop_ns = flow.start_ns + *d;
       if (const toml::node* rate = table->get("rate");
           rate && rate->is_string() && rate->as_string()->get() == "line") {
         r.node("rate");
@@ -343,7 +341,8 @@ class ScenarioReader {
       if (routes && !routes->is_table())
         node_problems_.push_back(where(*routes) + fmt::format("{}.routes: expected a table "
                                                               "{{ host = \"port\" }}, found {}",
-                                                              sketch.name, config::describe(*routes)));
+                                                              sketch.name,
+                                                              config::describe(*routes)));
       own.erase("routes");
       std::optional<std::string> mac_text;
       if (sketch.host) {
@@ -376,8 +375,7 @@ class ScenarioReader {
                               "found {}",
                               sketch.name, p, key, config::describe(*given)));
           port->insert_or_assign("device", "lab");
-          port->insert_or_assign("rate",
-                                 static_cast<int64_t>(link_rate(static_cast<int>(n), p)));
+          port->insert_or_assign("rate", static_cast<int64_t>(link_rate(static_cast<int>(n), p)));
         }
       }
       if (routes_copy) {
@@ -385,10 +383,10 @@ class ScenarioReader {
         for (const auto& [host, port] : *routes_copy) {
           const auto found = names_.find(std::string(host.str()));
           if (found == names_.end() || !sketches_[found->second].host) {
-            node_problems_.push_back(
-                where(port) + fmt::format("{}.routes.{}: expected the name of a host, found "
-                                          "a key no host has",
-                                          sketch.name, host.str()));
+            node_problems_.push_back(where(port) +
+                                     fmt::format("{}.routes.{}: expected the name of a host, found "
+                                                 "a key no host has",
+                                                 sketch.name, host.str()));
             continue;
           }
           toml::table entry;
@@ -418,9 +416,10 @@ class ScenarioReader {
         if (mac_text) {
           auto parsed = wire::MacAddress::parse(*mac_text);
           if (!parsed || parsed->is_multicast())
-            node_problems_.push_back(fmt::format("{}: hosts {}: mac: expected a unicast MAC "
-                                                 "address, found \"{}\"",
-                                                 out_.file, sketch.name, *mac_text));
+            node_problems_.push_back(
+                fmt::format("{}: hosts {}: mac: expected a unicast MAC "
+                            "address, found \"{}\"",
+                            out_.file, sketch.name, *mac_text));
           else
             node.mac = *parsed;
         }

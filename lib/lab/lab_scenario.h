@@ -47,12 +47,12 @@ struct FlowSpec {
   int id = 0;
   int src = -1, dst = -1;  // host nodes
   uint8_t dscp = 0;
-  uint8_t priority = 0;        // what the source host's classifier makes of `dscp`
+  uint8_t priority = 0;         // what the source host's classifier makes of `dscp`
   uint32_t frame_bytes = 1514;  // Ethernet frame without FCS
-  uint64_t size_bytes = 0;     // 0: sends until stop_ns
+  uint64_t size_bytes = 0;      // 0: sends until stop_ns
   uint64_t start_ns = 0;
   uint64_t stop_ns = kNeverTicks;
-  uint64_t rate_bps = 0;  // 0: as fast as the host's port and its flow control allow
+  uint64_t rate_bps = 0;           // 0: as fast as the host's port and its flow control allow
   uint64_t on_ns = 0, off_ns = 0;  // on-off pattern; 0: always on
 };
 

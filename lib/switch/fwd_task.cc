@@ -152,8 +152,7 @@ void FwdTask::drop(rte_mbuf* m, int in_port, DropReason reason) {
 void FwdTask::flush() {
   for (int index : touched_stages_) {
     Stage& stage = stages_[index];
-    rte_ring* ring =
-        state_.egress_ring(index / kNumEgressQueues, index % kNumEgressQueues, input_);
+    rte_ring* ring = state_.egress_ring(index / kNumEgressQueues, index % kNumEgressQueues, input_);
     // Always fits: admit() checked the free space.
     rte_ring_sp_enqueue_bulk(ring, reinterpret_cast<void**>(stage.pkts), stage.count, nullptr);
     stage.count = 0;

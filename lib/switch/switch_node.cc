@@ -55,13 +55,11 @@ SwitchNode::SwitchNode(const config::SwitchConfig& config, uint64_t tick_hz)
                                  RxSettings{port.control_ether_type, port.flow_control.stage_opcode,
                                             port.flow_control.trust},
                                  *state_));
-    tx_tasks_.push_back(std::make_unique<TxTask>("tx:" + port.name, p, ports_[p]->id(),
-                                                 port.scheduler,
-                                                 make_tx_flow_control(
-                                                     port, config.buffer.lossless_ingress_bytes,
-                                                     ticks_, ports_[p]->mac(), control_pool_,
-                                                     config.name),
-                                                 *state_));
+    tx_tasks_.push_back(std::make_unique<TxTask>(
+        "tx:" + port.name, p, ports_[p]->id(), port.scheduler,
+        make_tx_flow_control(port, config.buffer.lossless_ingress_bytes, ticks_, ports_[p]->mac(),
+                             control_pool_, config.name),
+        *state_));
   }
   FwdSettings fwd{config.priority_maps, config.lossless_priorities, config.buffer,
                   config.mac_learning};

@@ -9,11 +9,11 @@
 
 #include "core/owned_counter.h"
 #include "core/packet_meta.h"
-#include "wire/credit_frame.h"
 #include "core/traffic_class.h"
 #include "dpdk/mbuf_meta.h"
 #include "dpdk/ring.h"
 #include "switch/charge_release_counters.h"
+#include "wire/credit_frame.h"
 
 namespace fcswitch {
 

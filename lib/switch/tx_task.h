@@ -111,7 +111,7 @@ class TxTask : public Task {
   SwitchState& state_;
   EgressScheduler scheduler_;
   std::array<QueueHead, kNumEgressQueues> heads_;
-  QueueMask backlogged_ = 0;  // queues whose QueueHead holds packets
+  QueueMask backlogged_ = 0;                       // queues whose QueueHead holds packets
   std::array<int, kNumEgressQueues> next_lane_{};  // the lane each queue refills from next
   // Chosen by the scheduler, not yet accepted by the NIC; with what each will release.
   rte_mbuf* pending_[kBurstSize];

@@ -11,7 +11,7 @@ int main(int argc, char** argv) {
   ::testing::InitGoogleTest(&argc, argv);
   std::string prefix = "--file-prefix=fcsw_dpdk_test_" + std::to_string(getpid());
   const char* eal_argv[] = {"dpdk_tests",     "--no-huge",           "-m", "1024", "--no-pci",
-                            "--no-telemetry", "--log-level=warning", "-l", "0",   prefix.c_str()};
+                            "--no-telemetry", "--log-level=warning", "-l", "0",    prefix.c_str()};
   if (rte_eal_init(static_cast<int>(std::size(eal_argv)), const_cast<char**>(eal_argv)) < 0)
     return 1;
   const int result = RUN_ALL_TESTS();

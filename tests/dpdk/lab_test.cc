@@ -62,7 +62,7 @@ TEST(LabGfcRing, PfcDeadlocksOnTheThreeRingQueues) {
   expect_ring_cycle(r);
   for (const FlowResult& f : r.flows) {
     EXPECT_EQ(f.tail_throughput_bps, 0) << f.from << "→" << f.to;  // and stays there
-    EXPECT_GT(f.received_packets, 0u);                              // it moved before
+    EXPECT_GT(f.received_packets, 0u);                             // it moved before
   }
   // Stuck above XOFF (800 KB), below B_m: PFC's headroom held.
   EXPECT_GE(queue(r, "S2", "ccw").final_ingress_bytes, 797'000u);
@@ -95,7 +95,8 @@ TEST(LabGfcRing, BufferBasedGfcGivesHalfTheLinkBetweenB1AndB2) {
       run(kRing, {"flow_control.engine=gfc-buffer", "switch.egress_service=ingress-fair"});
   EXPECT_FALSE(r.deadlock.detected);
   // ±2 %: the host alternates stage 1 (C/2) with stage 2 (C/4) and 0 around B_1.
-  for (const FlowResult& f : r.flows) EXPECT_NEAR(f.tail_throughput_bps, kHalfLineBps, 0.02 * kHalfLineBps);
+  for (const FlowResult& f : r.flows)
+    EXPECT_NEAR(f.tail_throughput_bps, kHalfLineBps, 0.02 * kHalfLineBps);
   for (const char* s : {"S1", "S2", "S3"}) {
     const QueueResult& host = queue(r, s, "h");
     // Stage 1 (GFC Eq. 4: R_1 = C/2) holds the host: the queue settles in [B_1, B_2).
@@ -112,7 +113,8 @@ TEST(LabGfcRing, TimeBasedGfcSettlesOnItsLinearMap) {
   const LabResult r =
       run(kRing, {"flow_control.engine=gfc-time", "switch.egress_service=ingress-fair"});
   EXPECT_FALSE(r.deadlock.detected);
-  for (const FlowResult& f : r.flows) EXPECT_NEAR(f.tail_throughput_bps, kHalfLineBps, 0.02 * kHalfLineBps);
+  for (const FlowResult& f : r.flows)
+    EXPECT_NEAR(f.tail_throughput_bps, kHalfLineBps, 0.02 * kHalfLineBps);
   for (const char* s : {"S1", "S2", "S3"}) {
     // The linear map gives R = C/2 at B_m − (1/2)(B_m − B_0) = 746 KB of credit-visible queue;
     // the credits also count what is on its way (sent after the receiver's last FCCL: about

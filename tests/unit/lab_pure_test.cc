@@ -28,8 +28,13 @@ TEST(WaitForGraph, FindsACycleBehindAnAcyclicPart) {
 }
 
 TEST(FlowFrame, StampRoundTripsAndHeadersAreValid) {
-  FlowFrameSpec spec{wire::MacAddress{0x020000000003ull}, wire::MacAddress{0x020000000001ull},
-                     0x0A000101, 0x0A000301, 24, 7, 1514};
+  FlowFrameSpec spec{wire::MacAddress{0x020000000003ull},
+                     wire::MacAddress{0x020000000001ull},
+                     0x0A000101,
+                     0x0A000301,
+                     24,
+                     7,
+                     1514};
   auto frame = make_flow_frame(spec);
   ASSERT_EQ(frame.size(), 1514u);
   stamp_flow_sequence(frame.data(), 0x0102030405ull);
@@ -37,9 +42,9 @@ TEST(FlowFrame, StampRoundTripsAndHeadersAreValid) {
   ASSERT_TRUE(stamp);
   EXPECT_EQ(stamp->flow, 7u);
   EXPECT_EQ(stamp->sequence, 0x0102030405ull);
-  EXPECT_EQ(frame[15], 24 << 2);                            // DSCP 24 = priority 3
-  EXPECT_EQ(wire::load_be16(frame.data() + 16), 1500);     // IPv4 total length
-  EXPECT_EQ(wire::load_be16(frame.data() + 38), 1480);     // UDP length
+  EXPECT_EQ(frame[15], 24 << 2);                        // DSCP 24 = priority 3
+  EXPECT_EQ(wire::load_be16(frame.data() + 16), 1500);  // IPv4 total length
+  EXPECT_EQ(wire::load_be16(frame.data() + 38), 1480);  // UDP length
   // RFC 1071: the header sums to 0xFFFF with its checksum in place.
   uint32_t sum = 0;
   for (int i = 14; i < 34; i += 2) sum += wire::load_be16(frame.data() + i);

@@ -28,11 +28,6 @@ DeadlockDetector::DeadlockDetector(const LabScenario& scenario,
   }
 }
 
-int DeadlockDetector::blocked_queues() const {
-  return static_cast<int>(
-      std::count_if(queues_.begin(), queues_.end(), [](const Watched& q) { return q.blocked; }));
-}
-
 void DeadlockDetector::check(uint64_t now) {
   for (Watched& q : queues_) {
     const SwitchNode& node = *switches_[q.node];

@@ -37,7 +37,6 @@ class DeadlockDetector {
   // Once per check interval. The first cycle found is kept.
   void check(uint64_t now_ticks);
   const DeadlockVerdict& verdict() const { return verdict_; }
-  int blocked_queues() const;  // at the last check
 
  private:
   struct Watched {

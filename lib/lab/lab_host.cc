@@ -65,10 +65,6 @@ uint64_t LabHost::next_action_ticks(uint64_t now) const {
   return std::min(source_->next_event_ticks(now), tx_->next_action_ticks());
 }
 
-uint64_t LabHost::drops() const {
-  return rx_->drops().total() + tx_->drops().total() + shutdown_drops_.total();
-}
-
 uint64_t LabHost::flush() {
   return flush_queued(*state_, {tx_.get()}, shutdown_drops_);
 }

@@ -39,11 +39,6 @@ class LabHost {
   const config::SwitchConfig& config() const { return config_; }
   // The earliest time the host acts by itself (flows, its engines); for the virtual clock.
   uint64_t next_action_ticks(uint64_t now_ticks) const;
-  uint64_t drops() const;  // control frames refused, and packets flushed at shutdown
-  uint64_t ingress_occupancy_bytes(int priority) const {
-    return state_->ingress_occupancy.value(
-        SwitchState::occupancy_slot(HostSource::kNicPort, priority));
-  }
   // Tasks stopped: frees what the host still holds; returns how many.
   uint64_t flush();
 

@@ -303,10 +303,13 @@ LabResult LabNetwork::collect(const LabSampler& sampler, uint64_t end) const {
           if (reason == static_cast<int>(DropReason::kLosslessOverflow)) r.lossless_drops += count;
         }
       } else {
-        const LabHost& h = *hosts_[n];
+        LabHost& h = *hosts_[n];
         port.control_frames_received = h.rx().control_frames() + h.sink().credit_frames();
         port.pfc_frames_sent = h.tx().pfc_frames_sent();
         port.credit_frames_sent = h.tx().credit_frames_sent();
+        port.foreign_frames = h.sink().foreign_frames();
+        port.source_mbuf_waits = h.source().alloc_failures();
+        r.conservation.dropped += port.foreign_frames;
         for (int reason = 0; reason < kNumDropReasons; ++reason) {
           const uint64_t count = h.rx().drops().read(0, static_cast<DropReason>(reason)) +
                                  h.tx().drops().read(0, static_cast<DropReason>(reason));

@@ -460,12 +460,6 @@ class ScenarioReader {
 
 }  // namespace
 
-int LabScenario::node_index(std::string_view wanted) const {
-  for (size_t i = 0; i < nodes.size(); ++i)
-    if (nodes[i].name == wanted) return static_cast<int>(i);
-  return -1;
-}
-
 PortRef LabScenario::peer(PortRef port) const {
   for (const LabLinkSpec& link : links) {
     if (link.a.node == port.node && link.a.port == port.port) return link.b;

@@ -80,7 +80,6 @@ struct LabScenario {
   std::vector<LabLinkSpec> links;
   std::vector<FlowSpec> flows;
 
-  int node_index(std::string_view name) const;
   // The port at the far end of `port`'s link; node -1 when it has none.
   PortRef peer(PortRef port) const;
   std::string port_name(PortRef port) const;  // "S1:p2", or the host's name

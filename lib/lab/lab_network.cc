@@ -126,13 +126,24 @@ LabNetwork::~LabNetwork() {
   release();
 }
 
-void LabNetwork::release() {
-  tasks_.clear();
-  links_.clear();
+void LabNetwork::free_frames() {
+  for (auto& link : links_) link->discard_in_flight();
   for (auto& s : switches_)
     if (s) s->flush();
   for (auto& h : hosts_)
     if (h) h->flush();
+  rte_mbuf* m;
+  for (auto& node : rings_)
+    for (PortRings& r : node)
+      for (rte_ring* ring : {r.in, r.out})
+        if (ring)
+          while (rte_ring_dequeue(ring, reinterpret_cast<void**>(&m)) == 0) rte_pktmbuf_free(m);
+}
+
+void LabNetwork::release() {
+  tasks_.clear();
+  free_frames();
+  links_.clear();
   switches_.clear();  // their ports are closed: the ethdevs released
   hosts_.clear();
   for (auto& node : rings_)
@@ -140,10 +151,6 @@ void LabNetwork::release() {
       // The ring vdev stays on the bus after its ethdev is released: remove it too, so the
       // next run (a sweep) can make one of the same name.
       if (!r.device.empty()) rte_vdev_uninit(r.device.c_str());
-      rte_mbuf* m;
-      for (rte_ring* ring : {r.in, r.out})
-        if (ring)
-          while (rte_ring_dequeue(ring, reinterpret_cast<void**>(&m)) == 0) rte_pktmbuf_free(m);
       rte_ring_free(r.in);
       rte_ring_free(r.out);
     }
@@ -336,17 +343,7 @@ LabResult LabNetwork::collect(const LabSampler& sampler, uint64_t end) const {
 }
 
 void LabNetwork::shut_down(LabResult& result) {
-  for (auto& link : links_) link->discard_in_flight();
-  for (auto& s : switches_)
-    if (s) s->flush();
-  for (auto& h : hosts_)
-    if (h) h->flush();
-  for (auto& node : rings_)
-    for (PortRings& r : node) {
-      rte_mbuf* m;
-      for (rte_ring* ring : {r.in, r.out})
-        while (rte_ring_dequeue(ring, reinterpret_cast<void**>(&m)) == 0) rte_pktmbuf_free(m);
-    }
+  free_frames();
   result.pool_in_use_after_shutdown = rte_mempool_in_use_count(data_pool_);
 }
 

@@ -47,6 +47,7 @@ class LabNetwork {
   };
 
   void build();
+  void free_frames();           // every frame still in the network back to its pool
   void release();               // frees everything built so far; idempotent
   bool poll_all(uint64_t now);  // one round; whether anything moved
   void quiesce(uint64_t now);

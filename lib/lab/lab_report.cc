@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <fstream>
+#include <optional>
 #include <stdexcept>
 
 namespace fcswitch::lab {
@@ -14,6 +15,14 @@ nlohmann::ordered_json counts(const NamedCounts& named) {
   nlohmann::ordered_json out = nlohmann::ordered_json::object();
   for (const auto& [name, value] : named) out[name] = value;
   return out;
+}
+
+nlohmann::ordered_json seconds_or_null(std::optional<double> seconds) {
+  return seconds ? nlohmann::ordered_json(*seconds) : nlohmann::ordered_json();
+}
+
+std::optional<double> ns_to_s(bool known, uint64_t ns) {
+  return known ? std::optional<double>(static_cast<double>(ns) / 1e9) : std::nullopt;
 }
 
 std::string gbps(double bps) {
@@ -47,28 +56,23 @@ nlohmann::ordered_json summary_json(const LabResult& r) {
   j["overrides"] = r.overrides;
   j["deadlock"] = {
       {"detected", r.deadlock.detected},
-      {"at_s", r.deadlock.detected
-                   ? nlohmann::ordered_json(static_cast<double>(r.deadlock.formed_ns) / 1e9)
-                   : nlohmann::ordered_json()},
-      {"detected_at_s", r.deadlock.detected ? nlohmann::ordered_json(
-                                                  static_cast<double>(r.deadlock.detected_ns) / 1e9)
-                                            : nlohmann::ordered_json()},
+      {"at_s", seconds_or_null(ns_to_s(r.deadlock.detected, r.deadlock.formed_ns))},
+      {"detected_at_s", seconds_or_null(ns_to_s(r.deadlock.detected, r.deadlock.detected_ns))},
       {"cycle", r.deadlock.cycle}};
   nlohmann::ordered_json flows = nlohmann::ordered_json::array();
   for (const FlowResult& f : r.flows)
-    flows.push_back(
-        {{"id", f.id},
-         {"from", f.from},
-         {"to", f.to},
-         {"priority", f.priority},
-         {"sent_packets", f.sent_packets},
-         {"sent_bytes", f.sent_bytes},
-         {"received_packets", f.received_packets},
-         {"received_bytes", f.received_bytes},
-         {"lost_packets", f.missing},
-         {"reordered_packets", f.reordered},
-         {"tail_throughput_bps", f.tail_throughput_bps},
-         {"fct_s", f.fct_s ? nlohmann::ordered_json(*f.fct_s) : nlohmann::ordered_json()}});
+    flows.push_back({{"id", f.id},
+                     {"from", f.from},
+                     {"to", f.to},
+                     {"priority", f.priority},
+                     {"sent_packets", f.sent_packets},
+                     {"sent_bytes", f.sent_bytes},
+                     {"received_packets", f.received_packets},
+                     {"received_bytes", f.received_bytes},
+                     {"lost_packets", f.missing},
+                     {"reordered_packets", f.reordered},
+                     {"tail_throughput_bps", f.tail_throughput_bps},
+                     {"fct_s", seconds_or_null(f.fct_s)}});
   j["flows"] = flows;
   nlohmann::ordered_json queues = nlohmann::ordered_json::array();
   for (const QueueResult& q : r.queues)

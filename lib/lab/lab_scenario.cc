@@ -412,17 +412,12 @@ class ScenarioReader {
       for (const std::string& w : node.config.warnings)
         out_.warnings.push_back(fmt::format("{} ({})", w, sketch.name));
       if (sketch.host) {
-        node.mac = host_mac(n);
-        if (mac_text) {
-          auto parsed = wire::MacAddress::parse(*mac_text);
-          if (!parsed || parsed->is_multicast())
-            node_problems_.push_back(
-                fmt::format("{}: hosts {}: mac: expected a unicast MAC "
-                            "address, found \"{}\"",
-                            out_.file, sketch.name, *mac_text));
-          else
-            node.mac = *parsed;
-        }
+        node.mac = host_mac(n);  // the given one if it parses
+        const auto parsed = mac_text ? wire::MacAddress::parse(*mac_text) : std::nullopt;
+        if (mac_text && (!parsed || parsed->is_multicast()))
+          node_problems_.push_back(
+              fmt::format("{}: hosts {}: mac: expected a unicast MAC address, found \"{}\"",
+                          out_.file, sketch.name, *mac_text));
         node.config.ports[0].mac = node.mac;
       }
       out_.nodes.push_back(std::move(node));

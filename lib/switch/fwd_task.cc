@@ -109,7 +109,8 @@ void FwdTask::admit(rte_mbuf* m, int in_port, int out_port, uint8_t priority) {
   const bool lossless = has_priority(lossless_, priority);
   ChargeReleaseCounters& depth = *state_.egress_depth[out_port];
 
-  const uint64_t occupancy = state_.ingress_occupancy.value(slot);
+  // Lossy packets are not held to an ingress limit: no occupancy read for them.
+  const uint64_t occupancy = lossless ? state_.ingress_occupancy.value(slot) : 0;
   const Admission verdict =
       lossless ? buffer_.admit_lossless(occupancy, bytes)
                : buffer_.admit_lossy(depth.value(queue), state_.lossy_pool.value(0), bytes);
@@ -127,7 +128,8 @@ void FwdTask::admit(rte_mbuf* m, int in_port, int out_port, uint8_t priority) {
                         static_cast<uint8_t>(!lossless), bytes};
   state_.charge(meta, out_port);
   state_.meta(m) = meta;
-  if (occupancy + bytes > max_occupancy_[slot].read()) max_occupancy_[slot].set(occupancy + bytes);
+  if (lossless && occupancy + bytes > max_occupancy_[slot].read())
+    max_occupancy_[slot].set(occupancy + bytes);
   admitted_packets_[slot].increment();
   admitted_bytes_[slot].add(bytes);
   if (stage.count == 0) touched_stages_.push_back(stage_index);

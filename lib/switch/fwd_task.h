@@ -39,8 +39,8 @@ class FwdTask : public Task {
   uint64_t admitted_bytes(int port, int priority) const {
     return admitted_bytes_[SwitchState::occupancy_slot(port, priority)].read();
   }
-  // The highest ingress occupancy of (port, priority) so far: FWD is its only charger, so
-  // each peak is seen right after a charge.
+  // The highest ingress occupancy of lossless (port, priority) so far: FWD is its only
+  // charger, so each peak is seen right after a charge.
   uint64_t max_ingress_occupancy(int port, int priority) const {
     return max_occupancy_[SwitchState::occupancy_slot(port, priority)].read();
   }

@@ -368,6 +368,141 @@ void read_classify(TableReader& root, SwitchConfig& config) {
   reader.reject_unknown_keys();
 }
 
+// A rule's `in` or `out`: "*" (every port), a port name, or a list of names → port bitmap.
+std::optional<tagger::PortMask> read_rule_ports(TableReader& rule, std::string_view key,
+                                                const SwitchConfig& config) {
+  const toml::node* node = rule.node(key);
+  if (!node) {
+    rule.problems().expected(rule.raw().source(), rule.key_path(key),
+                             "\"*\", a port name or a list of port names", "nothing");
+    return std::nullopt;
+  }
+  tagger::PortMask mask = 0;
+  bool ok = true;
+  auto add = [&](const toml::node& item, const std::string& path) {
+    const auto* name = item.as_string();
+    const int port = name ? config.port_index(name->get()) : -1;
+    if (name && name->get() == "*") {
+      for (size_t p = 0; p < config.ports.size(); ++p) mask |= tagger::port_bit(static_cast<int>(p));
+    } else if (port >= 0) {
+      mask |= tagger::port_bit(port);
+    } else {
+      std::string names;
+      for (const auto& p : config.ports) names += (names.empty() ? "" : ", ") + p.name;
+      rule.problems().expected(item.source(), path,
+                               fmt::format("\"*\" or a port of this switch ({})", names),
+                               describe(item));
+      ok = false;
+    }
+  };
+  if (const auto* list = node->as_array()) {
+    for (size_t i = 0; i < list->size(); ++i)
+      add(*list->get(i), fmt::format("{}[{}]", rule.key_path(key), i));
+  } else {
+    add(*node, rule.key_path(key));
+  }
+  if (!ok) return std::nullopt;
+  return mask;
+}
+
+// [tagger]: Tagger §7. Tags are DSCP values; `tags` maps each lossless tag to its priority.
+void read_tagger(TableReader& root, SwitchConfig& config) {
+  const toml::table* table = root.table("tagger");
+  if (!table) return;
+  TableReader reader(*table, "tagger", root.problems());
+  ConfigProblems& problems = reader.problems();
+  TaggerSettings settings;
+  std::array<int, kNumPriorities> tag_of_priority;
+  tag_of_priority.fill(-1);
+  if (const toml::table* tags = reader.table("tags", true)) {
+    for (const auto& [code, value] : *tags) {
+      const std::string path = fmt::format("tagger.tags.\"{}\"", code.str());
+      const auto tag = parse_code_range(code.str(), 64);
+      if (!tag || tag->first != tag->second) {
+        problems.expected(code.source(), path, "a tag (DSCP value) in [0, 63]",
+                          fmt::format("\"{}\"", code.str()));
+        continue;
+      }
+      const auto* priority = value.as_integer();
+      if (!priority || priority->get() < 0 || priority->get() >= kNumPriorities ||
+          !has_priority(config.lossless_priorities, static_cast<int>(priority->get()))) {
+        problems.expected(value.source(), path,
+                          "a lossless priority (one of [switch] lossless_priorities)",
+                          describe(value));
+        continue;
+      }
+      const int p = static_cast<int>(priority->get());
+      // Theorem 5.1 orders tags, and each tag needs its own queue: two tags in one priority
+      // would join G_x and G_y into one queue's dependencies.
+      if (tag_of_priority[p] >= 0) {
+        problems.expected(value.source(), path,
+                          fmt::format("a priority no other tag uses (tag {} already has "
+                                      "priority {})",
+                                      tag_of_priority[p], p),
+                          describe(value));
+        continue;
+      }
+      tag_of_priority[p] = tag->first;
+      settings.tag_priority[tag->first] = static_cast<int8_t>(p);
+    }
+  }
+  if (auto v = reader.integer("lossy_tag", 0, 63)) {
+    if (settings.tag_priority[*v] >= 0)
+      reader.refuse("lossy_tag", "a tag that is not a lossless tag in tagger.tags");
+    settings.lossy_tag = static_cast<uint8_t>(*v);
+  }
+  if (auto v = reader.integer("lossy_priority", 0, kNumPriorities - 1)) {
+    if (has_priority(config.lossless_priorities, static_cast<int>(*v)))
+      reader.refuse("lossy_priority", "a priority that is not lossless");
+    settings.lossy_priority = static_cast<uint8_t>(*v);
+  } else if (has_priority(config.lossless_priorities, settings.lossy_priority)) {
+    reader.refuse("lossy_priority", "a priority that is not lossless",
+                  fmt::format("the default {}, which is lossless: set it", settings.lossy_priority));
+  }
+  if (const toml::array* rules = reader.array("rules")) {
+    for (size_t i = 0; i < rules->size(); ++i) {
+      const toml::node& item = *rules->get(i);
+      const std::string path = fmt::format("tagger.rules[{}]", i);
+      const auto* rule_table = item.as_table();
+      if (!rule_table) {
+        problems.expected(item.source(), path,
+                          "a rule { tag = …, in = …, out = …, new_tag = … }", describe(item));
+        continue;
+      }
+      TableReader rule(*rule_table, path, problems);
+      auto lossless_tag = [&](std::string_view key) -> std::optional<int> {
+        auto v = rule.integer(key, 0, 63, true);
+        if (v && settings.tag_priority[*v] < 0) {
+          rule.refuse(key, "a lossless tag (a key of tagger.tags)");
+          return std::nullopt;
+        }
+        return v ? std::optional<int>(static_cast<int>(*v)) : std::nullopt;
+      };
+      const auto tag = lossless_tag("tag");
+      const auto in = read_rule_ports(rule, "in", config);
+      const auto out = read_rule_ports(rule, "out", config);
+      const auto new_tag = lossless_tag("new_tag");
+      rule.reject_unknown_keys();
+      if (tag && in && out && new_tag) {
+        settings.rules.push_back({*tag, *in, *out, *new_tag});
+      }
+    }
+    // Two rules that give one (tag, in, out) different new tags: refused, not first-match,
+    // so that a rule set means one thing.
+    std::vector<std::string> conflicts;
+    std::vector<std::string> port_names;
+    for (const auto& p : config.ports) port_names.push_back(p.name);
+    if (problems.empty() &&
+        !tagger::TagRewriteTable::build(static_cast<int>(config.ports.size()), settings.rules,
+                                        conflicts, port_names)) {
+      for (const std::string& conflict : conflicts)
+        problems.note(rules->source(), "tagger.rules", conflict);
+    }
+  }
+  reader.reject_unknown_keys();
+  config.tagger = std::move(settings);
+}
+
 void read_buffer(TableReader& root, SwitchConfig& config) {
   const toml::table* table = root.table("buffer");
   if (!table) return;
@@ -437,6 +572,7 @@ SwitchConfig read_switch_config(const toml::table& root, const std::string& file
   read_eal(reader, config);
   const auto flow_control_tables = read_ports(reader, config);  // before sections naming ports
   read_classify(reader, config);
+  read_tagger(reader, config);  // needs ports and lossless priorities
   read_buffer(reader, config);
   read_flow_control(reader, flow_control_tables, config);  // needs ports, buffer, priorities
   read_fib(reader, config);

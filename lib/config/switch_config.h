@@ -13,6 +13,7 @@
 #include "switch/egress_scheduler.h"
 #include "switch/priority_classifier.h"
 #include "switch/shared_buffer_policy.h"
+#include "switch/tagger_stage.h"
 #include "wire/mac_address.h"
 
 namespace fcswitch::config {
@@ -65,6 +66,7 @@ struct SwitchConfig {
   SharedBufferConfig buffer;
   bool mac_learning = true;
   bool ingress_fair_egress = false;  // [switch] egress_service = "ingress-fair"
+  std::optional<TaggerSettings> tagger;  // [tagger]
   std::vector<FibEntry> fib;
   uint32_t mbufs = 65535;
   uint32_t mbuf_cache = 256;

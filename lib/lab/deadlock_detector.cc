@@ -51,8 +51,11 @@ void DeadlockDetector::check(uint64_t now) {
     const SwitchNode& next = *switches_[q.downstream.node];
     for (size_t j = 0; j < queues_.size(); ++j) {
       const Watched& r = queues_[j];
-      if (r.blocked && r.node == q.downstream.node && r.priority == q.priority &&
-          next.queued_from_bytes(r.port, q.downstream.port, q.priority) > 0)
+      // Packets arrive downstream with the priority of the queue they left (the tags map to
+      // the same priorities everywhere) and may wait there in another queue (Tagger's
+      // rewrite).
+      if (r.blocked && r.node == q.downstream.node &&
+          next.queued_from_bytes(r.port, r.priority, q.downstream.port, q.priority) > 0)
         waits[i].push_back(static_cast<int>(j));
     }
   }

@@ -24,6 +24,7 @@ FwdTask::FwdTask(const FwdSettings& settings, SwitchState& state, L2Fib& fib)
       buffer_(settings.buffer),
       lossless_(settings.lossless_priorities),
       mac_learning_(settings.mac_learning),
+      tagger_(settings.tagger),
       stages_(static_cast<size_t>(state.ports) * kNumEgressQueues),
       admitted_packets_(std::make_unique<OwnedCounter[]>(state.ports * kNumPriorities)),
       admitted_bytes_(std::make_unique<OwnedCounter[]>(state.ports * kNumPriorities)),
@@ -71,7 +72,10 @@ void FwdTask::forward(rte_mbuf* m, int in_port) {
     return drop(m, in_port, DropReason::kLinkLocal);
   }
 
-  const uint8_t priority = classifier_.classify(header);
+  // Tagger §7 step 1: an IP packet's tag picks its ingress queue.
+  const bool tagged = tagger_ && header.l3 != wire::L3Kind::kOther;
+  const uint8_t priority =
+      tagged ? tagger_->ingress_priority(header.dscp) : classifier_.classify(header);
   // Received, whatever becomes of it: a block dropped here is a block freed (CBFC's ABR).
   state_.received_blocks[SwitchState::occupancy_slot(in_port, priority)].add(
       wire::credit_blocks(rte_pktmbuf_pkt_len(m)));
@@ -80,7 +84,7 @@ void FwdTask::forward(rte_mbuf* m, int in_port) {
 
   const int out_port = header.dst.is_multicast() ? L2Fib::kUnknown : fib_.lookup(header.dst);
   if (out_port == in_port) return drop(m, in_port, DropReason::kSamePort);
-  if (out_port != L2Fib::kUnknown) return admit(m, in_port, out_port, priority);
+  if (out_port != L2Fib::kUnknown) return admit(m, in_port, out_port, priority, header);
 
   // Broadcast, multicast and unknown unicast: every port but the one it came in on. Each
   // copy is a full copy, so a later per-port rewrite (Tagger) cannot touch another copy.
@@ -97,13 +101,18 @@ void FwdTask::forward(rte_mbuf* m, int in_port) {
     }
     copy->port = m->port;
     flood_copies_.increment();
-    admit(copy, in_port, p, priority);
+    admit(copy, in_port, p, priority, header);
   }
-  admit(m, in_port, last, priority);
+  admit(m, in_port, last, priority, header);
 }
 
-void FwdTask::admit(rte_mbuf* m, int in_port, int out_port, uint8_t priority) {
-  const int queue = priority;
+void FwdTask::admit(rte_mbuf* m, int in_port, int out_port, uint8_t priority,
+                    const wire::FrameHeader& header) {
+  // Tagger §7 steps 2 and 3: rewrite the tag for this egress, queue by the new tag. A
+  // packet's ingress class (what it is charged to, lossless or not) stays that of its arrival.
+  const int queue = tagger_ && header.l3 != wire::L3Kind::kOther
+                        ? tagger_->rewrite(rte_pktmbuf_mtod(m, uint8_t*), header, in_port, out_port)
+                        : priority;
   const uint32_t bytes = rte_pktmbuf_pkt_len(m);
   const int slot = SwitchState::occupancy_slot(in_port, priority);
   const bool lossless = has_priority(lossless_, priority);

@@ -14,6 +14,7 @@
 #include "switch/priority_classifier.h"
 #include "switch/shared_buffer_policy.h"
 #include "switch/switch_state.h"
+#include "switch/tagger_stage.h"
 #include "switch/task.h"
 
 struct rte_mbuf;
@@ -25,6 +26,7 @@ struct FwdSettings {
   PriorityMask lossless_priorities = 0;
   SharedBufferConfig buffer;
   bool mac_learning = true;
+  std::shared_ptr<TaggerStage> tagger;  // null: no Tagger; classify by [classify] alone
 };
 
 class FwdTask : public Task {
@@ -50,6 +52,7 @@ class FwdTask : public Task {
   uint64_t flood_copies() const { return flood_copies_.read(); }
   uint64_t fib_full() const { return fib_full_.read(); }
   const DropCounters& drops() const { return drops_; }
+  const TaggerStage* tagger() const { return tagger_.get(); }
 
  protected:
   bool poll(uint64_t now_tsc) override;
@@ -58,7 +61,8 @@ class FwdTask : public Task {
   struct Stage;  // packets bound for one (egress port, queue), flushed after each input burst
 
   void forward(rte_mbuf* m, int in_port);
-  void admit(rte_mbuf* m, int in_port, int out_port, uint8_t priority);
+  void admit(rte_mbuf* m, int in_port, int out_port, uint8_t priority,
+             const wire::FrameHeader& header);
   void drop(rte_mbuf* m, int in_port, DropReason reason);
   void resynchronise(rte_mbuf* m, int in_port);
   void flush();
@@ -69,6 +73,7 @@ class FwdTask : public Task {
   SharedBufferPolicy buffer_;
   PriorityMask lossless_;
   bool mac_learning_;
+  std::shared_ptr<TaggerStage> tagger_;
   int next_input_ = 0;
   int input_ = 0;  // the input port whose burst the stages hold
 

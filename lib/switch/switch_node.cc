@@ -62,7 +62,14 @@ SwitchNode::SwitchNode(const config::SwitchConfig& config, uint64_t tick_hz)
         *state_));
   }
   FwdSettings fwd{config.priority_maps, config.lossless_priorities, config.buffer,
-                  config.mac_learning};
+                  config.mac_learning, nullptr};
+  if (config.tagger) {
+    std::vector<std::string> problems;  // none: the config was validated with the same build
+    auto table = tagger::TagRewriteTable::build(static_cast<int>(config.ports.size()),
+                                                config.tagger->rules, problems);
+    if (!table) throw std::runtime_error("tagger rules: " + problems.front());
+    fwd.tagger = std::make_shared<TaggerStage>(*config.tagger, std::move(*table));
+  }
   fwd_ = std::make_unique<FwdTask>(fwd, *state_, *fib_);
 
   if (!config.mbufs_from_links &&

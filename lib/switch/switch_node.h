@@ -74,10 +74,11 @@ class SwitchNode {
   uint64_t egress_depth_bytes(int port, int queue) const {
     return state_->egress_depth[port]->value(queue);
   }
-  // Bytes waiting at `egress_port` that arrived on (`ingress_port`, `priority`).
-  uint64_t queued_from_bytes(int egress_port, int ingress_port, int priority) const {
+  // Bytes waiting in queue `queue` of `egress_port` that arrived on (`ingress_port`,
+  // `priority`). With Tagger the queue is the new tag's, not always the arrival priority.
+  uint64_t queued_from_bytes(int egress_port, int queue, int ingress_port, int priority) const {
     return state_->egress_by_ingress[egress_port]->value(
-        SwitchState::occupancy_slot(ingress_port, priority));
+        SwitchState::queued_from_slot(ingress_port, priority, queue));
   }
   uint64_t nic_rx_dropped(int port) const { return ports_[port]->nic_rx_dropped(); }
   const FwdTask& fwd() const { return *fwd_; }

@@ -120,8 +120,16 @@ std::string report_json(const SwitchNode& node, const ShutdownCheck& check) {
     }
     out += "}}";
   }
+  out += "]";
+  if (const TaggerStage* tagger = node.fwd().tagger()) {
+    out += fmt::format(",\"tagger\":{{\"rewrites\":{},\"demoted\":{},\"lossy_in\":{},\"rule_hits\":[",
+                       tagger->rewrites(), tagger->demoted(), tagger->lossy_in());
+    for (int r = 0; r < tagger->rules(); ++r)
+      out += fmt::format("{}{}", r ? "," : "", tagger->rule_hits(r));
+    out += "]}";
+  }
   out += fmt::format(
-      "],\"run_seconds\":{:.6f},\"mempool_size\":{},\"mempool_in_use\":{},\"drained\":{}}}\n",
+      ",\"run_seconds\":{:.6f},\"mempool_size\":{},\"mempool_in_use\":{},\"drained\":{}}}\n",
       check.run_seconds, check.mempool_size, check.mempool_in_use,
       check.drained ? "true" : "false");
   return out;

@@ -23,7 +23,7 @@ SwitchState::SwitchState(int num_ports, const std::string& name_prefix, unsigned
             fmt::format("{}_eq{}_{}_{}", name_prefix, p, q, lane), egress_queue_packets));
     egress_depth.push_back(std::make_unique<ChargeReleaseCounters>(kNumEgressQueues, 1));
     egress_by_ingress.push_back(
-        std::make_unique<ChargeReleaseCounters>(num_ports * kNumPriorities, 1));
+        std::make_unique<ChargeReleaseCounters>(num_ports * kNumPriorities * kNumEgressQueues, 1));
     // Room for a few bursts of frames, each with a message for every priority.
     control_rings.push_back(dpdk::make_spsc_elem_ring(fmt::format("{}_ctl{}", name_prefix, p),
                                                       sizeof(fc::ControlMessage), 1024));

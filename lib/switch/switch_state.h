@@ -46,9 +46,10 @@ struct SwitchState {
   ChargeReleaseCounters lossy_pool;
   // [egress port], slot queue: bytes waiting. Charged by FWD, released by TX(port) (releaser 0).
   std::vector<std::unique_ptr<ChargeReleaseCounters>> egress_depth;
-  // [egress port], slot occupancy_slot(ingress port, priority): bytes waiting at the egress
-  // port that arrived on that ingress. Which queues an ingress's packets wait in: the edges of
-  // the lab's deadlock wait-for graph. Charged by FWD, released by TX(port) (releaser 0).
+  // [egress port], slot queued_from_slot(ingress port, priority, queue): bytes waiting in that
+  // egress queue that arrived on that ingress. Which queues an ingress's packets wait in: the
+  // edges of the lab's deadlock wait-for graph. Charged by FWD, released by TX(port)
+  // (releaser 0).
   std::vector<std::unique_ptr<ChargeReleaseCounters>> egress_by_ingress;
 
   // [port]: flow-control messages (fc::ControlMessage) that RX(p) decoded for the egress
@@ -63,6 +64,9 @@ struct SwitchState {
   std::atomic<bool> rx_stopped{false};
 
   static int occupancy_slot(int port, int priority) { return port * kNumPriorities + priority; }
+  static int queued_from_slot(int port, int priority, int queue) {
+    return occupancy_slot(port, priority) * kNumEgressQueues + queue;
+  }
 
   // A packet enters the buffer on its way to `egress_port` (FWD, or a lab host's source):
   // every count it will release when it leaves.
@@ -71,7 +75,8 @@ struct SwitchState {
     ingress_occupancy.charge(slot, meta.charged_bytes);
     if (meta.lossy) lossy_pool.charge(0, meta.charged_bytes);
     egress_depth[egress_port]->charge(meta.egress_queue, meta.charged_bytes);
-    egress_by_ingress[egress_port]->charge(slot, meta.charged_bytes);
+    egress_by_ingress[egress_port]->charge(slot * kNumEgressQueues + meta.egress_queue,
+                                          meta.charged_bytes);
   }
   // CBFC's ABR resynchronisation (IBA): ABR := FCTBS for each priority the credit frame
   // carries, at the place the frame falls among the packets of `in_port`. The consumer of
@@ -87,7 +92,8 @@ struct SwitchState {
     ingress_occupancy.release(egress_port, slot, meta.charged_bytes);
     if (meta.lossy) lossy_pool.release(egress_port, 0, meta.charged_bytes);
     egress_depth[egress_port]->release(0, meta.egress_queue, meta.charged_bytes);
-    egress_by_ingress[egress_port]->release(0, slot, meta.charged_bytes);
+    egress_by_ingress[egress_port]->release(0, slot * kNumEgressQueues + meta.egress_queue,
+                                           meta.charged_bytes);
   }
 };
 

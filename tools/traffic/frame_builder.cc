@@ -31,19 +31,25 @@ Frame build_frame(const FrameSpec& spec) {
       const size_t ip = f.size();
       f.resize(ip + 20, 0);
       f[ip] = 0x45;
-      f[ip + 1] = static_cast<uint8_t>(spec.dscp << 2);
+      f[ip + 1] = static_cast<uint8_t>(spec.dscp << 2 | (spec.ecn & 3));
       const uint16_t total = static_cast<uint16_t>(spec.size - ip);
       f[ip + 2] = static_cast<uint8_t>(total >> 8);
       f[ip + 3] = static_cast<uint8_t>(total);
       f[ip + 8] = 64;   // TTL
       f[ip + 9] = 253;  // experimental protocol
+      // Header checksum (RFC 791): one's complement of the one's-complement sum of the words.
+      uint32_t sum = 0;
+      for (size_t i = 0; i < 20; i += 2) sum += static_cast<uint32_t>(f[ip + i] << 8 | f[ip + i + 1]);
+      while (sum >> 16) sum = (sum & 0xFFFF) + (sum >> 16);
+      f[ip + 10] = static_cast<uint8_t>(~sum >> 8);
+      f[ip + 11] = static_cast<uint8_t>(~sum);
       break;
     }
     case FrameSpec::L3::kIpv6: {
       put16(f, 0x86DD);
       const size_t ip = f.size();
       f.resize(ip + 40, 0);
-      const uint8_t traffic_class = static_cast<uint8_t>(spec.dscp << 2);
+      const uint8_t traffic_class = static_cast<uint8_t>(spec.dscp << 2 | (spec.ecn & 3));
       f[ip] = static_cast<uint8_t>(0x60 | traffic_class >> 4);
       f[ip + 1] = static_cast<uint8_t>(traffic_class << 4);
       const uint16_t payload = static_cast<uint16_t>(spec.size - ip - 40);

@@ -1,0 +1,64 @@
+#pragma once
+// Tagger in the forwarding path (Tagger §7, Fig. 7): (1) an IP packet's tag (its DSCP) picks
+// its lossless ingress queue; (2) (tag, in port, out port) → new tag by the switch's rules;
+// (3) the egress queue is the *new* tag's priority, so that a pause from downstream for that
+// priority holds the queue the packet waits in (Fig. 8, the priority-transition fix). No rule:
+// the lossy tag and the lossy queue (the TCAM's last, catch-all rule). FWD is the only writer
+// of the counters.
+
+#include <array>
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "core/owned_counter.h"
+#include "core/traffic_class.h"
+#include "tagger/tag_rewrite_table.h"
+#include "wire/frame_header.h"
+
+namespace fcswitch {
+
+struct TaggerSettings {
+  std::array<int8_t, 64> tag_priority;  // tag (DSCP) → lossless priority; -1: not a lossless tag
+  uint8_t lossy_tag = 0;                // written when no rule matches
+  uint8_t lossy_priority = 0;           // ingress class of packets with a tag not in the map
+  std::vector<tagger::TagRule> rules;
+
+  TaggerSettings() { tag_priority.fill(-1); }
+};
+
+class TaggerStage {
+ public:
+  // `table` was built from settings.rules for this switch's ports (config validation did it).
+  TaggerStage(const TaggerSettings& settings, tagger::TagRewriteTable table);
+
+  // Step 1.
+  uint8_t ingress_priority(uint8_t tag) const {
+    const int8_t p = settings_.tag_priority[tag & 63];
+    return p >= 0 ? static_cast<uint8_t>(p) : settings_.lossy_priority;
+  }
+
+  // Steps 2 and 3 for the copy of an IP packet that leaves by `out_port`: rewrites its DSCP
+  // when the tag changes and returns the egress queue.
+  uint8_t rewrite(uint8_t* frame, const wire::FrameHeader& header, int in_port, int out_port);
+
+  // Counted by rewrite(): hits per rule, and of those the ones that changed the tag; packets
+  // of a lossless tag no rule matched (demoted to the lossy tag and queue); packets that came
+  // with a tag outside the map (already lossy).
+  uint64_t rule_hits(int rule) const { return hits_[rule].read(); }
+  uint64_t rewrites() const { return rewrites_.read(); }
+  uint64_t demoted() const { return demoted_.read(); }
+  uint64_t lossy_in() const { return lossy_in_.read(); }
+  int rules() const { return table_.rules(); }
+  const tagger::TagRule& rule(int index) const { return table_.rule(static_cast<uint16_t>(index)); }
+
+ private:
+  TaggerSettings settings_;
+  tagger::TagRewriteTable table_;
+  std::unique_ptr<OwnedCounter[]> hits_;
+  OwnedCounter rewrites_;
+  OwnedCounter demoted_;
+  OwnedCounter lossy_in_;
+};
+
+}  // namespace fcswitch

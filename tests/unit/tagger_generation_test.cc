@@ -1,0 +1,216 @@
+// Tagger rule generation against the paper's own numbers: the walk-through of Fig. 5 (Tables 3
+// and 4), the Clos scheme of §4.3, the Theorem 5.1 verifier, and Jellyfish (Table 5).
+#include <gtest/gtest.h>
+
+#include <set>
+#include <sstream>
+#include <tuple>
+
+#include "tagger/brute_force_tagging.h"
+#include "tagger/clos_bounce_tagging.h"
+#include "tagger/elp.h"
+#include "tagger/elp_coverage.h"
+#include "tagger/greedy_tag_merge.h"
+#include "tagger/switch_tag_rules.h"
+#include "tagger/tag_rewrite_table.h"
+#include "tagger/tagging_verifier.h"
+#include "tagger/topology_generators.h"
+
+namespace fcswitch::tagger {
+namespace {
+
+// Fig. 5 as read back from Tables 3 and 4 (NOTES.md): switches A, B, C with ports named 1–4;
+// hosts on A:2, B:2, C:4; A:3–B:1, A:4–C:1, B:4–C:3.
+Topology figure5() {
+  Topology topo;
+  for (const char* name : {"A", "B", "C"}) {
+    const int sw = topo.add_switch(name);
+    for (const char* port : {"1", "2", "3", "4"}) topo.add_port(sw, port);
+  }
+  topo.attach_host(0, "HA", 1);
+  topo.attach_host(1, "HB", 1);
+  topo.attach_host(2, "HC", 3);
+  topo.link(0, 2, 1, 0);
+  topo.link(0, 3, 2, 0);
+  topo.link(1, 3, 2, 2);
+  topo.finish();
+  return topo;
+}
+
+// Every host-to-host path of up to three switches around the triangle.
+const char* kFigure5Elp = R"(# Fig. 5's lossless routes
+A B
+A C
+B A
+B C
+C A
+C B
+A C B
+A B C
+B C A
+B A C
+C A B
+C B A
+)";
+
+RouteSource figure5_routes(const Topology& topo) {
+  return [&topo](const RouteSink& sink) {
+    std::istringstream in(kFigure5Elp);
+    read_elp_paths(topo, in, "fig5.elp", sink);
+  };
+}
+
+using NamedTriple = std::tuple<int, std::string, std::string, int>;
+
+std::set<NamedTriple> named(const Topology& topo, int sw, const std::vector<RuleTriple>& triples) {
+  std::set<NamedTriple> out;
+  for (const RuleTriple& t : triples)
+    out.insert({t.tag, topo.at(sw).ports[t.in_port].name, topo.at(sw).ports[t.out_port].name,
+                t.new_tag});
+  return out;
+}
+
+TEST(TaggerFigure5, AlgorithmOneGivesTable3) {
+  const Topology topo = figure5();
+  ElpSummary summary;
+  const TaggedGraph graph = brute_force_tagging(topo, figure5_routes(topo), &summary);
+  EXPECT_EQ(summary.routes, 12u);
+  EXPECT_EQ(summary.longest_switches, 3);
+  const SwitchTagRules rules = rules_from_graph(topo, graph);
+  EXPECT_TRUE(rules.conflicts.empty());
+  // Table 3 (a), (b), (c).
+  const std::set<NamedTriple> a{{1, "2", "3", 2}, {1, "2", "4", 2}, {2, "3", "2", 3},
+                                {2, "3", "4", 3}, {2, "4", "2", 3}, {2, "4", "3", 3},
+                                {3, "3", "2", 4}, {3, "4", "2", 4}};
+  const std::set<NamedTriple> b{{1, "2", "1", 2}, {1, "2", "4", 2}, {2, "1", "2", 3},
+                                {2, "1", "4", 3}, {2, "4", "1", 3}, {2, "4", "2", 3},
+                                {3, "1", "2", 4}, {3, "4", "2", 4}};
+  const std::set<NamedTriple> c{{1, "4", "1", 2}, {1, "4", "3", 2}, {2, "1", "3", 3},
+                                {2, "1", "4", 3}, {2, "3", "1", 3}, {2, "3", "4", 3},
+                                {3, "1", "4", 4}, {3, "3", "4", 4}};
+  EXPECT_EQ(named(topo, 0, rules.triples[0]), a);
+  EXPECT_EQ(named(topo, 1, rules.triples[1]), b);
+  EXPECT_EQ(named(topo, 2, rules.triples[2]), c);
+  // Three tags at switch ingresses (§5.1: "three lossless priorities"); 4 only at hosts.
+  std::set<int> switch_tags;
+  for (const TaggedNode& n : graph.nodes())
+    if (!topo.is_hosts(n.endpoint)) switch_tags.insert(n.tag);
+  EXPECT_EQ(switch_tags, (std::set<int>{1, 2, 3}));
+}
+
+TEST(TaggerFigure5, AlgorithmTwoGivesTable4WithTwoTags) {
+  const Topology topo = figure5();
+  const TaggedGraph brute = brute_force_tagging(topo, figure5_routes(topo));
+  const GreedyMergeResult merged = greedy_tag_merge(brute);
+  EXPECT_EQ(merged.graph.max_tag(), 2);
+  const SwitchTagRules rules = rules_from_graph(topo, merged.graph);
+  EXPECT_TRUE(rules.conflicts.empty());
+  // Table 4 (a), (b), (c).
+  const std::set<NamedTriple> a{{1, "2", "3", 1}, {1, "2", "4", 1}, {1, "3", "2", 1},
+                                {1, "3", "4", 2}, {1, "4", "2", 1}, {1, "4", "3", 1}};
+  const std::set<NamedTriple> b{{1, "2", "1", 1}, {1, "2", "4", 1}, {1, "1", "2", 1},
+                                {1, "1", "4", 2}, {1, "4", "1", 1}, {1, "4", "2", 1}};
+  const std::set<NamedTriple> c{{1, "4", "1", 1}, {1, "4", "3", 1}, {1, "1", "3", 1},
+                                {1, "1", "4", 1}, {1, "3", "1", 1}, {1, "3", "4", 1},
+                                {2, "1", "4", 2}, {2, "3", "4", 2}};
+  EXPECT_EQ(named(topo, 0, rules.triples[0]), a);
+  EXPECT_EQ(named(topo, 1, rules.triples[1]), b);
+  EXPECT_EQ(named(topo, 2, rules.triples[2]), c);
+
+  // Both rule sets are deadlock-free and keep every ELP route lossless.
+  for (const TaggedGraph* g : {&brute, &merged.graph}) {
+    const SwitchTagRules r = rules_from_graph(topo, *g);
+    std::vector<std::vector<TagRule>> compressed;
+    std::vector<TagRewriteTable> tables;
+    for (int sw = 0; sw < 3; ++sw) {
+      compressed.push_back(r.compressed(sw));
+      std::vector<std::string> problems;
+      tables.push_back(*TagRewriteTable::build(4, compressed.back(), problems));
+    }
+    EXPECT_TRUE(verify_tag_rules(topo, compressed).ok());
+    const ElpCoverage coverage = check_elp_coverage(topo, tables, figure5_routes(topo));
+    EXPECT_EQ(coverage.routes, 12u);
+    EXPECT_EQ(coverage.demoted, 0u) << coverage.first_demoted;
+  }
+}
+
+TEST(TaggerFigure5, VerifierFindsTheTriangleCycleWithOneTag) {
+  // Everything keeps tag 1 (plain PFC): the triangle's cyclic buffer dependency.
+  const Topology topo = figure5();
+  const TaggedGraph brute = brute_force_tagging(topo, figure5_routes(topo));
+  SwitchTagRules rules = rules_from_graph(topo, brute);
+  std::vector<std::vector<TagRule>> flat;
+  for (auto& list : rules.triples) {
+    for (auto& t : list) t.tag = t.new_tag = 1;
+    flat.push_back(compress(list));
+  }
+  const VerifierReport report = verify_tag_rules(topo, flat);
+  ASSERT_EQ(report.problems.size(), 1u);
+  EXPECT_NE(report.problems[0].find("requirement 1 broken (a cycle inside tag 1)"),
+            std::string::npos)
+      << report.problems[0];
+}
+
+// Tagger Fig. 2: two pods of two ToRs and two leaves, two spines linked to every leaf.
+Topology figure2() { return clos(ClosShape{2, 2, 2, 2, 4, false}); }
+
+std::vector<std::vector<TagRule>> compressed_rules(const SwitchTagRules& rules) {
+  std::vector<std::vector<TagRule>> out;
+  for (size_t sw = 0; sw < rules.triples.size(); ++sw)
+    out.push_back(rules.compressed(static_cast<int>(sw)));
+  return out;
+}
+
+TEST(TaggerClos, OneBounceSchemeUsesTwoTagsAndVerifies) {
+  const Topology topo = figure2();
+  EXPECT_EQ(topo.switches(), 10);  // §8: "10 Arista switches"
+  const SwitchTagRules rules = clos_bounce_rules(topo, 1);
+  EXPECT_TRUE(rules.conflicts.empty());
+  const auto flat = compressed_rules(rules);
+  const VerifierReport report = verify_tag_rules(topo, flat);
+  EXPECT_TRUE(report.ok()) << report.problems.front();
+  EXPECT_EQ(report.tags, (std::vector<int>{1, 2}));
+
+  // Every shortest up-down and 1-bounce path stays lossless; a 2-bounce path does not.
+  std::vector<TagRewriteTable> tables;
+  for (int sw = 0; sw < topo.switches(); ++sw) {
+    std::vector<std::string> problems;
+    tables.push_back(*TagRewriteTable::build(static_cast<int>(topo.at(sw).ports.size()), flat[sw],
+                                             problems));
+  }
+  const ElpCoverage one = check_elp_coverage(
+      topo, tables, [&](const RouteSink& sink) { updown_paths(topo, 1, sink); });
+  EXPECT_GT(one.routes, 100u);
+  EXPECT_EQ(one.demoted, 0u) << one.first_demoted;
+  const ElpCoverage two = check_elp_coverage(
+      topo, tables, [&](const RouteSink& sink) { updown_paths(topo, 2, sink); });
+  EXPECT_GT(two.demoted, 0u);
+
+  // Flip one bounce rule to lower the tag: the verifier names the edge.
+  auto flipped = flat;
+  bool done = false;
+  for (auto& list : flipped)
+    for (auto& rule : list)
+      if (!done && rule.tag == 2 && rule.new_tag == 2) {
+        rule.new_tag = 1;
+        done = true;
+      }
+  ASSERT_TRUE(done);
+  const VerifierReport bad = verify_tag_rules(topo, flipped);
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.problems[0].find("requirement 2 broken"), std::string::npos) << bad.problems[0];
+}
+
+TEST(TaggerClos, GreedyNeedsMoreTagsThanTheClosScheme) {
+  // §5.3, Fig. 6: Algorithm 2 does not combine bounces going up and coming down, so on Clos
+  // with 1-bounce paths it needs more than the scheme's two tags.
+  const Topology topo = figure2();
+  const RouteSource routes = [&](const RouteSink& sink) { updown_paths(topo, 1, sink); };
+  const GreedyMergeResult merged = greedy_tag_merge(brute_force_tagging(topo, routes));
+  EXPECT_GT(merged.graph.max_tag(), 2);
+  const SwitchTagRules rules = rules_from_graph(topo, merged.graph);
+  EXPECT_TRUE(verify_tag_rules(topo, compressed_rules(rules)).ok());
+}
+
+}  // namespace
+}  // namespace fcswitch::tagger

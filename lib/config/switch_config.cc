@@ -500,6 +500,12 @@ void read_tagger(TableReader& root, SwitchConfig& config) {
     }
   }
   reader.reject_unknown_keys();
+  // Step 1 is the DSCP classifier with the tags' priorities, so a node without FWD (a lab host)
+  // classifies what it receives the same way.
+  for (int dscp = 0; dscp < 64; ++dscp)
+    config.priority_maps.dscp_to_priority[dscp] =
+        settings.tag_priority[dscp] >= 0 ? static_cast<uint8_t>(settings.tag_priority[dscp])
+                                         : settings.lossy_priority;
   config.tagger = std::move(settings);
 }
 

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <filesystem>
 #include <fstream>
 #include <map>
 #include <random>
@@ -20,7 +21,8 @@ using config::ConfigProblems;
 using config::TableReader;
 
 // The fcswitch sections every node starts from, and the keys the lab fills in itself.
-constexpr std::string_view kSharedSections[] = {"switch", "classify", "buffer", "flow_control"};
+constexpr std::string_view kSharedSections[] = {"switch", "classify", "buffer", "flow_control",
+                                                "tagger"};
 constexpr std::string_view kPortKeysOwnedByLab[] = {"device", "rate"};
 constexpr uint64_t kMaxDurationNs = 3600ull * kNsPerSecond;
 
@@ -116,7 +118,24 @@ class ScenarioReader {
     if (auto n = r.integer("tx_ring_frames", 1, 4096))
       out_.tx_ring_frames = static_cast<unsigned>(*n);
     if (auto n = r.integer("mbufs", 1023, 4'194'303)) out_.mbufs = static_cast<unsigned>(*n);
+    if (auto f = r.string("tagger_rules")) read_tagger_rules(r, *f);
     r.reject_unknown_keys();
+  }
+
+  // tagger-gen's output: a table per switch name with that switch's `rules`. The path is
+  // relative to the scenario's directory.
+  void read_tagger_rules(TableReader& r, const std::string& file) {
+    std::filesystem::path path(file);
+    if (path.is_relative()) path = std::filesystem::path(out_.file).parent_path() / path;
+    try {
+      tagger_rules_ = toml::parse_file(path.string());
+      tagger_rules_file_ = path.string();
+    } catch (const toml::parse_error& error) {
+      const auto& at = error.source().begin;
+      r.refuse("tagger_rules",
+               fmt::format("a tagger-gen rules file ({}:{}:{}: {})", path.string(), at.line,
+                           at.column, error.description()));
+    }
   }
 
   void read_deadlock() {
@@ -325,6 +344,26 @@ class ScenarioReader {
     }
   }
 
+  // The switch's rules from [lab] tagger_rules, as its [tagger] rules.
+  void merge_tagger_rules(const std::string& name, toml::table& merged) {
+    if (tagger_rules_file_.empty()) return;
+    const toml::array* rules = nullptr;
+    if (const toml::table* mine = tagger_rules_.get_as<toml::table>(name))
+      rules = mine->get_as<toml::array>("rules");
+    if (!rules) {
+      node_problems_.push_back(fmt::format("{}: [{}] rules: expected the rules of switch {}, "
+                                           "found nothing (regenerate it with tagger-gen)",
+                                           tagger_rules_file_, name, name));
+      return;
+    }
+    toml::table* tagger = merged.get_as<toml::table>("tagger");
+    if (!tagger) {
+      merged.insert("tagger", toml::table{});
+      tagger = merged.get_as<toml::table>("tagger");
+    }
+    tagger->insert_or_assign("rules", *rules);
+  }
+
   // Each node's fcswitch config: the shared sections, the node's own keys over them, and
   // what the lab owns.
   void build_node_configs() {
@@ -344,12 +383,21 @@ class ScenarioReader {
                                                               sketch.name,
                                                               config::describe(*routes)));
       own.erase("routes");
+      // Switch tiers are for tagger-gen's Clos scheme; the datapath has no use for them.
+      if (const toml::node* tier = own.get("tier"); tier && !sketch.host) {
+        if (!tier->as_integer() || tier->as_integer()->get() < 0 || tier->as_integer()->get() > 7)
+          node_problems_.push_back(where(*tier) + fmt::format("{}.tier: expected a tier in [0, 7] "
+                                                              "(0: ToR), found {}",
+                                                              sketch.name, config::describe(*tier)));
+        own.erase("tier");
+      }
       std::optional<std::string> mac_text;
       if (sketch.host) {
         if (const auto* mac = own.get_as<std::string>("mac")) mac_text = mac->get();
         own.erase("mac");
       }
       deep_merge(merged, own);
+      if (!sketch.host) merge_tagger_rules(sketch.name, merged);
 
       toml::table* switch_section = merged.get_as<toml::table>("switch");
       if (!switch_section) {
@@ -451,6 +499,8 @@ class ScenarioReader {
   std::vector<NodeSketch> sketches_;
   std::map<std::string, size_t> names_;
   std::vector<std::string> node_problems_;
+  toml::table tagger_rules_;  // [lab] tagger_rules, parsed
+  std::string tagger_rules_file_;
 };
 
 }  // namespace

@@ -1,90 +1,96 @@
 #include "tagger/greedy_tag_merge.h"
 
 #include <algorithm>
+#include <map>
+#include <memory>
 #include <unordered_map>
+#include <unordered_set>
 
 #include "tagger/dynamic_topological_order.h"
 
 namespace fcswitch::tagger {
 
-GreedyMergeResult greedy_tag_merge(const TaggedGraph& g) {
-  GreedyMergeResult result;
-  const int n = g.size();
-  result.new_tag.assign(n, -1);
-  if (n == 0) return result;
-  const auto preds = g.predecessors();
-  // Endpoints no node leaves (the hosts): they close no cycle, so their nodes take the highest
-  // tag they are entered with — a delivery keeps its tag, as in Table 4.
-  std::unordered_map<EndpointId, bool> forwards;
-  for (const auto& [from, to] : g.edges()) forwards[g.at(from).endpoint] = true;
+namespace {
 
-  std::vector<std::vector<int>> by_tag(g.max_tag() + 1);
-  for (int v = 0; v < n; ++v) by_tag[g.at(v).tag].push_back(v);
-  for (auto& nodes : by_tag)
-    std::sort(nodes.begin(), nodes.end(),
-              [&](int a, int b) { return g.at(a).endpoint < g.at(b).endpoint; });
+uint64_t state_key(EndpointId e, int tag) {
+  return (static_cast<uint64_t>(static_cast<uint32_t>(e)) << 16) | static_cast<uint16_t>(tag);
+}
 
-  // The sandbox G_tmp: the nodes of new tag t', by endpoint.
-  DynamicTopologicalOrder sandbox;
-  std::unordered_map<EndpointId, int> in_sandbox;
-  auto sandbox_node = [&](EndpointId e) {
-    const auto [it, added] = in_sandbox.try_emplace(e, 0);
-    if (added) it->second = sandbox.add_node();
+// G_tag's cycle check over endpoints.
+struct TagSandbox {
+  DynamicTopologicalOrder order;
+  std::unordered_map<EndpointId, int> local;
+  int node(EndpointId e) {
+    const auto [it, added] = local.try_emplace(e, 0);
+    if (added) it->second = order.add_node();
     return it->second;
-  };
-  std::vector<EndpointId> next_bin;  // endpoints re-tagged t' + 1 in this round
-  std::vector<int> added;
+  }
+};
 
-  int current = g.min_tag();
-  for (int t = g.min_tag(); t <= g.max_tag(); ++t) {
-    for (int v : by_tag[t]) {
-      const EndpointId e = g.at(v).endpoint;
-      if (!forwards.count(e)) {
-        int highest = current;
-        if (!preds[v].empty()) {
-          highest = 0;
-          for (int u : preds[v]) highest = std::max(highest, result.new_tag[u]);
-        }
-        result.new_tag[v] = highest;
-        continue;
+}  // namespace
+
+TaggedGraph greedy_tagging(const Topology& topo, const RouteSource& routes, ElpSummary* summary) {
+  // Decided transitions: (state, next endpoint) → new tag.
+  std::unordered_map<uint64_t, std::unordered_map<EndpointId, int>> decided;
+  std::map<int, std::unique_ptr<TagSandbox>> sandboxes;
+  auto sandbox = [&](int tag) -> TagSandbox& {
+    auto& s = sandboxes[tag];
+    if (!s) s = std::make_unique<TagSandbox>();
+    return *s;
+  };
+  ElpSummary seen;
+  bool first_pass = true;
+  for (int layer = 0;; ++layer) {
+    // The transitions routes take at hop `layer`, reached through the rules decided so far.
+    struct Pending {
+      EndpointId target, source;
+      int tag;
+    };
+    std::vector<Pending> pending;
+    std::unordered_set<uint64_t> queued;
+    routes([&](int from, std::span<const EndpointId> hops) {
+      if (first_pass) {
+        ++seen.routes;
+        seen.longest_switches = std::max(seen.longest_switches, static_cast<int>(hops.size()) + 1);
       }
-      const int local = sandbox_node(e);
-      added.clear();
-      bool acyclic = true;
-      for (int u : preds[v]) {
-        if (result.new_tag[u] != current) continue;  // an edge into G'_t' only from G'_t'
-        const int from = in_sandbox.at(g.at(u).endpoint);
-        const bool fresh = !sandbox.has_edge(from, local);
-        if (!sandbox.add_edge(from, local)) {
-          acyclic = false;
-          break;
-        }
-        if (fresh) added.push_back(from);
+      if (layer > static_cast<int>(hops.size())) return;
+      EndpointId at = source_endpoint(topo, from);
+      int tag = kFirstTag;
+      for (int h = 0; h < layer; ++h) {
+        tag = decided.at(state_key(at, tag)).at(hops[h]);
+        at = hops[h];
       }
-      if (acyclic) {
-        result.new_tag[v] = current;
-      } else {
-        for (int from : added) sandbox.remove_edge(from, local);
-        result.new_tag[v] = current + 1;
-        next_bin.push_back(e);
+      const int last = hops.empty() ? from : topo.switch_of(hops.back());
+      const EndpointId next = layer < static_cast<int>(hops.size()) ? hops[layer] : topo.at(last).hosts;
+      const uint64_t s = state_key(at, tag);
+      if (auto it = decided.find(s); it != decided.end() && it->second.count(next)) return;
+      const uint64_t q = s * 1000003u ^ static_cast<uint64_t>(next);
+      if (queued.insert(q).second) pending.push_back({next, at, tag});
+    });
+    first_pass = false;
+    if (pending.empty()) break;
+    std::sort(pending.begin(), pending.end(), [](const Pending& a, const Pending& b) {
+      return a.target != b.target ? a.target < b.target : a.source < b.source;
+    });
+    for (const Pending& p : pending) {
+      int new_tag = p.tag;
+      if (!topo.is_hosts(p.target)) {
+        TagSandbox& box = sandbox(p.tag);
+        if (!box.order.add_edge(box.node(p.source), box.node(p.target))) new_tag = p.tag + 1;
       }
-    }
-    if (!next_bin.empty()) {
-      // G'_(t'+1) so far: nodes of one old tag, so no edges between them.
-      ++current;
-      sandbox.clear();
-      in_sandbox.clear();
-      for (EndpointId e : next_bin) sandbox_node(e);
-      next_bin.clear();
+      decided[state_key(p.source, p.tag)][p.target] = new_tag;
     }
   }
+  if (summary) *summary = seen;
 
-  for (int v = 0; v < n; ++v) result.graph.node(g.at(v).endpoint, result.new_tag[v]);
-  for (const auto& [from, to] : g.edges())
-    result.graph.add_edge(
-        result.graph.find(g.at(from).endpoint, result.new_tag[from]),
-        result.graph.find(g.at(to).endpoint, result.new_tag[to]));
-  return result;
+  TaggedGraph graph;
+  for (const auto& [key, targets] : decided) {
+    const EndpointId e = static_cast<EndpointId>(key >> 16);
+    const int tag = static_cast<int>(key & 0xFFFF);
+    const int from = graph.node(e, tag);
+    for (const auto& [target, new_tag] : targets) graph.add_edge(from, graph.node(target, new_tag));
+  }
+  return graph;
 }
 
 }  // namespace fcswitch::tagger

@@ -1,27 +1,23 @@
 #pragma once
-// Tagger Algorithm 2 (§5.2): merge Algorithm 1's tags greedily. Old tags are taken in
-// ascending order, the nodes of one old tag in endpoint order (switch, then port: the order
-// that reproduces Table 4); each node joins the current new tag t' unless that closes a cycle
-// inside G'_t', in which case it starts t' + 1. The sandbox's cycle check is incremental
-// (dynamic_topological_order.h).
+// Tagger Algorithm 2 (§5.2): as few tags as the greedy finds. Decisions are taken in
+// Algorithm 1's order — by its tag (the hop index), then by endpoint (switch, then port: the
+// order that reproduces Table 4) — and each keeps the packet's tag unless that closes a cycle
+// inside G_tag, in which case the tag goes up by one (never a decreasing edge: Theorem 5.1).
 //
-// Nodes nothing leaves (the destination hosts) cannot close a cycle: they take the highest tag
-// they are entered with, so a delivery keeps its tag (Table 4 has no rule raising the tag
-// into a host).
-//
-// One departure from the printed pseudo-code: on a cycle it removes (A_i, t') from the sandbox
-// even when that node was already there from an earlier old tag, which would drop that node's
-// edges and let a later cycle through; here only the edges just tried are removed.
+// One departure, so that the output is a rule table: the paper merges Algorithm 1's *nodes*,
+// and nodes of one port with different old tags can merge while their successors do not, so
+// one (tag, in port, out port) would need two new tags (on Clos with 1-bounce paths and on
+// Jellyfish, most switches). Here the unit of decision is the transition (state, next
+// endpoint): every route through the same state to the same next hop shares it, so the rules
+// are a function by construction. Destination hosts close no cycle: a delivery keeps its tag.
+// The sandbox's cycle check is incremental (dynamic_topological_order.h).
 
+#include "tagger/brute_force_tagging.h"
 #include "tagger/tagged_graph.h"
 
 namespace fcswitch::tagger {
 
-struct GreedyMergeResult {
-  TaggedGraph graph;          // G'(V', E')
-  std::vector<int> new_tag;   // per node of the input graph
-};
-
-GreedyMergeResult greedy_tag_merge(const TaggedGraph& brute_force);
+TaggedGraph greedy_tagging(const Topology& topo, const RouteSource& routes,
+                           ElpSummary* summary = nullptr);
 
 }  // namespace fcswitch::tagger

@@ -1,0 +1,336 @@
+// tagger-gen: Tagger rules (CoNEXT'17 §4, §5, §7) from a topology and an ELP, checked by the
+// Theorem 5.1 verifier and against the ELP itself; or `verify` a rule set on a topology.
+//
+//   tagger-gen --topology config/lab/tagger-clos.toml --elp updown+kbounce:1
+//              --algorithm clos --out config/lab/tagger-clos.rules.toml
+//   tagger-gen --topology jellyfish:100,32,16 --elp trees --algorithm greedy
+//   tagger-gen verify --topology config/lab/tagger-clos.toml --rules config/lab/tagger-clos.rules.toml
+
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+#include <toml++/toml.h>
+
+#include <chrono>
+#include <fstream>
+#include <iostream>
+#include <set>
+#include <sstream>
+
+#include "scenario_topology.h"
+#include "tagger/brute_force_tagging.h"
+#include "tagger/clos_bounce_tagging.h"
+#include "tagger/elp.h"
+#include "tagger/elp_coverage.h"
+#include "tagger/greedy_tag_merge.h"
+#include "tagger/switch_tag_rules.h"
+#include "tagger/tag_rewrite_table.h"
+#include "tagger/tagging_verifier.h"
+#include "tagger/topology_generators.h"
+
+namespace fcswitch::tagger_gen {
+namespace {
+
+using namespace tagger;
+using Clock = std::chrono::steady_clock;
+
+double seconds_since(Clock::time_point start) {
+  return std::chrono::duration<double>(Clock::now() - start).count();
+}
+
+std::vector<int> numbers(const std::string& text) {
+  std::vector<int> out;
+  std::stringstream in(text);
+  for (std::string item; std::getline(in, item, ',');) out.push_back(std::stoi(item));
+  return out;
+}
+
+// "clos:P,T,L,S,H", "fat-tree:K", "jellyfish:N,PORTS,R[,SEED]", "bcube:N,K", or a TOML file.
+Topology make_topology(const std::string& spec) {
+  const size_t colon = spec.find(':');
+  const std::string kind = spec.substr(0, colon);
+  const std::vector<int> args =
+      colon == std::string::npos ? std::vector<int>{} : numbers(spec.substr(colon + 1));
+  auto need = [&](size_t n) {
+    if (args.size() < n) throw std::invalid_argument("--topology " + spec + ": too few numbers");
+  };
+  if (kind == "clos") {
+    need(5);
+    return clos(ClosShape{args[0], args[1], args[2], args[3], args[4], false});
+  }
+  if (kind == "fat-tree") {
+    need(1);
+    return fat_tree(args[0]);
+  }
+  if (kind == "jellyfish") {
+    need(3);
+    return jellyfish(args[0], args[1], args[2], args.size() > 3 ? args[3] : 1);
+  }
+  if (kind == "bcube") {
+    need(2);
+    return bcube(args[0], args[1]);
+  }
+  return read_scenario_topology(spec);
+}
+
+// "shortest", "trees", "updown", "updown+kbounce:K", "file:PATH".
+RouteSource make_elp(const Topology& topo, const std::string& spec, uint64_t seed) {
+  if (spec == "shortest") return [&topo](const RouteSink& s) { shortest_paths(topo, s); };
+  if (spec == "trees")
+    return [&topo, seed](const RouteSink& s) { shortest_path_trees(topo, seed, s); };
+  if (spec == "updown") return [&topo](const RouteSink& s) { updown_paths(topo, 0, s); };
+  if (spec.rfind("updown+kbounce:", 0) == 0) {
+    const int k = std::stoi(spec.substr(15));
+    return [&topo, k](const RouteSink& s) { updown_paths(topo, k, s); };
+  }
+  if (spec.rfind("file:", 0) == 0) {
+    const std::string path = spec.substr(5);
+    return [&topo, path](const RouteSink& s) {
+      std::ifstream in(path);
+      if (!in) throw std::runtime_error(path + ": cannot be read");
+      read_elp_paths(topo, in, path, s);
+    };
+  }
+  throw std::invalid_argument("--elp " + spec +
+                              ": expected shortest, trees, updown, updown+kbounce:K or file:PATH");
+}
+
+std::string port_list(const TopologySwitch& s, PortMask mask) {
+  std::vector<std::string> names;
+  for (int p = 0; p < static_cast<int>(s.ports.size()); ++p)
+    if (mask & port_bit(p)) names.push_back(fmt::format("\"{}\"", s.ports[p].name));
+  return fmt::format("[{}]", fmt::join(names, ", "));
+}
+
+std::string rules_toml(const TopologySwitch& s, const std::vector<TagRule>& rules) {
+  std::string out = "rules = [\n";
+  for (const TagRule& r : rules)
+    out += fmt::format("  {{ tag = {}, in = {}, out = {}, new_tag = {} }},\n", r.tag,
+                       port_list(s, r.in_ports), port_list(s, r.out_ports), r.new_tag);
+  return out + "]\n";
+}
+
+std::string tags_line(const std::vector<int>& tags, const std::vector<int>& priorities) {
+  std::vector<std::string> entries;
+  for (size_t i = 0; i < tags.size(); ++i)
+    entries.push_back(fmt::format("\"{}\" = {}", tags[i],
+                                  i < priorities.size() ? priorities[i] : -1));
+  return fmt::format("tags = {{ {} }}", fmt::join(entries, ", "));
+}
+
+std::vector<TagRewriteTable> tables_of(const Topology& topo,
+                                       const std::vector<std::vector<TagRule>>& rules) {
+  std::vector<TagRewriteTable> tables;
+  for (int sw = 0; sw < topo.switches(); ++sw) {
+    std::vector<std::string> problems;
+    auto table = TagRewriteTable::build(static_cast<int>(topo.at(sw).ports.size()), rules[sw],
+                                        problems);
+    if (!table) throw std::runtime_error(topo.at(sw).name + ": " + problems.front());
+    tables.push_back(std::move(*table));
+  }
+  return tables;
+}
+
+void print_verdict(const VerifierReport& report) {
+  if (report.ok()) {
+    fmt::print("verifier           Theorem 5.1 holds: no cycle inside a tag, no edge lowers a tag "
+               "({} nodes, {} edges)\n",
+               report.nodes, report.edges);
+  } else {
+    for (const std::string& p : report.problems) fmt::print("verifier           {}\n", p);
+  }
+}
+
+int generate(const std::string& topology_spec, std::string elp_spec, const std::string& algorithm,
+             int bounces, const std::string& priorities_text, const std::string& out_path,
+             const std::string& one_switch, uint64_t seed, bool coverage, const std::string& argv_line) {
+  const auto t0 = Clock::now();
+  const Topology topo = make_topology(topology_spec);
+  const double topo_s = seconds_since(t0);
+  if (elp_spec.empty()) elp_spec = algorithm == "clos" ? fmt::format("updown+kbounce:{}", bounces) : "trees";
+  const RouteSource routes = make_elp(topo, elp_spec, seed);
+
+  const auto t1 = Clock::now();
+  SwitchTagRules rules;
+  ElpSummary elp;
+  int max_graph_tag = 0;
+  if (algorithm == "clos") {
+    rules = clos_bounce_rules(topo, bounces);
+    routes([&](int, std::span<const EndpointId> hops) {
+      ++elp.routes;
+      elp.longest_switches = std::max(elp.longest_switches, static_cast<int>(hops.size()) + 1);
+    });
+  } else {
+    if (algorithm != "brute" && algorithm != "greedy")
+      throw std::invalid_argument("--algorithm: expected brute, greedy or clos");
+    TaggedGraph graph = algorithm == "greedy" ? greedy_tagging(topo, routes, &elp)
+                                              : brute_force_tagging(topo, routes, &elp);
+    max_graph_tag = algorithm == "brute" ? graph.max_tag() : 0;
+    rules = rules_from_graph(topo, graph);
+  }
+  const double generate_s = seconds_since(t1);
+
+  std::vector<std::vector<TagRule>> compressed;
+  size_t triples_total = 0, compressed_total = 0;
+  for (int sw = 0; sw < topo.switches(); ++sw) {
+    compressed.push_back(rules.compressed(sw));
+    triples_total += rules.triples[sw].size();
+    compressed_total += compressed.back().size();
+  }
+  std::set<int> tag_set;
+  for (const auto& list : rules.triples)
+    for (const RuleTriple& t : list) tag_set.insert({t.tag, t.new_tag});
+  const std::vector<int> tags(tag_set.begin(), tag_set.end());
+  std::vector<int> priorities = numbers(priorities_text);
+  while (priorities.size() < tags.size())
+    priorities.push_back(priorities.empty() ? 3 : priorities.back() + 1);
+
+  const auto t2 = Clock::now();
+  const VerifierReport report = verify_tag_rules(topo, compressed);
+  ElpCoverage cover;
+  if (coverage && rules.conflicts.empty())
+    cover = check_elp_coverage(topo, tables_of(topo, compressed), routes);
+  const double verify_s = seconds_since(t2);
+
+  fmt::print("topology           {}: {} switches, {} links, {} host ports\n", topology_spec,
+             topo.switches(), topo.links(), topo.host_ports());
+  fmt::print("ELP                {}: {} routes, longest {} switches ({} links with the hosts')\n",
+             elp_spec, elp.routes, elp.longest_switches, elp.longest_switches + 1);
+  fmt::print("algorithm          {}{}\n", algorithm,
+             max_graph_tag ? fmt::format(" (Algorithm 1 used {} tags incl. the hosts')", max_graph_tag) : "");
+  fmt::print("tags               {} on the wire: {}  ({})\n", tags.size(), fmt::join(tags, ", "),
+             tags_line(tags, priorities));
+  fmt::print("rules per switch   max {} / mean {:.1f} before compression, max {} / mean {:.1f} "
+             "after (InPort and OutPort bitmaps, §7)\n",
+             rules.max_triples(), static_cast<double>(triples_total) / topo.switches(),
+             rules.max_compressed(), static_cast<double>(compressed_total) / topo.switches());
+  for (size_t i = 0; i < rules.conflicts.size() && i < 5; ++i)
+    fmt::print("conflict           {}\n", rules.conflicts[i]);
+  if (rules.conflicts.size() > 5)
+    fmt::print("conflict           … {} in all\n", rules.conflicts.size());
+  print_verdict(report);
+  if (coverage && rules.conflicts.empty())
+    fmt::print("ELP coverage       {} of {} routes lossless{}\n", cover.routes - cover.demoted,
+               cover.routes, cover.demoted ? ": first demoted " + cover.first_demoted : "");
+  fmt::print("run time           topology {:.3f} s, rules {:.3f} s, checks {:.3f} s\n", topo_s,
+             generate_s, verify_s);
+
+  if (!one_switch.empty()) {
+    const int sw = topo.switch_index(one_switch);
+    if (sw < 0) throw std::invalid_argument("--switch " + one_switch + ": no such switch");
+    fmt::print("\n# fcswitch config for {} (tagger-gen {})\n[tagger]\n{}\nlossy_tag = 0\n{}",
+               one_switch, argv_line, tags_line(tags, priorities), rules_toml(topo.at(sw), compressed[sw]));
+  }
+  if (!out_path.empty()) {
+    std::ofstream out(out_path);
+    out << fmt::format(
+        "# Tagger rules, generated: tagger-gen {}\n"
+        "# {} routes of ELP {}; algorithm {}; verified by Theorem 5.1.\n"
+        "# Every node's [tagger] section maps the tags to lossless priorities:\n#   {}\n"
+        "# One table per switch; a lab scenario reads it with [lab] tagger_rules, an fcswitch\n"
+        "# config takes a switch's `rules` under its own [tagger].\n",
+        argv_line, elp.routes, elp_spec, algorithm, tags_line(tags, priorities));
+    for (int sw = 0; sw < topo.switches(); ++sw)
+      out << fmt::format("\n[{}]\n{}", topo.at(sw).name, rules_toml(topo.at(sw), compressed[sw]));
+  }
+  const bool ok = report.ok() && rules.conflicts.empty() && cover.demoted == 0;
+  return ok ? 0 : 1;
+}
+
+// Rules from a tagger-gen rules file (a table per switch) for the verifier.
+std::vector<std::vector<TagRule>> read_rules_file(const Topology& topo, const std::string& path) {
+  const toml::table root = toml::parse_file(path);
+  std::vector<std::vector<TagRule>> rules(topo.switches());
+  for (int sw = 0; sw < topo.switches(); ++sw) {
+    const auto& s = topo.at(sw);
+    const toml::table* table = root.get_as<toml::table>(s.name);
+    const toml::array* list = table ? table->get_as<toml::array>("rules") : nullptr;
+    if (!list) continue;
+    for (const toml::node& item : *list) {
+      const toml::table* r = item.as_table();
+      if (!r) throw std::runtime_error(path + ": [" + s.name + "] rules: expected tables");
+      auto ports = [&](const char* key) {
+        PortMask mask = 0;
+        auto add = [&](const toml::node& n) {
+          const auto* name = n.as_string();
+          if (name && name->get() == "*") {
+            for (size_t p = 0; p < s.ports.size(); ++p) mask |= port_bit(static_cast<int>(p));
+            return;
+          }
+          const int p = name ? topo.port_index(sw, name->get()) : -1;
+          if (p < 0)
+            throw std::runtime_error(fmt::format("{}:{}: [{}] {}: no such port", path,
+                                                 n.source().begin.line, s.name, key));
+          mask |= port_bit(p);
+        };
+        if (const toml::node* n = r->get(key)) {
+          if (const auto* a = n->as_array()) {
+            for (const toml::node& x : *a) add(x);
+          } else {
+            add(*n);
+          }
+        }
+        return mask;
+      };
+      rules[sw].push_back({static_cast<int>(r->get_as<int64_t>("tag") ? r->get_as<int64_t>("tag")->get() : -1),
+                           ports("in"), ports("out"),
+                           static_cast<int>(r->get_as<int64_t>("new_tag") ? r->get_as<int64_t>("new_tag")->get() : -1)});
+    }
+  }
+  return rules;
+}
+
+}  // namespace
+}  // namespace fcswitch::tagger_gen
+
+int main(int argc, char** argv) {
+  using namespace fcswitch::tagger_gen;
+  CLI::App app{"tagger-gen: Tagger rules from a topology and an ELP (Tagger CoNEXT'17)"};
+  std::string topology, elp, algorithm = "greedy", priorities = "3", out, one_switch, rules_file;
+  int bounces = 1;
+  uint64_t seed = 1;
+  bool no_coverage = false;
+  app.add_option("--topology", topology,
+                 "clos:PODS,TORS,LEAVES,SPINES,HOSTS | fat-tree:K | jellyfish:N,PORTS,R[,SEED] | "
+                 "bcube:N,K | a TOML file with [[switches]] (tier for Clos), [[hosts]], [[links]] "
+                 "(a lab scenario)")
+      ->required();
+  auto* gen = &app;
+  gen->add_option("--elp", elp,
+                  "shortest | trees (destination-rooted shortest-path trees, §8.2) | updown | "
+                  "updown+kbounce:K | file:PATH (default: trees; updown+kbounce:BOUNCES for clos)");
+  gen->add_option("--algorithm", algorithm, "brute (Alg. 1) | greedy (Alg. 2) | clos (§4.3)")
+      ->capture_default_str();
+  gen->add_option("--bounces", bounces, "clos: bounces the ELP tolerates (tags = bounces + 1)")
+      ->capture_default_str();
+  gen->add_option("--priorities", priorities,
+                  "lossless priority of each tag in order, e.g. 3,4 (more tags: the next ones)")
+      ->capture_default_str();
+  gen->add_option("--out", out, "write every switch's rules to this TOML file");
+  gen->add_option("--switch", one_switch, "print this switch's [tagger] section");
+  gen->add_option("--seed", seed, "tie-breaking of shortest-path trees")->capture_default_str();
+  gen->add_flag("--no-coverage", no_coverage, "skip walking every ELP route through the rules");
+  auto* verify = app.add_subcommand("verify", "check a rules file against Theorem 5.1");
+  verify->add_option("--rules", rules_file, "tagger-gen rules file (a table per switch)")->required();
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    return app.exit(e);
+  }
+  std::string argv_line;
+  for (int i = 1; i < argc; ++i) argv_line += (i > 1 ? " " : "") + std::string(argv[i]);
+  try {
+    if (*verify) {
+      const auto topo = make_topology(topology);
+      const auto rules = read_rules_file(topo, rules_file);
+      const auto report = fcswitch::tagger::verify_tag_rules(topo, rules);
+      fmt::print("tags               {}\n", fmt::join(report.tags, ", "));
+      print_verdict(report);
+      return report.ok() ? 0 : 1;
+    }
+    return generate(topology, elp, algorithm, bounces, priorities, out, one_switch, seed,
+                    !no_coverage, argv_line);
+  } catch (const std::exception& e) {
+    fmt::print(stderr, "tagger-gen: {}\n", e.what());
+    return 2;
+  }
+}

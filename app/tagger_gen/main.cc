@@ -4,11 +4,12 @@
 //   tagger-gen --topology config/lab/tagger-clos.toml --elp updown+kbounce:1
 //              --algorithm clos --out config/lab/tagger-clos.rules.toml
 //   tagger-gen --topology jellyfish:100,32,16 --elp trees --algorithm greedy
-//   tagger-gen verify --topology config/lab/tagger-clos.toml --rules config/lab/tagger-clos.rules.toml
+//   tagger-gen verify --topology config/lab/tagger-clos.toml --rules
+//   config/lab/tagger-clos.rules.toml
 
-#include <CLI/CLI.hpp>
 #include <fmt/format.h>
 #include <toml++/toml.h>
+#include <CLI/CLI.hpp>
 
 #include <chrono>
 #include <fstream>
@@ -112,8 +113,8 @@ std::string rules_toml(const TopologySwitch& s, const std::vector<TagRule>& rule
 std::string tags_line(const std::vector<int>& tags, const std::vector<int>& priorities) {
   std::vector<std::string> entries;
   for (size_t i = 0; i < tags.size(); ++i)
-    entries.push_back(fmt::format("\"{}\" = {}", tags[i],
-                                  i < priorities.size() ? priorities[i] : -1));
+    entries.push_back(
+        fmt::format("\"{}\" = {}", tags[i], i < priorities.size() ? priorities[i] : -1));
   return fmt::format("tags = {{ {} }}", fmt::join(entries, ", "));
 }
 
@@ -122,8 +123,8 @@ std::vector<TagRewriteTable> tables_of(const Topology& topo,
   std::vector<TagRewriteTable> tables;
   for (int sw = 0; sw < topo.switches(); ++sw) {
     std::vector<std::string> problems;
-    auto table = TagRewriteTable::build(static_cast<int>(topo.at(sw).ports.size()), rules[sw],
-                                        problems);
+    auto table =
+        TagRewriteTable::build(static_cast<int>(topo.at(sw).ports.size()), rules[sw], problems);
     if (!table) throw std::runtime_error(topo.at(sw).name + ": " + problems.front());
     tables.push_back(std::move(*table));
   }
@@ -132,9 +133,10 @@ std::vector<TagRewriteTable> tables_of(const Topology& topo,
 
 void print_verdict(const VerifierReport& report) {
   if (report.ok()) {
-    fmt::print("verifier           Theorem 5.1 holds: no cycle inside a tag, no edge lowers a tag "
-               "({} nodes, {} edges)\n",
-               report.nodes, report.edges);
+    fmt::print(
+        "verifier           Theorem 5.1 holds: no cycle inside a tag, no edge lowers a tag "
+        "({} nodes, {} edges)\n",
+        report.nodes, report.edges);
   } else {
     for (const std::string& p : report.problems) fmt::print("verifier           {}\n", p);
   }
@@ -142,11 +144,13 @@ void print_verdict(const VerifierReport& report) {
 
 int generate(const std::string& topology_spec, std::string elp_spec, const std::string& algorithm,
              int bounces, const std::string& priorities_text, const std::string& out_path,
-             const std::string& one_switch, uint64_t seed, bool coverage, const std::string& argv_line) {
+             const std::string& one_switch, uint64_t seed, bool coverage,
+             const std::string& argv_line) {
   const auto t0 = Clock::now();
   const Topology topo = make_topology(topology_spec);
   const double topo_s = seconds_since(t0);
-  if (elp_spec.empty()) elp_spec = algorithm == "clos" ? fmt::format("updown+kbounce:{}", bounces) : "trees";
+  if (elp_spec.empty())
+    elp_spec = algorithm == "clos" ? fmt::format("updown+kbounce:{}", bounces) : "trees";
   const RouteSource routes = make_elp(topo, elp_spec, seed);
 
   const auto t1 = Clock::now();
@@ -160,12 +164,18 @@ int generate(const std::string& topology_spec, std::string elp_spec, const std::
       elp.longest_switches = std::max(elp.longest_switches, static_cast<int>(hops.size()) + 1);
     });
   } else {
-    if (algorithm != "brute" && algorithm != "greedy")
-      throw std::invalid_argument("--algorithm: expected brute, greedy or clos");
+    if (algorithm != "brute" && algorithm != "greedy" && algorithm != "single")
+      throw std::invalid_argument("--algorithm: expected brute, greedy, clos or single");
     TaggedGraph graph = algorithm == "greedy" ? greedy_tagging(topo, routes, &elp)
                                               : brute_force_tagging(topo, routes, &elp);
     max_graph_tag = algorithm == "brute" ? graph.max_tag() : 0;
     rules = rules_from_graph(topo, graph);
+    if (algorithm == "single") {
+      // Plain PFC written as rules: every ELP hop keeps the first tag (one lossless class).
+      for (auto& list : rules.triples)
+        for (RuleTriple& t : list) t.tag = t.new_tag = kFirstTag;
+      settle(topo, rules);
+    }
   }
   const double generate_s = seconds_since(t1);
 
@@ -196,13 +206,16 @@ int generate(const std::string& topology_spec, std::string elp_spec, const std::
   fmt::print("ELP                {}: {} routes, longest {} switches ({} links with the hosts')\n",
              elp_spec, elp.routes, elp.longest_switches, elp.longest_switches + 1);
   fmt::print("algorithm          {}{}\n", algorithm,
-             max_graph_tag ? fmt::format(" (Algorithm 1 used {} tags incl. the hosts')", max_graph_tag) : "");
+             max_graph_tag
+                 ? fmt::format(" (Algorithm 1 used {} tags incl. the hosts')", max_graph_tag)
+                 : "");
   fmt::print("tags               {} on the wire: {}  ({})\n", tags.size(), fmt::join(tags, ", "),
              tags_line(tags, priorities));
-  fmt::print("rules per switch   max {} / mean {:.1f} before compression, max {} / mean {:.1f} "
-             "after (InPort and OutPort bitmaps, §7)\n",
-             rules.max_triples(), static_cast<double>(triples_total) / topo.switches(),
-             rules.max_compressed(), static_cast<double>(compressed_total) / topo.switches());
+  fmt::print(
+      "rules per switch   max {} / mean {:.1f} before compression, max {} / mean {:.1f} "
+      "after (InPort and OutPort bitmaps, §7)\n",
+      rules.max_triples(), static_cast<double>(triples_total) / topo.switches(),
+      rules.max_compressed(), static_cast<double>(compressed_total) / topo.switches());
   for (size_t i = 0; i < rules.conflicts.size() && i < 5; ++i)
     fmt::print("conflict           {}\n", rules.conflicts[i]);
   if (rules.conflicts.size() > 5)
@@ -218,7 +231,8 @@ int generate(const std::string& topology_spec, std::string elp_spec, const std::
     const int sw = topo.switch_index(one_switch);
     if (sw < 0) throw std::invalid_argument("--switch " + one_switch + ": no such switch");
     fmt::print("\n# fcswitch config for {} (tagger-gen {})\n[tagger]\n{}\nlossy_tag = 0\n{}",
-               one_switch, argv_line, tags_line(tags, priorities), rules_toml(topo.at(sw), compressed[sw]));
+               one_switch, argv_line, tags_line(tags, priorities),
+               rules_toml(topo.at(sw), compressed[sw]));
   }
   if (!out_path.empty()) {
     std::ofstream out(out_path);
@@ -271,9 +285,11 @@ std::vector<std::vector<TagRule>> read_rules_file(const Topology& topo, const st
         }
         return mask;
       };
-      rules[sw].push_back({static_cast<int>(r->get_as<int64_t>("tag") ? r->get_as<int64_t>("tag")->get() : -1),
-                           ports("in"), ports("out"),
-                           static_cast<int>(r->get_as<int64_t>("new_tag") ? r->get_as<int64_t>("new_tag")->get() : -1)});
+      rules[sw].push_back(
+          {static_cast<int>(r->get_as<int64_t>("tag") ? r->get_as<int64_t>("tag")->get() : -1),
+           ports("in"), ports("out"),
+           static_cast<int>(r->get_as<int64_t>("new_tag") ? r->get_as<int64_t>("new_tag")->get()
+                                                          : -1)});
     }
   }
   return rules;
@@ -298,7 +314,9 @@ int main(int argc, char** argv) {
   gen->add_option("--elp", elp,
                   "shortest | trees (destination-rooted shortest-path trees, §8.2) | updown | "
                   "updown+kbounce:K | file:PATH (default: trees; updown+kbounce:BOUNCES for clos)");
-  gen->add_option("--algorithm", algorithm, "brute (Alg. 1) | greedy (Alg. 2) | clos (§4.3)")
+  gen->add_option("--algorithm", algorithm,
+                  "brute (Alg. 1) | greedy (Alg. 2) | clos (§4.3) | single (one tag "
+                  "everywhere: plain PFC as a rule set, for comparison)")
       ->capture_default_str();
   gen->add_option("--bounces", bounces, "clos: bounces the ELP tolerates (tags = bounces + 1)")
       ->capture_default_str();
@@ -310,7 +328,8 @@ int main(int argc, char** argv) {
   gen->add_option("--seed", seed, "tie-breaking of shortest-path trees")->capture_default_str();
   gen->add_flag("--no-coverage", no_coverage, "skip walking every ELP route through the rules");
   auto* verify = app.add_subcommand("verify", "check a rules file against Theorem 5.1");
-  verify->add_option("--rules", rules_file, "tagger-gen rules file (a table per switch)")->required();
+  verify->add_option("--rules", rules_file, "tagger-gen rules file (a table per switch)")
+      ->required();
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -2,9 +2,9 @@
 
 #include <fmt/format.h>
 
+#include <toml++/toml.h>
 #include <algorithm>
 #include <stdexcept>
-#include <toml++/toml.h>
 
 namespace fcswitch::tagger_gen {
 
@@ -42,7 +42,8 @@ tagger::Topology read_scenario_topology(const std::string& path) {
     for (const toml::node& port : *ports) {
       const toml::table* pt = port.as_table();
       const auto* port_name = pt ? pt->get_as<std::string>("name") : nullptr;
-      if (!port_name) fail(path, port, fmt::format("switches[{}].ports: expected {{ name = … }}", i));
+      if (!port_name)
+        fail(path, port, fmt::format("switches[{}].ports: expected {{ name = … }}", i));
       topo.add_port(sw, port_name->get());
     }
   }

@@ -7,7 +7,8 @@ namespace fcswitch::tagger {
 
 EndpointId source_endpoint(const Topology& topo, int from) {
   const auto& s = topo.at(from);
-  if (s.host_ports.empty()) throw std::invalid_argument("route from " + s.name + ", which has no hosts");
+  if (s.host_ports.empty())
+    throw std::invalid_argument("route from " + s.name + ", which has no hosts");
   return topo.ingress(from, s.host_ports.front());
 }
 

@@ -39,7 +39,9 @@ std::vector<int> distances_to(const std::vector<std::vector<Neighbour>>& adj, in
   return dist;
 }
 
-bool has_hosts(const Topology& topo, int s) { return topo.at(s).hosts >= 0; }
+bool has_hosts(const Topology& topo, int s) {
+  return topo.at(s).hosts >= 0;
+}
 
 }  // namespace
 
@@ -84,7 +86,8 @@ void shortest_path_trees(const Topology& topo, uint64_t seed, const RouteSink& s
     for (int from = 0; from < topo.switches(); ++from) {
       if (!has_hosts(topo, from) || dist[from] < 0) continue;
       hops.clear();
-      for (int u = from; u != dest; u = parent[u].sw) hops.push_back(topo.far_end(u, parent[u].port));
+      for (int u = from; u != dest; u = parent[u].sw)
+        hops.push_back(topo.far_end(u, parent[u].port));
       sink(from, hops);
     }
   }
@@ -160,7 +163,8 @@ void read_elp_paths(const Topology& topo, std::istream& in, const std::string& f
       int in_port = -1;
       if (colon != std::string::npos) {
         in_port = topo.port_index(sw, token.substr(colon + 1));
-        if (in_port < 0) fail("switch " + name + " has no port \"" + token.substr(colon + 1) + "\"");
+        if (in_port < 0)
+          fail("switch " + name + " has no port \"" + token.substr(colon + 1) + "\"");
       }
       if (prev < 0) {
         from = sw;
@@ -176,13 +180,16 @@ void read_elp_paths(const Topology& topo, std::istream& in, const std::string& f
       }
       if (hop < 0) fail("no link from " + topo.at(prev).name + " to " + token);
       for (EndpointId seen : hops)
-        if (topo.switch_of(seen) == sw) fail("the path visits " + name + " twice (ELP paths are loop-free)");
+        if (topo.switch_of(seen) == sw)
+          fail("the path visits " + name + " twice (ELP paths are loop-free)");
       if (sw == from) fail("the path visits " + name + " twice (ELP paths are loop-free)");
       hops.push_back(hop);
       prev = sw;
     }
-    if (!has_hosts(topo, prev)) fail("the path ends at " + topo.at(prev).name + ", which has no hosts");
-    if (!has_hosts(topo, from)) fail("the path starts at " + topo.at(from).name + ", which has no hosts");
+    if (!has_hosts(topo, prev))
+      fail("the path ends at " + topo.at(prev).name + ", which has no hosts");
+    if (!has_hosts(topo, from))
+      fail("the path starts at " + topo.at(from).name + ", which has no hosts");
     sink(from, hops);
   }
 }

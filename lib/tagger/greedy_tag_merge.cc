@@ -61,7 +61,8 @@ TaggedGraph greedy_tagging(const Topology& topo, const RouteSource& routes, ElpS
         at = hops[h];
       }
       const int last = hops.empty() ? from : topo.switch_of(hops.back());
-      const EndpointId next = layer < static_cast<int>(hops.size()) ? hops[layer] : topo.at(last).hosts;
+      const EndpointId next =
+          layer < static_cast<int>(hops.size()) ? hops[layer] : topo.at(last).hosts;
       const uint64_t s = state_key(at, tag);
       if (auto it = decided.find(s); it != decided.end() && it->second.count(next)) return;
       const uint64_t q = s * 1000003u ^ static_cast<uint64_t>(next);

@@ -41,7 +41,8 @@ std::optional<TagRewriteTable> TagRewriteTable::build(int ports, std::span<const
     const TagRule& rule = rules[r];
     const int row = table.tag_row_[rule.tag];
     for (const RuleTriple& t : expand(rule)) {
-      uint16_t& entry = table.entries_[(static_cast<size_t>(row) * ports + t.in_port) * ports + t.out_port];
+      uint16_t& entry =
+          table.entries_[(static_cast<size_t>(row) * ports + t.in_port) * ports + t.out_port];
       if (entry != kNoRule && table.rules_[entry].new_tag != rule.new_tag) {
         problems.push_back("rule " + std::to_string(r) + " and rule " + std::to_string(entry) +
                            " both match tag " + std::to_string(rule.tag) + " from " +

@@ -30,8 +30,12 @@ struct RuleTriple {
   friend auto operator<=>(const RuleTriple&, const RuleTriple&) = default;
 };
 
-inline PortMask port_bit(int port) { return PortMask{1} << port; }
-inline int port_count(PortMask mask) { return std::popcount(mask); }
+inline PortMask port_bit(int port) {
+  return PortMask{1} << port;
+}
+inline int port_count(PortMask mask) {
+  return std::popcount(mask);
+}
 
 // Every triple a rule stands for.
 std::vector<RuleTriple> expand(const TagRule& rule);

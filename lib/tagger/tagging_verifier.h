@@ -21,6 +21,7 @@ struct VerifierReport {
 };
 
 // `rules[s]` are switch s's rules (port indices of the topology).
-VerifierReport verify_tag_rules(const Topology& topo, const std::vector<std::vector<TagRule>>& rules);
+VerifierReport verify_tag_rules(const Topology& topo,
+                                const std::vector<std::vector<TagRule>>& rules);
 
 }  // namespace fcswitch::tagger

@@ -22,9 +22,9 @@ enum class PeerKind : uint8_t { kNone, kSwitch, kHost };
 struct TopologyPort {
   std::string name;
   PeerKind peer = PeerKind::kNone;
-  int peer_switch = -1;       // kSwitch
-  int peer_port = -1;         // kSwitch: port index on peer_switch
-  std::string host;           // kHost: the host's name
+  int peer_switch = -1;  // kSwitch
+  int peer_port = -1;    // kSwitch: port index on peer_switch
+  std::string host;      // kHost: the host's name
 };
 
 struct TopologySwitch {

@@ -92,8 +92,7 @@ Topology jellyfish(int switches, int ports, int network_ports, uint64_t seed) {
       // Do the remaining free ports only pair up with existing neighbours?
       bool any = false;
       for (size_t i = 0; i < open.size() && !any; ++i)
-        for (size_t j = i + 1; j < open.size() && !any; ++j)
-          any = !linked(open[i], open[j]);
+        for (size_t j = i + 1; j < open.size() && !any; ++j) any = !linked(open[i], open[j]);
       if (any) {
         ++stuck;
         continue;

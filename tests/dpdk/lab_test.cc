@@ -286,3 +286,49 @@ to = "H9"
 
 }  // namespace
 }  // namespace fcswitch::lab
+
+namespace fcswitch::lab {
+namespace {
+
+const std::string kTaggerClos = std::string(FCSWITCH_SOURCE_DIR) + "/config/lab/tagger-clos.toml";
+const std::string kTaggerLoop = std::string(FCSWITCH_SOURCE_DIR) + "/config/lab/tagger-loop.toml";
+const std::string kPfcAlone = "lab.tagger_rules=tagger-clos.single.rules.toml";
+
+// Tagger §8.1, routing loop: without Tagger the loop deadlocks and F2, sharing its first link,
+// stops; with tagger-gen's rules the looping flow is demoted to lossy after its second bounce
+// (and dropped there), nothing lossless is dropped, and F2 keeps moving.
+TEST(LabTagger, RoutingLoopDeadlocksUnderPfcAloneNotWithTagger) {
+  const LabResult pfc = run(kTaggerLoop, {kPfcAlone});
+  ASSERT_TRUE(pfc.deadlock.detected);
+  EXPECT_EQ(pfc.lossless_drops, 0u);
+  EXPECT_EQ(pfc.flows[0].tail_throughput_bps, 0.0);  // F2 (H2 → H5)
+  EXPECT_TRUE(pfc.conservation.holds());
+
+  const LabResult tagger = run(kTaggerLoop, {});
+  EXPECT_FALSE(tagger.deadlock.detected);
+  EXPECT_EQ(tagger.lossless_drops, 0u);
+  EXPECT_GT(tagger.conservation.dropped, 0u);       // F1 in the lossy queue, dropped there
+  EXPECT_EQ(tagger.flows[1].received_packets, 0u);  // F1 never arrives
+  // F2 shares T1 → S1 with F1's first pass and its tag-2 pass: a share of it, well above 0.
+  EXPECT_GT(tagger.flows[0].tail_throughput_bps, 2e9);
+  EXPECT_TRUE(tagger.conservation.holds());
+  EXPECT_EQ(tagger.pool_in_use_after_shutdown, 0u);
+}
+
+// Tagger Fig. 3: with the rules (ELP = up-down + 1-bounce), both bounced flows get half of
+// their shared links, nothing lossless is dropped, no deadlock, and the bounced packets wait in
+// the second tag's queues (priority 4) downstream of the bounce.
+TEST(LabTagger, OneBounceFlowsMoveWithTaggerRules) {
+  const LabResult r = run(kTaggerClos, {});
+  EXPECT_FALSE(r.deadlock.detected);
+  expect_conserved(r);
+  for (const FlowResult& f : r.flows) EXPECT_NEAR(f.tail_throughput_bps, 4.92e9, 0.1e9) << f.from;
+  bool bounced_queue_used = false;
+  for (const QueueResult& q : r.queues)
+    if (q.node == "S2" && q.port == "T2" && q.priority == 4 && q.tail_input_bps > 4e9)
+      bounced_queue_used = true;
+  EXPECT_TRUE(bounced_queue_used) << "green's packets, bounced at T2, reach S2 with tag 2";
+}
+
+}  // namespace
+}  // namespace fcswitch::lab

@@ -16,9 +16,9 @@ struct FrameSpec {
   enum class L3 { kIpv4, kIpv6, kOther } l3 = L3::kIpv4;
   uint16_t ether_type = 0x88B6;  // for kOther
   uint8_t dscp = 0;
-  uint8_t ecn = 0;  // the two low bits of the TOS / traffic class
   uint32_t sequence = 0;
   uint32_t size = 64;  // total bytes (without FCS)
+  uint8_t ecn = 0;     // the two low bits of the TOS / traffic class (last: aggregates)
 };
 
 Frame build_frame(const FrameSpec& spec);

@@ -22,7 +22,7 @@
 #include "tagger/clos_bounce_tagging.h"
 #include "tagger/elp.h"
 #include "tagger/elp_coverage.h"
-#include "tagger/greedy_tag_merge.h"
+#include "tagger/greedy_tagging.h"
 #include "tagger/switch_tag_rules.h"
 #include "tagger/tag_rewrite_table.h"
 #include "tagger/tagging_verifier.h"
@@ -118,19 +118,6 @@ std::string tags_line(const std::vector<int>& tags, const std::vector<int>& prio
   return fmt::format("tags = {{ {} }}", fmt::join(entries, ", "));
 }
 
-std::vector<TagRewriteTable> tables_of(const Topology& topo,
-                                       const std::vector<std::vector<TagRule>>& rules) {
-  std::vector<TagRewriteTable> tables;
-  for (int sw = 0; sw < topo.switches(); ++sw) {
-    std::vector<std::string> problems;
-    auto table =
-        TagRewriteTable::build(static_cast<int>(topo.at(sw).ports.size()), rules[sw], problems);
-    if (!table) throw std::runtime_error(topo.at(sw).name + ": " + problems.front());
-    tables.push_back(std::move(*table));
-  }
-  return tables;
-}
-
 void print_verdict(const VerifierReport& report) {
   if (report.ok()) {
     fmt::print(
@@ -198,7 +185,7 @@ int generate(const std::string& topology_spec, std::string elp_spec, const std::
   const VerifierReport report = verify_tag_rules(topo, compressed);
   ElpCoverage cover;
   if (coverage && rules.conflicts.empty())
-    cover = check_elp_coverage(topo, tables_of(topo, compressed), routes);
+    cover = check_elp_coverage(topo, rewrite_tables(topo.ports_per_switch(), compressed), routes);
   const double verify_s = seconds_since(t2);
 
   fmt::print("topology           {}: {} switches, {} links, {} host ports\n", topology_spec,
@@ -310,23 +297,22 @@ int main(int argc, char** argv) {
                  "bcube:N,K | a TOML file with [[switches]] (tier for Clos), [[hosts]], [[links]] "
                  "(a lab scenario)")
       ->required();
-  auto* gen = &app;
-  gen->add_option("--elp", elp,
-                  "shortest | trees (destination-rooted shortest-path trees, §8.2) | updown | "
-                  "updown+kbounce:K | file:PATH (default: trees; updown+kbounce:BOUNCES for clos)");
-  gen->add_option("--algorithm", algorithm,
-                  "brute (Alg. 1) | greedy (Alg. 2) | clos (§4.3) | single (one tag "
-                  "everywhere: plain PFC as a rule set, for comparison)")
+  app.add_option("--elp", elp,
+                 "shortest | trees (destination-rooted shortest-path trees, §8.2) | updown | "
+                 "updown+kbounce:K | file:PATH (default: trees; updown+kbounce:BOUNCES for clos)");
+  app.add_option("--algorithm", algorithm,
+                 "brute (Alg. 1) | greedy (Alg. 2) | clos (§4.3) | single (one tag "
+                 "everywhere: plain PFC as a rule set, for comparison)")
       ->capture_default_str();
-  gen->add_option("--bounces", bounces, "clos: bounces the ELP tolerates (tags = bounces + 1)")
+  app.add_option("--bounces", bounces, "clos: bounces the ELP tolerates (tags = bounces + 1)")
       ->capture_default_str();
-  gen->add_option("--priorities", priorities,
-                  "lossless priority of each tag in order, e.g. 3,4 (more tags: the next ones)")
+  app.add_option("--priorities", priorities,
+                 "lossless priority of each tag in order, e.g. 3,4 (more tags: the next ones)")
       ->capture_default_str();
-  gen->add_option("--out", out, "write every switch's rules to this TOML file");
-  gen->add_option("--switch", one_switch, "print this switch's [tagger] section");
-  gen->add_option("--seed", seed, "tie-breaking of shortest-path trees")->capture_default_str();
-  gen->add_flag("--no-coverage", no_coverage, "skip walking every ELP route through the rules");
+  app.add_option("--out", out, "write every switch's rules to this TOML file");
+  app.add_option("--switch", one_switch, "print this switch's [tagger] section");
+  app.add_option("--seed", seed, "tie-breaking of shortest-path trees")->capture_default_str();
+  app.add_flag("--no-coverage", no_coverage, "skip walking every ELP route through the rules");
   auto* verify = app.add_subcommand("verify", "check a rules file against Theorem 5.1");
   verify->add_option("--rules", rules_file, "tagger-gen rules file (a table per switch)")
       ->required();

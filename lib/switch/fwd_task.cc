@@ -72,10 +72,8 @@ void FwdTask::forward(rte_mbuf* m, int in_port) {
     return drop(m, in_port, DropReason::kLinkLocal);
   }
 
-  // Tagger §7 step 1: an IP packet's tag picks its ingress queue.
-  const bool tagged = tagger_ && header.l3 != wire::L3Kind::kOther;
-  const uint8_t priority =
-      tagged ? tagger_->ingress_priority(header.dscp) : classifier_.classify(header);
+  // With Tagger this is its step 1 (§7): the DSCP map holds the tags' priorities.
+  const uint8_t priority = classifier_.classify(header);
   // Received, whatever becomes of it: a block dropped here is a block freed (CBFC's ABR).
   state_.received_blocks[SwitchState::occupancy_slot(in_port, priority)].add(
       wire::credit_blocks(rte_pktmbuf_pkt_len(m)));

@@ -1,6 +1,7 @@
 #pragma once
 // Tagger in the forwarding path (Tagger §7, Fig. 7): (1) an IP packet's tag (its DSCP) picks
-// its lossless ingress queue; (2) (tag, in port, out port) → new tag by the switch's rules;
+// its lossless ingress queue — the DSCP classifier, whose map the [tagger] config fills from
+// the tags; (2) (tag, in port, out port) → new tag by the switch's rules;
 // (3) the egress queue is the *new* tag's priority, so that a pause from downstream for that
 // priority holds the queue the packet waits in (Fig. 8, the priority-transition fix). No rule:
 // the lossy tag and the lossy queue (the TCAM's last, catch-all rule). FWD is the only writer
@@ -32,19 +33,13 @@ class TaggerStage {
   // `table` was built from settings.rules for this switch's ports (config validation did it).
   TaggerStage(const TaggerSettings& settings, tagger::TagRewriteTable table);
 
-  // Step 1.
-  uint8_t ingress_priority(uint8_t tag) const {
-    const int8_t p = settings_.tag_priority[tag & 63];
-    return p >= 0 ? static_cast<uint8_t>(p) : settings_.lossy_priority;
-  }
-
   // Steps 2 and 3 for the copy of an IP packet that leaves by `out_port`: rewrites its DSCP
   // when the tag changes and returns the egress queue.
   uint8_t rewrite(uint8_t* frame, const wire::FrameHeader& header, int in_port, int out_port);
 
-  // Counted by rewrite(): hits per rule, and of those the ones that changed the tag; packets
-  // of a lossless tag no rule matched (demoted to the lossy tag and queue); packets that came
-  // with a tag outside the map (already lossy).
+  // Counted by rewrite(): hits per rule; packets whose tag was written (rewritten or
+  // demoted); packets of a lossless tag no rule matched (demoted to the lossy tag and queue);
+  // packets that came with a tag outside the map (already lossy).
   uint64_t rule_hits(int rule) const { return hits_[rule].read(); }
   uint64_t rewrites() const { return rewrites_.read(); }
   uint64_t demoted() const { return demoted_.read(); }

@@ -1,5 +1,7 @@
 #include "tagger/tag_rewrite_table.h"
 
+#include <stdexcept>
+
 namespace fcswitch::tagger {
 
 std::optional<TagRewriteTable> TagRewriteTable::build(int ports, std::span<const TagRule> rules,
@@ -56,6 +58,19 @@ std::optional<TagRewriteTable> TagRewriteTable::build(int ports, std::span<const
   }
   if (problems.size() != before) return std::nullopt;
   return table;
+}
+
+std::vector<TagRewriteTable> rewrite_tables(const std::vector<int>& ports_per_switch,
+                                            const std::vector<std::vector<TagRule>>& rules) {
+  std::vector<TagRewriteTable> tables;
+  for (size_t sw = 0; sw < rules.size(); ++sw) {
+    std::vector<std::string> problems;
+    auto table = TagRewriteTable::build(ports_per_switch.at(sw), rules[sw], problems);
+    if (!table)
+      throw std::invalid_argument("switch " + std::to_string(sw) + ": " + problems.front());
+    tables.push_back(std::move(*table));
+  }
+  return tables;
 }
 
 }  // namespace fcswitch::tagger

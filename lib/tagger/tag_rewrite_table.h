@@ -48,4 +48,9 @@ class TagRewriteTable {
   uint64_t written_ = 0;
 };
 
+// One table per switch of a topology-sized rule set (tagger-gen and tests). Throws
+// std::invalid_argument naming the switch when a table cannot be built.
+std::vector<TagRewriteTable> rewrite_tables(const std::vector<int>& ports_per_switch,
+                                            const std::vector<std::vector<TagRule>>& rules);
+
 }  // namespace fcswitch::tagger

@@ -113,6 +113,12 @@ std::string Topology::endpoint_name(EndpointId e) const {
   return s.name + ":" + s.ports[endpoint_port_[e]].name;
 }
 
+std::vector<int> Topology::ports_per_switch() const {
+  std::vector<int> out;
+  for (const auto& s : switches_) out.push_back(static_cast<int>(s.ports.size()));
+  return out;
+}
+
 int Topology::host_ports() const {
   int n = 0;
   for (const auto& s : switches_) n += static_cast<int>(s.host_ports.size());

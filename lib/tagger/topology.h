@@ -76,6 +76,7 @@ class Topology {
   std::string endpoint_name(EndpointId e) const;  // "A:3", or "hosts of A"
   int links() const;                              // switch-to-switch links
   int host_ports() const;
+  std::vector<int> ports_per_switch() const;
 
  private:
   std::vector<TopologySwitch> switches_;

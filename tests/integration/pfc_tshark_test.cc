@@ -13,21 +13,12 @@
 #include <string>
 #include <vector>
 
+#include "command_output.h"
 #include "pcap_file.h"
 #include "wire/pfc_frame.h"
 
 namespace fcswitch {
 namespace {
-
-std::string run(const std::string& command) {
-  std::unique_ptr<FILE, int (*)(FILE*)> pipe(popen(command.c_str(), "r"), pclose);
-  if (!pipe) return "";
-  std::string out;
-  std::array<char, 4096> buffer;
-  while (size_t n = fread(buffer.data(), 1, buffer.size(), pipe.get()))
-    out.append(buffer.data(), n);
-  return out;
-}
 
 TEST(PfcTshark, DecodesOurFramesWithTheSameVectorAndTimes) {
   const std::vector<wire::PfcFrame> frames = {
@@ -50,8 +41,8 @@ TEST(PfcTshark, DecodesOurFramesWithTheSameVectorAndTimes) {
 
   std::string fields = " -e eth.dst -e eth.type -e macc.opcode -e macc.cbfc.enbv";
   for (int i = 0; i < 8; ++i) fields += " -e macc.cbfc.pause_time.c" + std::to_string(i);
-  const std::string out =
-      run("tshark -n -r " + path + " -T fields -E separator=, " + fields + " 2>/dev/null");
+  const std::string out = traffic::command_output(
+      "tshark -n -r " + path + " -T fields -E separator=, " + fields + " 2>/dev/null");
   std::istringstream lines(out);
   std::string line;
   size_t index = 0;
@@ -64,9 +55,9 @@ TEST(PfcTshark, DecodesOurFramesWithTheSameVectorAndTimes) {
   }
   EXPECT_EQ(index, frames.size()) << "tshark output:\n" << out;
 
-  const std::string warnings =
-      run("tshark -n -r " + path + " -Y '_ws.malformed || _ws.expert.severity >= warning' " +
-          "-T fields -e frame.number 2>/dev/null");
+  const std::string warnings = traffic::command_output(
+      "tshark -n -r " + path + " -Y '_ws.malformed || _ws.expert.severity >= warning' " +
+      "-T fields -e frame.number 2>/dev/null");
   EXPECT_EQ(warnings, "");
   std::remove(path.c_str());
 }

@@ -13,6 +13,7 @@
 #include <regex>
 #include <sstream>
 
+#include "command_output.h"
 #include "frame_builder.h"
 #include "pcap_file.h"
 
@@ -24,16 +25,6 @@ namespace fs = std::filesystem;
 constexpr uint64_t kHostA = 0x02000000000Aull;  // behind p0
 constexpr uint64_t kHostB = 0x02000000000Bull;  // behind p1
 constexpr uint64_t kHostC = 0x02000000000Cull;  // behind p2
-
-std::string run(const std::string& command) {
-  std::string out;
-  FILE* pipe = popen(command.c_str(), "r");
-  if (!pipe) return out;
-  char buffer[4096];
-  while (size_t n = fread(buffer, 1, sizeof buffer, pipe)) out.append(buffer, n);
-  pclose(pipe);
-  return out;
-}
 
 std::string config_text(const fs::path& dir) {
   std::ostringstream c;
@@ -104,12 +95,14 @@ TEST(TaggerPcap, RewritesTagsQueuesByTheNewTagAndDemotesUnmatched) {
   for (int i = 0; i < 2; ++i) send(2, kHostB, kHostC, L3::kIpv4, 46, {1, 0, 8});
   // Not IP: no tag; classified by [classify] (default priority 0) and left alone.
   send(0, kHostB, kHostA, L3::kOther, 0, {1, -1, 0});
-  for (int p = 0; p < 3; ++p) write_pcap((dir / ("in" + std::to_string(p) + ".pcap")).string(), in[p]);
+  for (int p = 0; p < 3; ++p)
+    write_pcap((dir / ("in" + std::to_string(p) + ".pcap")).string(), in[p]);
   std::ofstream(dir / "switch.toml") << config_text(dir);
 
   const std::string command = std::string(FCSWITCH_BINARY) + " " + (dir / "switch.toml").string() +
-                              " --exit-on-idle 300 --report-json " + (dir / "report.json").string() +
-                              " > " + (dir / "log.txt").string() + " 2>&1";
+                              " --exit-on-idle 300 --report-json " +
+                              (dir / "report.json").string() + " > " + (dir / "log.txt").string() +
+                              " 2>&1";
   const int status = std::system(command.c_str());
   std::ifstream log_in(dir / "log.txt");
   const std::string log((std::istreambuf_iterator<char>(log_in)), {});
@@ -149,10 +142,10 @@ TEST(TaggerPcap, RewritesTagsQueuesByTheNewTagAndDemotesUnmatched) {
       EXPECT_EQ(f, expected) << "frame " << s << " changed beyond its tag";
     }
     // tshark: the DSCP it decodes is the one wanted, and every IPv4 checksum is good.
-    const std::string fields = run(
-        "tshark -n -r " + path +
-        " -o ip.check_checksum:TRUE -T fields -E separator=, -e ip.dsfield.dscp "
-        "-e ipv6.tclass.dscp -e ip.checksum.status 2>/dev/null");
+    const std::string fields =
+        command_output("tshark -n -r " + path +
+                       " -o ip.check_checksum:TRUE -T fields -E separator=, -e ip.dsfield.dscp "
+                       "-e ipv6.tclass.dscp -e ip.checksum.status 2>/dev/null");
     std::istringstream lines(fields);
     std::string line;
     size_t index = 0;
@@ -179,7 +172,8 @@ TEST(TaggerPcap, RewritesTagsQueuesByTheNewTagAndDemotesUnmatched) {
     const size_t at = json.find(port);
     const std::string object = json.substr(at, json.find("}}", at) - at);
     EXPECT_NE(object.find("\"tx_packets\":[" + list + "]"), std::string::npos)
-        << "p" << p << " per-queue counts, want [" << list << "]\n" << object;
+        << "p" << p << " per-queue counts, want [" << list << "]\n"
+        << object;
   }
   // 8 + 4 + 5 rule hits; 8 rewrites 1 → 2, 3 demotions 2 → 0, 2 from 46 → 0.
   EXPECT_NE(json.find("\"tagger\":{\"rewrites\":13,\"demoted\":3,\"lossy_in\":2,"

@@ -10,7 +10,7 @@
 #include "tagger/clos_bounce_tagging.h"
 #include "tagger/elp.h"
 #include "tagger/elp_coverage.h"
-#include "tagger/greedy_tag_merge.h"
+#include "tagger/greedy_tagging.h"
 #include "tagger/switch_tag_rules.h"
 #include "tagger/tag_rewrite_table.h"
 #include "tagger/tagging_verifier.h"
@@ -65,8 +65,8 @@ using NamedTriple = std::tuple<int, std::string, std::string, int>;
 std::set<NamedTriple> named(const Topology& topo, int sw, const std::vector<RuleTriple>& triples) {
   std::set<NamedTriple> out;
   for (const RuleTriple& t : triples)
-    out.insert({t.tag, topo.at(sw).ports[t.in_port].name, topo.at(sw).ports[t.out_port].name,
-                t.new_tag});
+    out.insert(
+        {t.tag, topo.at(sw).ports[t.in_port].name, topo.at(sw).ports[t.out_port].name, t.new_tag});
   return out;
 }
 
@@ -121,12 +121,8 @@ TEST(TaggerFigure5, AlgorithmTwoGivesTable4WithTwoTags) {
   for (const TaggedGraph* g : {&brute, &merged}) {
     const SwitchTagRules r = rules_from_graph(topo, *g);
     std::vector<std::vector<TagRule>> compressed;
-    std::vector<TagRewriteTable> tables;
-    for (int sw = 0; sw < 3; ++sw) {
-      compressed.push_back(r.compressed(sw));
-      std::vector<std::string> problems;
-      tables.push_back(*TagRewriteTable::build(4, compressed.back(), problems));
-    }
+    for (int sw = 0; sw < 3; ++sw) compressed.push_back(r.compressed(sw));
+    const auto tables = rewrite_tables(topo.ports_per_switch(), compressed);
     EXPECT_TRUE(verify_tag_rules(topo, compressed).ok());
     const ElpCoverage coverage = check_elp_coverage(topo, tables, figure5_routes(topo));
     EXPECT_EQ(coverage.routes, 12u);
@@ -152,7 +148,9 @@ TEST(TaggerFigure5, VerifierFindsTheTriangleCycleWithOneTag) {
 }
 
 // Tagger Fig. 2: two pods of two ToRs and two leaves, two spines linked to every leaf.
-Topology figure2() { return clos(ClosShape{2, 2, 2, 2, 4, false}); }
+Topology figure2() {
+  return clos(ClosShape{2, 2, 2, 2, 4, false});
+}
 
 std::vector<std::vector<TagRule>> compressed_rules(const SwitchTagRules& rules) {
   std::vector<std::vector<TagRule>> out;
@@ -172,18 +170,13 @@ TEST(TaggerClos, OneBounceSchemeUsesTwoTagsAndVerifies) {
   EXPECT_EQ(report.tags, (std::vector<int>{1, 2}));
 
   // Every shortest up-down and 1-bounce path stays lossless; a 2-bounce path does not.
-  std::vector<TagRewriteTable> tables;
-  for (int sw = 0; sw < topo.switches(); ++sw) {
-    std::vector<std::string> problems;
-    tables.push_back(*TagRewriteTable::build(static_cast<int>(topo.at(sw).ports.size()), flat[sw],
-                                             problems));
-  }
-  const ElpCoverage one = check_elp_coverage(
-      topo, tables, [&](const RouteSink& sink) { updown_paths(topo, 1, sink); });
+  const auto tables = rewrite_tables(topo.ports_per_switch(), flat);
+  const ElpCoverage one =
+      check_elp_coverage(topo, tables, [&](const RouteSink& sink) { updown_paths(topo, 1, sink); });
   EXPECT_GT(one.routes, 100u);
   EXPECT_EQ(one.demoted, 0u) << one.first_demoted;
-  const ElpCoverage two = check_elp_coverage(
-      topo, tables, [&](const RouteSink& sink) { updown_paths(topo, 2, sink); });
+  const ElpCoverage two =
+      check_elp_coverage(topo, tables, [&](const RouteSink& sink) { updown_paths(topo, 2, sink); });
   EXPECT_GT(two.demoted, 0u);
 
   // Flip one bounce rule to lower the tag: the verifier names the edge.
@@ -232,11 +225,7 @@ TEST(TaggerJellyfish, Table5SmallestRowWithinABandOfThePaper) {
   EXPECT_LE(rules.max_compressed(), 80u);
   const auto flat = compressed_rules(rules);
   EXPECT_TRUE(verify_tag_rules(topo, flat).ok());
-  std::vector<TagRewriteTable> tables;
-  for (int sw = 0; sw < topo.switches(); ++sw) {
-    std::vector<std::string> problems;
-    tables.push_back(*TagRewriteTable::build(32, flat[sw], problems));
-  }
+  const auto tables = rewrite_tables(topo.ports_per_switch(), flat);
   EXPECT_EQ(check_elp_coverage(topo, tables, routes).demoted, 0u);
 }
 

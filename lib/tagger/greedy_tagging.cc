@@ -1,4 +1,4 @@
-#include "tagger/greedy_tag_merge.h"
+#include "tagger/greedy_tagging.h"
 
 #include <algorithm>
 #include <map>

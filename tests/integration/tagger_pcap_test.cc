@@ -175,6 +175,17 @@ TEST(TaggerPcap, RewritesTagsQueuesByTheNewTagAndDemotesUnmatched) {
         << "p" << p << " per-queue counts, want [" << list << "]\n"
         << object;
   }
+  // Step 1: each port's admissions by the arriving tag's priority (tag 1 → 3, tag 2 → 4, any
+  // other IP tag → lossy priority 0), non-IP by [classify] (priority 0).
+  const char* admitted[] = {"[1,0,0,12,0,0,0,0]", "[0,0,0,0,6,0,0,0]", "[2,0,0,0,2,0,0,0]"};
+  for (int p = 0; p < 3; ++p) {
+    const std::string port = "\"name\":\"p" + std::to_string(p) + "\"";
+    const size_t at = json.find(port);
+    EXPECT_NE(json.substr(at, json.find("}}", at) - at)
+                  .find(std::string("\"admitted_packets\":") + admitted[p]),
+              std::string::npos)
+        << "p" << p << " admitted, want " << admitted[p];
+  }
   // 8 + 4 + 5 rule hits; 8 rewrites 1 → 2, 3 demotions 2 → 0, 2 from 46 → 0.
   EXPECT_NE(json.find("\"tagger\":{\"rewrites\":13,\"demoted\":3,\"lossy_in\":2,"
                       "\"rule_hits\":[8,4,5]}"),

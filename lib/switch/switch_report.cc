@@ -75,6 +75,13 @@ std::string report_text(const SwitchNode& node, const ShutdownCheck& check) {
       out += "\n";
     }
   }
+  if (const TaggerStage* tagger = node.fwd().tagger()) {
+    out += fmt::format("tagger: {} rewrites, {} demoted to the lossy tag, {} arrived lossy\n",
+                       tagger->rewrites(), tagger->demoted(), tagger->lossy_in());
+    out += "  rule hits:";
+    for (int r = 0; r < tagger->rules(); ++r) out += fmt::format(" {}", tagger->rule_hits(r));
+    out += "\n";
+  }
   out += fmt::format("mempool: {} of {} mbufs in use after shutdown{}\n", check.mempool_in_use,
                      check.mempool_size, check.mempool_in_use ? " — LEAK" : "");
   if (!check.drained) out += "drain deadline passed: queued packets were flushed\n";
@@ -122,8 +129,9 @@ std::string report_json(const SwitchNode& node, const ShutdownCheck& check) {
   }
   out += "]";
   if (const TaggerStage* tagger = node.fwd().tagger()) {
-    out += fmt::format(",\"tagger\":{{\"rewrites\":{},\"demoted\":{},\"lossy_in\":{},\"rule_hits\":[",
-                       tagger->rewrites(), tagger->demoted(), tagger->lossy_in());
+    out +=
+        fmt::format(",\"tagger\":{{\"rewrites\":{},\"demoted\":{},\"lossy_in\":{},\"rule_hits\":[",
+                    tagger->rewrites(), tagger->demoted(), tagger->lossy_in());
     for (int r = 0; r < tagger->rules(); ++r)
       out += fmt::format("{}{}", r ? "," : "", tagger->rule_hits(r));
     out += "]}";

@@ -315,10 +315,22 @@ TEST(LabTagger, RoutingLoopDeadlocksUnderPfcAloneNotWithTagger) {
   EXPECT_EQ(tagger.pool_in_use_after_shutdown, 0u);
 }
 
-// Tagger Fig. 3: with the rules (ELP = up-down + 1-bounce), both bounced flows get half of
-// their shared links, nothing lossless is dropped, no deadlock, and the bounced packets wait in
-// the second tag's queues (priority 4) downstream of the bounce.
-TEST(LabTagger, OneBounceFlowsMoveWithTaggerRules) {
+// Tagger Fig. 3 / §8.1 "Deadlock due to one bounce": under PFC alone (one tag, so every
+// bounced packet stays in priority 3) the cycle of egress queues S1 → T2 → S2 → T3 locks and
+// both bounced flows stop; with the rules (ELP = up-down + 1-bounce) nothing locks, every flow
+// gets half of its shared link, nothing lossless is dropped, and the bounced packets wait in
+// the second tag's queue (priority 4) downstream of the bounce.
+TEST(LabTagger, OneBounceDeadlocksUnderPfcAloneNotWithTagger) {
+  const LabResult pfc = run(kTaggerClos, {kPfcAlone});
+  ASSERT_TRUE(pfc.deadlock.detected);
+  const std::vector<std::string>& cycle = pfc.deadlock.cycle;
+  for (const char* queue : {"S1:T2:prio3", "T2:S2:prio3", "S2:T3:prio3", "T3:S1:prio3"})
+    EXPECT_NE(std::find(cycle.begin(), cycle.end(), queue), cycle.end()) << queue;
+  EXPECT_EQ(pfc.flows[0].tail_throughput_bps, 0.0);  // blue
+  EXPECT_EQ(pfc.flows[1].tail_throughput_bps, 0.0);  // green
+  EXPECT_EQ(pfc.lossless_drops, 0u);
+  EXPECT_TRUE(pfc.conservation.holds());
+
   const LabResult r = run(kTaggerClos, {});
   EXPECT_FALSE(r.deadlock.detected);
   expect_conserved(r);
@@ -328,6 +340,20 @@ TEST(LabTagger, OneBounceFlowsMoveWithTaggerRules) {
     if (q.node == "S2" && q.port == "T2" && q.priority == 4 && q.tail_input_bps > 4e9)
       bounced_queue_used = true;
   EXPECT_TRUE(bounced_queue_used) << "green's packets, bounced at T2, reach S2 with tag 2";
+}
+
+// A Theorem 5.1 violation (T2 raises to tag 2, S2 lowers back to tag 1): the cycle runs
+// through priority 4 at T2 → S2 and priority 3 elsewhere. The detector follows a packet into
+// the queue its new tag chose, so it sees the cycle even though priorities differ along it.
+TEST(LabTagger, DetectorFollowsRewrittenPriorityAroundTheCycle) {
+  const std::string lowering = "lab.tagger_rules=" + std::string(FCSWITCH_SOURCE_DIR) +
+                               "/tests/lab/tagger-clos.lowering.rules.toml";
+  const LabResult r = run(kTaggerClos, {lowering});
+  ASSERT_TRUE(r.deadlock.detected);
+  const std::vector<std::string>& cycle = r.deadlock.cycle;
+  for (const char* queue : {"S1:T2:prio3", "T2:S2:prio4", "S2:T3:prio3", "T3:S1:prio3"})
+    EXPECT_NE(std::find(cycle.begin(), cycle.end(), queue), cycle.end()) << queue;
+  EXPECT_EQ(r.lossless_drops, 0u);
 }
 
 }  // namespace

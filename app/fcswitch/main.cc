@@ -23,6 +23,9 @@
 #include "dpdk/lcore_runner.h"
 #include "dpdk/tsc_calibration.h"
 #include "gfc_params_command.h"
+#include "metrics/metrics_exposer.h"
+#include "metrics/occupancy_trace.h"
+#include "metrics/telemetry_commands.h"
 #include "switch/control_path_selftest.h"
 #include "switch/switch_node.h"
 #include "switch/switch_report.h"
@@ -56,15 +59,16 @@ int wait_signal(const sigset_t& signals, std::chrono::milliseconds timeout) {
 }
 
 // Runs until a signal, the duration, or (with exit_on_idle) the switch has settled for that
-// long. Logs drops at most once a second, when they changed.
+// long. Logs drops at most once a second, when they changed; writes the trace out as it fills.
 void run_until_stopped(fcswitch::SwitchNode& node, const Options& options,
-                       const sigset_t& signals) {
+                       const sigset_t& signals, fcswitch::metrics::OccupancyTrace* trace) {
   const auto start = Clock::now();
   auto last_log = start;
   std::string last_drops;
   fcswitch::SwitchProgress settled_since = node.progress();
   auto settled_at = Clock::now();
   for (;;) {
+    if (trace) trace->write_pending();
     if (int sig = wait_signal(signals, 10ms)) {
       spdlog::info("signal {}: stopping", strsignal(sig));
       return;
@@ -94,6 +98,14 @@ void run_until_stopped(fcswitch::SwitchNode& node, const Options& options,
       }
     }
   }
+}
+
+// The worker lcore that runs FWD.
+size_t fwd_lcore(const fcswitch::config::SwitchConfig& config) {
+  for (size_t l = 0; l < config.lcores.size(); ++l)
+    for (const auto& task : config.lcores[l])
+      if (task.kind == fcswitch::config::TaskKind::kFwd) return l;
+  return 0;
 }
 
 // RX is stopped; waits until everything queued has left, or the deadline.
@@ -137,16 +149,40 @@ int run(const Options& options) {
     // Every tick conversion depends on this rate: checked against CLOCK_MONOTONIC first.
     const auto tsc = fcswitch::dpdk::calibrate_tsc(std::chrono::milliseconds(100));
     fcswitch::SwitchNode node(config, tsc.chosen_hz);
-    fcswitch::dpdk::LcoreRunner runner(node.lcore_tasks(), plan.oversubscribed);
+    std::vector<std::vector<fcswitch::Task*>> lcores = node.lcore_tasks();
+    std::unique_ptr<fcswitch::metrics::OccupancyTrace> trace;
+    if (config.trace) {
+      // The sampler shares FWD's lcore: it reads counters only, and FWD's lcore polls often.
+      trace = std::make_unique<fcswitch::metrics::OccupancyTrace>(node, *config.trace);
+      lcores[fwd_lcore(config)].push_back(trace.get());
+      spdlog::info("trace: {} series every {} ns to {}{}", trace->series().size(),
+                   config.trace->interval_ns, trace->file(),
+                   config.trace->start ? "" : " (waits for /fcswitch/trace,start)");
+    }
+    // Destroyed before the node: no scrape or telemetry call reads a switch that is gone.
+    fcswitch::metrics::TelemetryRegistration telemetry(config.name, node, trace.get());
+    std::unique_ptr<fcswitch::metrics::MetricsExposer> exposer;
+    if (config.metrics) {
+      exposer = std::make_unique<fcswitch::metrics::MetricsExposer>(
+          config.metrics->listen(),
+          std::vector<fcswitch::metrics::NamedSwitch>{{config.name, &node}});
+      spdlog::info("metrics: http://{}:{}/metrics", config.metrics->address, exposer->port());
+    }
+    fcswitch::dpdk::LcoreRunner runner(std::move(lcores), plan.oversubscribed);
     const auto started = Clock::now();
     runner.start();
     spdlog::info("forwarding on {} worker lcores; SIGINT or SIGTERM stops", config.lcores.size());
-    run_until_stopped(node, options, signals);
+    run_until_stopped(node, options, signals, trace.get());
     node.stop_rx();
     fcswitch::ShutdownCheck check;
     check.run_seconds = std::chrono::duration<double>(Clock::now() - started).count();
     check.drained = drain(node, options.drain_timeout_s);
     runner.stop();
+    if (trace) {
+      trace->write_pending();
+      spdlog::info("trace: {} samples written to {}, {} lost (ring full)", trace->samples(),
+                   trace->file(), trace->samples_lost());
+    }
     node.flush();
     node.stop_ports();
     check.mempool_size = node.mempool_size();

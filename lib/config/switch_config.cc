@@ -9,6 +9,7 @@
 
 #include "config/config_error.h"
 #include "config/flow_control_config.h"
+#include "config/queue_list.h"
 #include "config/table_reader.h"
 
 namespace fcswitch::config {
@@ -59,28 +60,6 @@ void read_code_map(TableReader& parent, std::string_view key, std::array<uint8_t
     for (int c = range->first; c <= range->second; ++c)
       map[c] = static_cast<uint8_t>(priority->get());
   }
-}
-
-// A list of priorities `[3, 4]` (and "lossy" where `allow_lossy`) as a bit mask.
-std::optional<uint16_t> read_queue_list(TableReader& parent, std::string_view key,
-                                        bool allow_lossy) {
-  const toml::array* list = parent.array(key);
-  if (!list) return std::nullopt;
-  uint16_t mask = 0;
-  const std::string expected =
-      allow_lossy ? "a priority in [0, 7] or \"lossy\"" : "a priority in [0, 7]";
-  for (size_t i = 0; i < list->size(); ++i) {
-    const toml::node& item = *list->get(i);
-    const std::string path = fmt::format("{}[{}]", parent.key_path(key), i);
-    if (const auto* p = item.as_integer(); p && p->get() >= 0 && p->get() < kNumPriorities) {
-      mask |= static_cast<uint16_t>(1u << p->get());
-    } else if (const auto* s = item.as_string(); allow_lossy && s && s->get() == "lossy") {
-      mask |= static_cast<uint16_t>(1u << kLossyQueue);
-    } else {
-      parent.problems().expected(item.source(), path, expected, describe(item));
-    }
-  }
-  return mask;
 }
 
 void read_scheduler(TableReader& port, PortConfig& out) {
@@ -583,6 +562,8 @@ SwitchConfig read_switch_config(const toml::table& root, const std::string& file
   read_flow_control(reader, flow_control_tables, config);  // needs ports, buffer, priorities
   read_fib(reader, config);
   read_layout(reader, config);
+  config.metrics = read_metrics(reader);
+  config.trace = read_trace(reader);
   reader.reject_unknown_keys();
   if (!problems.empty()) throw ConfigError(problems.take());
   config.warnings = problems.take_warnings();

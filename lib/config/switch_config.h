@@ -9,6 +9,7 @@
 #include <toml++/toml.h>
 
 #include "config/flow_control_config.h"
+#include "config/observability_config.h"
 #include "core/traffic_class.h"
 #include "switch/egress_scheduler.h"
 #include "switch/priority_classifier.h"
@@ -67,6 +68,8 @@ struct SwitchConfig {
   bool mac_learning = true;
   bool ingress_fair_egress = false;  // [switch] egress_service = "ingress-fair"
   std::optional<TaggerSettings> tagger;  // [tagger]
+  std::optional<MetricsConfig> metrics;  // [metrics]: Prometheus exposer
+  std::optional<TraceConfig> trace;      // [trace]: high-resolution occupancy trace
   std::vector<FibEntry> fib;
   uint32_t mbufs = 65535;
   uint32_t mbuf_cache = 256;

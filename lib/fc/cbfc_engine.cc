@@ -31,6 +31,7 @@ void CbfcEgressGate::on_message(const ControlMessage& message) {
   fccl_ = message.value;
   has_limit_ = true;
   updates_received_.increment();
+  credit_gauge_.set(credit_blocks());
 }
 
 bool CbfcEgressGate::may_send(uint64_t, uint32_t bytes) const {
@@ -42,6 +43,7 @@ void CbfcEgressGate::on_dequeue(uint64_t, uint32_t bytes) {
   const uint32_t blocks = wire::credit_blocks(bytes);
   fctbs_ += blocks;
   blocks_sent_.add(blocks);
+  credit_gauge_.set(credit_blocks());
 }
 
 uint32_t CbfcEgressGate::credit_blocks() const {
@@ -52,7 +54,7 @@ uint32_t CbfcEgressGate::credit_blocks() const {
 void CbfcEgressGate::counters(const CounterSink& sink) const {
   sink("credit_updates_received", updates_received_.read());
   sink("blocks_sent", blocks_sent_.read());
-  sink("credit_blocks", credit_blocks());
+  sink("credit_blocks", credit_gauge_.read());  // other threads read the gauge, not fccl_/fctbs_
 }
 
 // --- receiver ---

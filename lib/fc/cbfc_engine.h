@@ -66,6 +66,7 @@ class CbfcEgressGate final : public EgressGate, public CreditSender {
   bool has_limit_ = false;
   OwnedCounter blocks_sent_;  // not wrapped, for reports
   OwnedCounter updates_received_;
+  OwnedGauge credit_gauge_;  // credit_blocks(), for readers on other threads
 };
 
 class CbfcFeedbackGenerator final : public FeedbackGenerator {

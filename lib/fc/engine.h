@@ -42,6 +42,9 @@ class FeedbackGenerator {
   // The earliest time it will ask to send without a change of occupancy; kNeverTicks if none.
   virtual uint64_t next_action_ticks() const = 0;
   virtual void counters(const CounterSink& sink) const = 0;
+  // What it holds the upstream to now, for traces: 0 nothing; PFC 1 while XOFF is asserted;
+  // buffer-based GFC the stage. Any thread.
+  virtual uint64_t level() const { return 0; }
 };
 
 class EgressGate {

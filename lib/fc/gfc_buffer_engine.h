@@ -29,6 +29,7 @@ class GfcBufferFeedbackGenerator final : public FeedbackGenerator {
   void poll(uint64_t now_ticks, const IngressView& in, FeedbackOut& out) override;
   uint64_t next_action_ticks() const override { return kNeverTicks; }
   void counters(const CounterSink& sink) const override;
+  uint64_t level() const override { return stage_gauge_.read(); }
 
   int stage() const { return stage_; }
 

@@ -58,9 +58,11 @@ void PfcFeedbackGenerator::poll(uint64_t now, const IngressView& in, FeedbackOut
   if (!xoff_) {
     if (in.occupancy_bytes < xoff_bytes_) return;
     xoff_ = true;
+    xoff_gauge_.set(1);
     xoff_transitions_.increment();
   } else if (in.occupancy_bytes < xon_bytes_) {
     xoff_ = false;
+    xoff_gauge_.set(0);
     xon_transitions_.increment();
     next_refresh_ticks_ = kNeverTicks;
     request(out, 0);  // XON: time 0 resumes at once rather than waiting for expiry
@@ -83,6 +85,7 @@ void PfcFeedbackGenerator::counters(const CounterSink& sink) const {
   sink("xoff_transitions", xoff_transitions_.read());
   sink("xon_transitions", xon_transitions_.read());
   sink("pause_refreshes", refreshes_.read());
+  sink("xoff_asserted", xoff_gauge_.read());
 }
 
 // --- sender ---

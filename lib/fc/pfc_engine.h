@@ -37,6 +37,7 @@ class PfcFeedbackGenerator final : public FeedbackGenerator {
   void poll(uint64_t now_ticks, const IngressView& in, FeedbackOut& out) override;
   uint64_t next_action_ticks() const override;
   void counters(const CounterSink& sink) const override;
+  uint64_t level() const override { return xoff_gauge_.read(); }
 
   bool xoff() const { return xoff_; }
   uint64_t xoff_transitions() const { return xoff_transitions_.read(); }
@@ -55,6 +56,7 @@ class PfcFeedbackGenerator final : public FeedbackGenerator {
   OwnedCounter xoff_transitions_;
   OwnedCounter xon_transitions_;
   OwnedCounter refreshes_;
+  OwnedGauge xoff_gauge_;  // xoff_, for readers on other threads
 };
 
 class PfcEgressGate final : public EgressGate {

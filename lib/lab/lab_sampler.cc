@@ -4,6 +4,8 @@
 
 #include <stdexcept>
 
+#include "metrics/queue_trace_columns.h"
+
 namespace fcswitch::lab {
 
 LabSampler::LabSampler(const LabScenario& scenario, const std::vector<const SwitchNode*>& switches,
@@ -31,7 +33,7 @@ LabSampler::LabSampler(const LabScenario& scenario, const std::vector<const Swit
   queues_csv_.open(out_dir + "/queues.csv");
   flows_csv_.open(out_dir + "/flows.csv");
   if (!queues_csv_ || !flows_csv_) throw std::runtime_error("cannot write CSV files in " + out_dir);
-  queues_csv_ << "time_s,node,port,prio,ingress_bytes,input_bps\n";
+  queues_csv_ << metrics::kQueueTraceHeader;
   flows_csv_ << "time_s,flow,from,to,rx_bps\n";
 }
 
@@ -54,8 +56,10 @@ void LabSampler::sample(uint64_t now) {
     last_admitted_[i] = bytes;
     if (in_tail) tail_sum_[i] += static_cast<double>(occupancy);
     if (queues_csv_.is_open())
-      queues_csv_ << fmt::format("{:.6f},{},{},{},{},{:.0f}\n", time_s, q.node_name, q.port_name,
-                                 q.priority, occupancy, rate);
+      queues_csv_ << metrics::queue_trace_row(
+          {time_s, q.node_name, q.port_name, q.priority, occupancy, rate,
+           switches_[q.node]->tx(q.port).pause_frames_sent(q.priority),
+           switches_[q.node]->tx(q.port).feedback_level(q.priority)});
   }
   if (in_tail) ++tail_samples_;
   for (size_t f = 0; f < received_.size(); ++f) {

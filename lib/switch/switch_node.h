@@ -82,6 +82,11 @@ class SwitchNode {
   }
   uint64_t nic_rx_dropped(int port) const { return ports_[port]->nic_rx_dropped(); }
   const FwdTask& fwd() const { return *fwd_; }
+  // The flow-control engine of (port, priority), as registered ("pfc", "gfc-buffer", …).
+  std::string_view engine_name(int port, int priority) const {
+    const auto* engine = config_.ports[port].flow_control.priorities[priority].engine;
+    return engine ? engine->name : "none";
+  }
 
   // Both pools: data and the switch's own frames.
   unsigned mempool_size() const;

@@ -26,11 +26,6 @@ std::vector<std::pair<std::string, uint64_t>> flow_control_counters(const Switch
   return counters;
 }
 
-std::string_view engine_name(const SwitchNode& node, int port, int prio) {
-  const auto* engine = node.config().ports[port].flow_control.priorities[prio].engine;
-  return engine ? engine->name : "none";
-}
-
 }  // namespace
 
 std::string drop_summary(const SwitchNode& node) {
@@ -69,7 +64,7 @@ std::string report_text(const SwitchNode& node, const ShutdownCheck& check) {
           tx.control_alloc_failures());
     for (int prio = 0; prio < kNumPriorities; ++prio) {
       if (!node.tx(p).has_engine(prio)) continue;
-      out += fmt::format("  flow control, priority {} ({}):", prio, engine_name(node, p, prio));
+      out += fmt::format("  flow control, priority {} ({}):", prio, node.engine_name(p, prio));
       for (const auto& [name, value] : flow_control_counters(node, p, prio))
         out += fmt::format(" {}={}", name, value);
       out += "\n";
@@ -119,7 +114,7 @@ std::string report_json(const SwitchNode& node, const ShutdownCheck& check) {
     for (int prio = 0; prio < kNumPriorities; ++prio) {
       if (!node.tx(p).has_engine(prio)) continue;
       out += fmt::format("{}\"{}\":{{\"engine\":\"{}\"", first ? "" : ",", prio,
-                         engine_name(node, p, prio));
+                         node.engine_name(p, prio));
       for (const auto& [name, value] : flow_control_counters(node, p, prio))
         out += fmt::format(",\"{}\":{}", name, value);
       out += "}";

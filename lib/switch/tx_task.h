@@ -71,6 +71,11 @@ class TxTask : public Task {
   uint64_t watchdog_storms(int priority) const;
   bool has_engine(int priority) const { return flow_.engines[priority].gate != nullptr; }
   void engine_counters(int priority, const fc::CounterSink& sink) const;
+  // The feedback generator's level (fc::FeedbackGenerator::level); 0 without one.
+  uint64_t feedback_level(int priority) const {
+    const auto& generator = flow_.engines[priority].generator;
+    return generator ? generator->level() : 0;
+  }
 
   // The earliest time a gate, generator or the pacer acts by itself (the lab's clock jumps
   // there when nothing else happens); kNeverTicks if none. TX's thread, or stopped lcores.

@@ -1,0 +1,139 @@
+#include "metrics/switch_metrics.h"
+
+#include <string>
+
+#include "metrics/metric_family_set.h"
+
+namespace fcswitch::metrics {
+
+namespace {
+
+constexpr auto C = MetricType::kCounter;
+constexpr auto G = MetricType::kGauge;
+constexpr double kNs = 1e-9;
+
+std::string queue_label(int queue) {
+  return queue == kLossyQueue ? "lossy" : std::to_string(queue);
+}
+
+void collect_ports(MetricFamilySet& out, const std::string& node, const SwitchNode& sw) {
+  for (int p = 0; p < sw.ports(); ++p) {
+    const std::string& port = sw.config().ports[p].name;
+    const Labels at_port = {{"node", node}, {"port", port}};
+    out.add("fcswitch_rx_packets_total", C, "Frames received, data and flow control", at_port,
+            static_cast<double>(sw.rx_packets(p)));
+    out.add("fcswitch_rx_bytes_total", C, "Bytes received, data and flow control", at_port,
+            static_cast<double>(sw.rx(p).bytes()));
+    out.add("fcswitch_control_frames_received_total", C,
+            "Flow-control frames consumed (PFC, GFC stage, credit)", at_port,
+            static_cast<double>(sw.rx_control_frames(p)));
+    out.add("fcswitch_nic_rx_missed_total", C, "Frames the NIC dropped before software saw them",
+            at_port, static_cast<double>(sw.nic_rx_dropped(p)));
+    out.add("fcswitch_pfc_frames_sent_total", C, "PFC-layout frames sent (pause, resume, stage)",
+            at_port, static_cast<double>(sw.tx(p).pfc_frames_sent()));
+    out.add("fcswitch_credit_frames_sent_total", C, "CBFC credit frames sent", at_port,
+            static_cast<double>(sw.tx(p).credit_frames_sent()));
+    for (int r = 0; r < kNumDropReasons; ++r) {
+      Labels labels = at_port;
+      labels.push_back({"reason", std::string(kDropReasonNames[r])});
+      out.add("fcswitch_drops_total", C, "Packets freed without transmission, by reason",
+              std::move(labels), static_cast<double>(sw.drops(p, static_cast<DropReason>(r))));
+    }
+    for (int q = 0; q < kNumEgressQueues; ++q) {
+      const Labels at_queue = {{"node", node}, {"port", port}, {"prio", queue_label(q)}};
+      out.add("fcswitch_tx_packets_total", C, "Packets sent from this egress queue", at_queue,
+              static_cast<double>(sw.tx_packets(p, q)));
+      out.add("fcswitch_tx_bytes_total", C, "Bytes sent from this egress queue", at_queue,
+              static_cast<double>(sw.tx_bytes(p, q)));
+      out.add("fcswitch_egress_queue_bytes", G, "Bytes waiting in this egress queue", at_queue,
+              static_cast<double>(sw.egress_depth_bytes(p, q)));
+    }
+    for (int prio = 0; prio < kNumPriorities; ++prio) {
+      const Labels at = {{"node", node}, {"port", port}, {"prio", std::to_string(prio)}};
+      out.add("fcswitch_admitted_packets_total", C,
+              "Packets admitted to the buffer at this ingress port and priority", at,
+              static_cast<double>(sw.admitted_packets(p, prio)));
+      out.add("fcswitch_admitted_bytes_total", C,
+              "Bytes admitted to the buffer at this ingress port and priority", at,
+              static_cast<double>(sw.fwd().admitted_bytes(p, prio)));
+      out.add("fcswitch_ingress_occupancy_bytes", G,
+              "Bytes received at this port and priority still in the switch (what PFC/GFC watch)",
+              at, static_cast<double>(sw.ingress_occupancy_bytes(p, prio)));
+      out.add("fcswitch_ingress_occupancy_max_bytes", G, "Highest ingress occupancy seen", at,
+              static_cast<double>(sw.max_ingress_occupancy_bytes(p, prio)));
+      const TxTask& tx = sw.tx(p);
+      if (!tx.has_engine(prio)) continue;
+      Labels fc = at;
+      fc.push_back({"engine", std::string(sw.engine_name(p, prio))});
+      out.add("fcswitch_pause_frames_sent_total", C,
+              "Frames sent upstream holding this priority back (PFC XOFF, GFC stage)", fc,
+              static_cast<double>(tx.pause_frames_sent(prio)));
+      out.add("fcswitch_resume_frames_sent_total", C, "PFC XON frames sent upstream", fc,
+              static_cast<double>(tx.resume_frames_sent(prio)));
+      out.add("fcswitch_blocked_seconds_total", C,
+              "Time this egress queue had packets and a closed gate", fc,
+              static_cast<double>(tx.blocked_ns(prio)) * kNs);
+      out.add("fcswitch_watchdog_storms_total", C,
+              "Times the watchdog found this queue held by its gate too long (a pause storm)", fc,
+              static_cast<double>(tx.watchdog_storms(prio)));
+      tx.engine_counters(prio, [&](std::string_view name, uint64_t value) {
+        if (const auto metric = engine_metric(name)) {
+          out.add(metric->family, metric->type, metric->help, fc,
+                  static_cast<double>(value) * metric->scale);
+        } else {  // a counter not yet in the catalog: still visible, under its engine's name
+          Labels named = fc;
+          named.push_back({"name", std::string(name)});
+          out.add("fcswitch_engine_value", G, "An engine value without a catalog entry",
+                  std::move(named), static_cast<double>(value));
+        }
+      });
+    }
+  }
+}
+
+void collect_tagger(MetricFamilySet& out, const std::string& node, const TaggerStage& tagger) {
+  const Labels at = {{"node", node}};
+  out.add("fcswitch_tagger_rewrites_total", C, "Packets whose tag a rule changed", at,
+          static_cast<double>(tagger.rewrites()));
+  out.add("fcswitch_tagger_demotions_total", C,
+          "Packets with no rule for their (tag, in, out), sent on with the lossy tag", at,
+          static_cast<double>(tagger.demoted()));
+  out.add("fcswitch_tagger_lossy_arrivals_total", C, "Packets that arrived with a non-lossless tag",
+          at, static_cast<double>(tagger.lossy_in()));
+  for (int r = 0; r < tagger.rules(); ++r)
+    out.add("fcswitch_tagger_rule_hits_total", C, "Packets that matched this rule (config order)",
+            {{"node", node}, {"rule", std::to_string(r)}},
+            static_cast<double>(tagger.rule_hits(r)));
+}
+
+void collect_tasks(MetricFamilySet& out, const std::string& node, const SwitchNode& sw) {
+  const std::vector<std::vector<Task*>> lcores = sw.lcore_tasks();
+  for (size_t l = 0; l < lcores.size(); ++l)
+    for (const Task* task : lcores[l]) {
+      const Labels at = {{"node", node}, {"task", task->name()}, {"lcore", std::to_string(l)}};
+      out.add("fcswitch_task_polls_total", C, "Polls of this task", at,
+              static_cast<double>(task->polls()));
+      out.add("fcswitch_task_busy_polls_total", C, "Polls of this task that found work", at,
+              static_cast<double>(task->busy_polls()));
+    }
+}
+
+}  // namespace
+
+std::vector<prometheus::MetricFamily> collect_switch_metrics(
+    const std::vector<NamedSwitch>& switches) {
+  MetricFamilySet out;
+  for (const NamedSwitch& s : switches) {
+    collect_ports(out, s.node, *s.switch_node);
+    if (const TaggerStage* tagger = s.switch_node->fwd().tagger())
+      collect_tagger(out, s.node, *tagger);
+    collect_tasks(out, s.node, *s.switch_node);
+    out.add("fcswitch_mempool_mbufs_in_use", G, "Mbufs of the switch's pools not free", {{"node", s.node}},
+            s.switch_node->mempool_in_use());
+    out.add("fcswitch_mempool_mbufs", G, "Mbufs in the switch's pools", {{"node", s.node}},
+            s.switch_node->mempool_size());
+  }
+  return out.take();
+}
+
+}  // namespace fcswitch::metrics

@@ -1,0 +1,333 @@
+#!/usr/bin/env python3
+"""Observability end to end (issue 7): fcswitch on pcap vdevs with a two-into-one overload,
+scraped by Debian's Prometheus server, checked by promtool, read with dpdk-telemetry.py, and
+its occupancy trace compared with its own counters. Every check compares with what was sent.
+
+usage: observability_test.py FCSWITCH SOURCE_DIR WORK_DIR
+"""
+
+import json
+import os
+import re
+import shutil
+import signal
+import socket
+import struct
+import subprocess
+import sys
+import time
+import urllib.parse
+import urllib.request
+
+FRAME_BYTES = 1000
+FRAMES_PER_INPUT = 500  # 500 KB into each of two ports: past XOFF, below the 1 MB buffer
+XOFF, XON = 200_000, 190_000
+DRAIN_BPS = 1e9  # p2's rate_limit
+TRACE_INTERVAL_S = 10e-6
+MAC = {"p0": b"\x02\x00\x00\x00\x00\x0a", "p1": b"\x02\x00\x00\x00\x00\x0b",
+       "p2": b"\x02\x00\x00\x00\x00\x0c"}
+
+failures = []
+
+
+def check(ok, what):
+    print(("ok    " if ok else "FAIL  ") + what, flush=True)
+    if not ok:
+        failures.append(what)
+
+
+def ipv4_checksum(header):
+    total = sum(struct.unpack("!10H", header))
+    while total >> 16:
+        total = (total & 0xFFFF) + (total >> 16)
+    return ~total & 0xFFFF
+
+
+def frame(src, dst, dscp, seq, size):
+    """Ethernet + IPv4 (DSCP as given) + UDP, `size` bytes without FCS."""
+    ip_len = size - 14
+    ip = struct.pack("!BBHHHBBH4s4s", 0x45, dscp << 2, ip_len, seq & 0xFFFF, 0, 64, 17, 0,
+                     bytes([10, 0, 0, src[-1]]), bytes([10, 0, 0, dst[-1]]))
+    ip = ip[:10] + struct.pack("!H", ipv4_checksum(ip)) + ip[12:]
+    udp = struct.pack("!HHHH", 4791, 4791, ip_len - 20, 0)  # RoCEv2's port
+    payload = bytes(ip_len - 28)
+    return dst + src + b"\x08\x00" + ip + udp + payload
+
+
+def write_pcap(path, frames):
+    with open(path, "wb") as f:
+        f.write(struct.pack("<IHHiIII", 0xA1B2C3D4, 2, 4, 0, 0, 65535, 1))
+        for i, data in enumerate(frames):
+            f.write(struct.pack("<IIII", 0, i, len(data), len(data)))
+            f.write(data)
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def http_get(url, timeout=5):
+    with urllib.request.urlopen(url, timeout=timeout) as r:
+        return r.read().decode()
+
+
+def wait_until(what, probe, timeout_s):
+    """Polls `probe` until it returns a true value: a bounded wait for a condition, not a
+    sleep standing in for synchronisation."""
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        try:
+            value = probe()
+            if value:
+                return value
+        except (OSError, ValueError, KeyError, IndexError):
+            pass
+        time.sleep(0.2)
+    check(False, f"{what} within {timeout_s} s")
+    return None
+
+
+def config_text(metrics_port, prefix):
+    return f"""
+[switch]
+name = "obs"
+lossless_priorities = [3, 4, 5, 6]
+mac_learning = false
+mbufs = 16383
+
+[eal]
+args = ["--no-huge", "-m", "512", "--no-pci", "--file-prefix={prefix}", "--log-level=warning"]
+
+[buffer]
+lossless_ingress = "1MB"
+
+[flow_control]
+engine = "pfc"
+response_time = "20us"
+
+[flow_control.pfc]
+xoff = {XOFF}
+xon = {XON}
+
+# One priority per engine, so that every family a dashboard panel queries is exposed.
+[flow_control.priority.4]
+engine = "cbfc"
+[flow_control.priority.5]
+engine = "gfc-buffer"
+[flow_control.priority.6]
+engine = "gfc-time"
+
+[tagger]
+tags = {{ "26" = 3 }}
+lossy_tag = 0
+lossy_priority = 0
+rules = [{{ tag = 26, in = ["p0", "p1"], out = "p2", new_tag = 26 }},
+         {{ tag = 26, in = "p2", out = "p0", new_tag = 26 }}]
+
+[metrics]
+port = {metrics_port}
+
+[trace]
+interval = "10us"
+file = "trace.csv"
+priorities = [3]
+
+[[ports]]
+name = "p0"
+device = "net_pcap0,rx_pcap=in0.pcap,tx_pcap=out0.pcap"
+[[ports]]
+name = "p1"
+device = "net_pcap1,rx_pcap=in1.pcap,tx_pcap=out1.pcap"
+[[ports]]
+name = "p2"
+device = "net_pcap2,rx_pcap=in2.pcap,tx_pcap=out2.pcap"
+rate_limit = "1Gbps"   # the overloaded egress: two inputs into 1 Gb/s
+
+[[fib]]
+mac = "02:00:00:00:00:0a"
+port = "p0"
+[[fib]]
+mac = "02:00:00:00:00:0c"
+port = "p2"
+"""
+
+
+def exposition_families(text):
+    return set(re.findall(r"^# TYPE (\S+) ", text, re.M))
+
+
+def dashboard_metrics(path):
+    """Every fcswitch_* name in every panel target's expression."""
+    with open(path) as f:
+        dashboard = json.load(f)
+    names = {}
+    for panel in dashboard["panels"]:
+        for target in panel.get("targets", []):
+            for name in re.findall(r"\bfcswitch_[a-z0-9_]+", target["expr"]):
+                names.setdefault(name, panel["title"])
+    return names
+
+
+def telemetry(prefix, command):
+    out = subprocess.run(["dpdk-telemetry.py", "-f", prefix], input=command + "\n",
+                         capture_output=True, text=True, timeout=30).stdout
+    # The script prints a greeting, then one JSON object per command.
+    for line in out.splitlines():
+        if line.startswith("{") and command.split(",")[0] in line:
+            return json.loads(line)[command.split(",")[0]]
+    raise ValueError(f"no answer to {command}: {out!r}")
+
+
+def main():
+    fcswitch, source, work = sys.argv[1:4]
+    shutil.rmtree(work, ignore_errors=True)
+    os.makedirs(work)
+    os.chdir(work)
+    prefix = f"fcsw_obs{os.getpid()}"
+    metrics_port, prom_port = free_port(), free_port()
+    seq = iter(range(1, 1 << 30))
+    write_pcap("in0.pcap", [frame(MAC["p0"], MAC["p2"], 26, next(seq), FRAME_BYTES)
+                            for _ in range(FRAMES_PER_INPUT)])
+    write_pcap("in1.pcap", [frame(MAC["p1"], MAC["p2"], 26, next(seq), FRAME_BYTES)
+                            for _ in range(FRAMES_PER_INPUT)])
+    write_pcap("in2.pcap", [frame(MAC["p2"], MAC["p0"], 26, next(seq), 200)])
+    with open("switch.toml", "w") as f:
+        f.write(config_text(metrics_port, prefix))
+    with open("prometheus.yml", "w") as f:
+        f.write("global:\n  scrape_interval: 1s\n  evaluation_interval: 1s\n"
+                "scrape_configs:\n  - job_name: fcswitch\n    static_configs:\n"
+                f"      - targets: ['127.0.0.1:{metrics_port}']\n")
+
+    switch_log = open("fcswitch.log", "w")
+    switch = subprocess.Popen([fcswitch, "switch.toml", "--report-json", "report.json"],
+                              stdout=switch_log, stderr=subprocess.STDOUT)
+    prom_log = open("prometheus.log", "w")
+    prom = subprocess.Popen(["prometheus", "--config.file=prometheus.yml",
+                             "--storage.tsdb.path=tsdb", f"--web.listen-address=127.0.0.1:{prom_port}"],
+                            stdout=prom_log, stderr=subprocess.STDOUT)
+    try:
+        run_checks(source, prefix, metrics_port, prom_port)
+    finally:
+        switch.send_signal(signal.SIGTERM)
+        code = switch.wait(timeout=60)
+        prom.terminate()
+        prom.wait(timeout=30)
+    check(code == 0, f"fcswitch stopped by SIGTERM with exit code 0 (got {code})")
+    check_trace()
+    print(f"observability: {len(failures)} failed", flush=True)
+    if failures:
+        print("see " + work, flush=True)
+    return 1 if failures else 0
+
+
+def run_checks(source, prefix, metrics_port, prom_port):
+    sent_bytes = FRAMES_PER_INPUT * FRAME_BYTES
+
+    # The switch forwarded everything: wait for its own exposition to say so.
+    def settled():
+        text = http_get(f"http://127.0.0.1:{metrics_port}/metrics")
+        m = re.search(r'^fcswitch_tx_packets_total\{node="obs",port="p2",prio="3"\} (\S+)$', text,
+                      re.M)
+        return text if m and float(m.group(1)) == 2 * FRAMES_PER_INPUT else None
+    text = wait_until("p2 sent all 1000 frames", settled, 60)
+    if text is None:
+        return
+    # Everything has drained: the trace has what it needs (and stays a few MB).
+    trace = telemetry(prefix, "/fcswitch/trace,stop")
+    check(trace["recording"] == 0 and trace["samples"] > 0 and trace["samples_lost"] == 0,
+          f"telemetry /fcswitch/trace,stop: {trace}")
+
+    # promtool: the exposition follows the format and the naming conventions.
+    lint = subprocess.run(["promtool", "check", "metrics"], input=text, capture_output=True,
+                          text=True)
+    check(lint.returncode == 0 and not lint.stdout.strip() and not lint.stderr.strip(),
+          f"promtool check metrics reports no problem: {lint.stdout}{lint.stderr}".strip())
+
+    # Every metric a dashboard panel queries is exposed.
+    families = exposition_families(text)
+    for name, panel in dashboard_metrics(os.path.join(source, "tools/grafana/fcswitch.json")).items():
+        check(name in families, f"dashboard panel '{panel}' queries {name}, which is exposed")
+
+    # Prometheus scraped us: counters moved by what the pcaps sent.
+    api = f"http://127.0.0.1:{prom_port}/api/v1/query?query="
+
+    def query(expr):
+        answer = json.loads(http_get(api + urllib.parse.quote(expr)))
+        return float(answer["data"]["result"][0]["value"][1])
+    expected = {
+        'fcswitch_rx_packets_total{port="p0"}': FRAMES_PER_INPUT,
+        'fcswitch_admitted_bytes_total{port="p1",prio="3"}': sent_bytes,
+        'fcswitch_tx_packets_total{port="p2",prio="3"}': 2 * FRAMES_PER_INPUT,
+        'fcswitch_tx_bytes_total{port="p2",prio="3"}': 2 * sent_bytes,
+        'fcswitch_tagger_rule_hits_total{rule="0"}': 2 * FRAMES_PER_INPUT,
+        'sum(fcswitch_drops_total{port=~"p0|p1"})': 0,
+    }
+    for expr, want in expected.items():
+        got = wait_until(f"Prometheus has scraped {expr} == {want}",
+                         lambda: query(expr) == want and want + 1, 60)
+        check(got is not None, f"Prometheus: {expr} == {want}")
+    pauses = query('fcswitch_pause_frames_sent_total{port="p0",prio="3"}')
+    check(pauses >= 1, f"Prometheus: p0 sent {pauses:.0f} pause frames (>= 1) for priority 3")
+
+    # DPDK telemetry reads the same counters.
+    ports = telemetry(prefix, "/fcswitch/ports")
+    check(ports["rx_packets"][ports["port"].index("p0")] == FRAMES_PER_INPUT,
+          f"telemetry /fcswitch/ports: p0 rx_packets {ports['rx_packets']}")
+    queues = telemetry(prefix, "/fcswitch/queues,p1")
+    check(queues["admitted_packets"][3] == FRAMES_PER_INPUT,
+          f"telemetry /fcswitch/queues,p1: priority 3 admitted {queues['admitted_packets'][3]}")
+    fc = telemetry(prefix, "/fcswitch/fc,p0,3")
+    check(fc["engine"] == "pfc" and fc["pause_frames_sent"] == pauses and fc["xoff_transitions"] >= 1,
+          f"telemetry /fcswitch/fc,p0,3: {fc}")
+    fc_all = telemetry(prefix, "/fcswitch/fc,obs,p2")
+    check(fc_all["engine"] == ["pfc", "cbfc", "gfc-buffer", "gfc-time"],
+          f"telemetry /fcswitch/fc,obs,p2 lists the engines: {fc_all.get('engine')}")
+    samples = trace["samples"]
+    trace = telemetry(prefix, "/fcswitch/trace")
+    check(trace["recording"] == 0 and trace["samples"] == samples,
+          f"telemetry /fcswitch/trace: stopped at {samples} samples: {trace}")
+
+
+def check_trace():
+    with open("report.json") as f:
+        report = json.load(f)
+    port0 = next(p for p in report["ports"] if p["name"] == "p0")
+    fc3 = port0["flow_control"]["3"]
+    rows = []
+    with open("trace.csv") as f:
+        header = f.readline().strip().split(",")
+        check(header == ["time_s", "node", "port", "prio", "ingress_bytes", "input_bps",
+                         "pause_frames_sent", "fc_level"], f"trace columns {header}")
+        for line in f:
+            r = dict(zip(header, line.strip().split(",")))
+            if r["port"] == "p0" and r["prio"] == "3":
+                rows.append(r)
+    check(len(rows) > 10, f"trace has {len(rows)} samples of p0 priority 3")
+    if not rows:
+        return
+    occupancy = [int(r["ingress_bytes"]) for r in rows]
+    pauses = [int(r["pause_frames_sent"]) for r in rows]
+    levels = [int(r["fc_level"]) for r in rows]
+    check(max(occupancy) >= XOFF, f"trace: p0's occupancy rose past XOFF (max {max(occupancy)})")
+    check(any(float(r["input_bps"]) > 0 for r in rows), "trace: an input rate while the pcap played")
+    # The first pause in the trace comes with the occupancy at XOFF: less only by what p2 can
+    # drain in one sampling interval plus a frame, since the counter and the level were read.
+    first = next((i for i, n in enumerate(pauses) if n > 0), None)
+    check(first is not None, "trace: a pause frame counted")
+    if first is not None:
+        slack = DRAIN_BPS / 8 * TRACE_INTERVAL_S + FRAME_BYTES
+        check(occupancy[first] >= XOFF - slack and levels[first] == 1,
+              f"trace: first pause at {rows[first]['time_s']} s with occupancy "
+              f"{occupancy[first]} (XOFF {XOFF}) and level {levels[first]}")
+        check(first == 0 or occupancy[first - 1] < XOFF + slack,
+              f"trace: the sample before the first pause was below XOFF ({occupancy[first - 1]})")
+    check(pauses[-1] == fc3["pause_frames_sent"],
+          f"trace ends with {pauses[-1]} pause frames, the report says {fc3['pause_frames_sent']}")
+    check(levels[-1] == 0 and occupancy[-1] == 0, "trace ends drained, pause released")
+    check(pauses == sorted(pauses), "trace: the pause count never goes back")
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -21,6 +21,7 @@
 #include "config/config_error.h"
 #include "dpdk/eal_session.h"
 #include "lab/lab_network.h"
+#include "metrics/metrics_exposer.h"
 #include "lab/lab_report.h"
 #include "lab/lab_scenario.h"
 
@@ -34,6 +35,7 @@ struct Options {
   bool check_only = false;
   bool plots = true;
   std::string log_level = "warn";
+  std::string metrics;  // "address:port" of /metrics while a run lasts; empty: none
   std::vector<std::string> eal_args;
 };
 
@@ -112,6 +114,14 @@ int run(const Options& options) {
     fcswitch::lab::LabResult result;
     {
       fcswitch::lab::LabNetwork network(scenarios[i]);
+      std::unique_ptr<fcswitch::metrics::MetricsExposer> exposer;  // gone before the network
+      if (!options.metrics.empty()) {
+        std::vector<fcswitch::metrics::NamedSwitch> named;
+        for (const auto& [name, node] : network.switch_nodes()) named.push_back({name, node});
+        exposer = std::make_unique<fcswitch::metrics::MetricsExposer>(options.metrics, named);
+        spdlog::warn("metrics: http://{}/metrics while {} runs", options.metrics,
+                     runs[i].label.empty() ? scenarios[i].name : runs[i].label);
+      }
       result = network.run(runs[i].out_dir);
     }
     fcswitch::lab::write_summary(result, runs[i].out_dir + "/summary.json");
@@ -148,6 +158,9 @@ int main(int argc, char** argv) {
   app.add_flag("--check", options.check_only, "validate the scenario and exit");
   app.add_flag("!--no-plots", options.plots, "do not draw PNG plots");
   app.add_option("--log-level", options.log_level, "trace, debug, info, warn, error");
+  app.add_option("--metrics", options.metrics,
+                 "serve Prometheus /metrics at ADDRESS:PORT (e.g. 127.0.0.1:9417) while a run "
+                 "lasts, every switch with its node label");
   CLI11_PARSE(app, argc, argv);
   spdlog::set_level(spdlog::level::from_str(options.log_level));
   try {

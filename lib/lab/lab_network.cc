@@ -182,6 +182,13 @@ uint64_t LabNetwork::next_event(uint64_t now) const {
   return next;
 }
 
+std::vector<std::pair<std::string, const SwitchNode*>> LabNetwork::switch_nodes() const {
+  std::vector<std::pair<std::string, const SwitchNode*>> out;
+  for (size_t n = 0; n < switches_.size(); ++n)
+    if (switches_[n]) out.emplace_back(scenario_.nodes[n].name, switches_[n].get());
+  return out;
+}
+
 LabResult LabNetwork::run(const std::string& out_dir) {
   const auto wall_start = std::chrono::steady_clock::now();
   std::vector<const SwitchNode*> switches;

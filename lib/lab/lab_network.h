@@ -39,6 +39,9 @@ class LabNetwork {
   // Runs the scenario for its duration, then shuts the network down (every frame freed).
   LabResult run(const std::string& out_dir = "");
 
+  // The switches, with their scenario names (for metrics); valid while the network lives.
+  std::vector<std::pair<std::string, const SwitchNode*>> switch_nodes() const;
+
  private:
   struct PortRings {
     rte_ring* in = nullptr;   // the link delivers, the port's RX takes

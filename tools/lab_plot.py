@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
-"""Draws a lab run's time series (fclab's queues.csv and flows.csv) as PNGs in the same folder.
+"""Draws a lab run's time series (fclab's queues.csv and flows.csv) as PNGs in the same folder,
+or a switch's [trace] CSV (the same columns as queues.csv) as PNGs beside it.
 
   tools/lab_plot.py OUT_DIR
+  tools/lab_plot.py trace.csv      (fcswitch's high-resolution trace: occupancy and input rate)
 
 occupancy.png: ingress occupancy per (node, port, prio) over time (as GFC Figures 9 and 10).
 input_rate.png: the input rate of the same queues.
@@ -54,13 +56,22 @@ def main():
         print("lab_plot: matplotlib is missing (apt install python3-matplotlib): no plots",
               file=sys.stderr)
         return 3
-    queues = os.path.join(out, "queues.csv")
-    flows = os.path.join(out, "flows.csv")
-    name = os.path.basename(os.path.normpath(out))
+    flows = None
+    if out.endswith(".csv"):  # a switch's trace: no flows, plots beside the file
+        queues = out
+        name = os.path.splitext(os.path.basename(out))[0]
+        out = os.path.dirname(os.path.abspath(out))
+    else:
+        queues = os.path.join(out, "queues.csv")
+        flows = os.path.join(out, "flows.csv")
+        name = os.path.basename(os.path.normpath(out))
     draw(read_series(queues, ["node", "port", "prio"], "ingress_bytes"), "ingress occupancy (KB)",
          1e3, f"{name}: ingress occupancy", os.path.join(out, "occupancy.png"), plt)
     draw(read_series(queues, ["node", "port", "prio"], "input_bps"), "input rate (Gb/s)", 1e9,
          f"{name}: input rate", os.path.join(out, "input_rate.png"), plt)
+    if flows is None:
+        print(f"plots: {out}/occupancy.png input_rate.png")
+        return 0
     draw(read_series(flows, ["from", "to"], "rx_bps"), "received (Gb/s)", 1e9,
          f"{name}: flow throughput", os.path.join(out, "flows.png"), plt)
     print(f"plots: {out}/occupancy.png input_rate.png flows.png")

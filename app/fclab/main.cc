@@ -21,9 +21,9 @@
 #include "config/config_error.h"
 #include "dpdk/eal_session.h"
 #include "lab/lab_network.h"
-#include "metrics/metrics_exposer.h"
 #include "lab/lab_report.h"
 #include "lab/lab_scenario.h"
+#include "metrics/metrics_exposer.h"
 
 namespace {
 

@@ -60,8 +60,8 @@ int wait_signal(const sigset_t& signals, std::chrono::milliseconds timeout) {
 
 // Runs until a signal, the duration, or (with exit_on_idle) the switch has settled for that
 // long. Logs drops at most once a second, when they changed; writes the trace out as it fills.
-void run_until_stopped(fcswitch::SwitchNode& node, const Options& options,
-                       const sigset_t& signals, fcswitch::metrics::OccupancyTrace* trace) {
+void run_until_stopped(fcswitch::SwitchNode& node, const Options& options, const sigset_t& signals,
+                       fcswitch::metrics::OccupancyTrace* trace) {
   const auto start = Clock::now();
   auto last_log = start;
   std::string last_drops;

@@ -362,7 +362,8 @@ std::optional<tagger::PortMask> read_rule_ports(TableReader& rule, std::string_v
     const auto* name = item.as_string();
     const int port = name ? config.port_index(name->get()) : -1;
     if (name && name->get() == "*") {
-      for (size_t p = 0; p < config.ports.size(); ++p) mask |= tagger::port_bit(static_cast<int>(p));
+      for (size_t p = 0; p < config.ports.size(); ++p)
+        mask |= tagger::port_bit(static_cast<int>(p));
     } else if (port >= 0) {
       mask |= tagger::port_bit(port);
     } else {
@@ -435,8 +436,9 @@ void read_tagger(TableReader& root, SwitchConfig& config) {
       reader.refuse("lossy_priority", "a priority that is not lossless");
     settings.lossy_priority = static_cast<uint8_t>(*v);
   } else if (has_priority(config.lossless_priorities, settings.lossy_priority)) {
-    reader.refuse("lossy_priority", "a priority that is not lossless",
-                  fmt::format("the default {}, which is lossless: set it", settings.lossy_priority));
+    reader.refuse(
+        "lossy_priority", "a priority that is not lossless",
+        fmt::format("the default {}, which is lossless: set it", settings.lossy_priority));
   }
   if (const toml::array* rules = reader.array("rules")) {
     for (size_t i = 0; i < rules->size(); ++i) {
@@ -444,8 +446,8 @@ void read_tagger(TableReader& root, SwitchConfig& config) {
       const std::string path = fmt::format("tagger.rules[{}]", i);
       const auto* rule_table = item.as_table();
       if (!rule_table) {
-        problems.expected(item.source(), path,
-                          "a rule { tag = …, in = …, out = …, new_tag = … }", describe(item));
+        problems.expected(item.source(), path, "a rule { tag = …, in = …, out = …, new_tag = … }",
+                          describe(item));
         continue;
       }
       TableReader rule(*rule_table, path, problems);

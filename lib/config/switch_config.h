@@ -66,7 +66,7 @@ struct SwitchConfig {
   PriorityMask lossless_priorities = 0;
   SharedBufferConfig buffer;
   bool mac_learning = true;
-  bool ingress_fair_egress = false;  // [switch] egress_service = "ingress-fair"
+  bool ingress_fair_egress = false;      // [switch] egress_service = "ingress-fair"
   std::optional<TaggerSettings> tagger;  // [tagger]
   std::optional<MetricsConfig> metrics;  // [metrics]: Prometheus exposer
   std::optional<TraceConfig> trace;      // [trace]: high-resolution occupancy trace

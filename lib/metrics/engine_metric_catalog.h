@@ -15,7 +15,7 @@ struct EngineMetric {
   std::string_view counter;  // the engine's name for it
   std::string_view family;   // fcswitch_…, in base units (`_total` on counters)
   MetricType type;
-  double scale;              // engine value × scale = the exposed value
+  double scale;  // engine value × scale = the exposed value
   std::string_view help;
 };
 

@@ -6,8 +6,9 @@ namespace fcswitch::metrics {
 
 void MetricFamilySet::add(std::string_view name, MetricType type, std::string_view help,
                           Labels labels, double value) {
-  const prometheus::MetricType wanted =
-      type == MetricType::kCounter ? prometheus::MetricType::Counter : prometheus::MetricType::Gauge;
+  const prometheus::MetricType wanted = type == MetricType::kCounter
+                                            ? prometheus::MetricType::Counter
+                                            : prometheus::MetricType::Gauge;
   auto [it, inserted] = index_.try_emplace(std::string(name), families_.size());
   if (inserted) {
     prometheus::MetricFamily family;

@@ -128,8 +128,8 @@ std::vector<prometheus::MetricFamily> collect_switch_metrics(
     if (const TaggerStage* tagger = s.switch_node->fwd().tagger())
       collect_tagger(out, s.node, *tagger);
     collect_tasks(out, s.node, *s.switch_node);
-    out.add("fcswitch_mempool_mbufs_in_use", G, "Mbufs of the switch's pools not free", {{"node", s.node}},
-            s.switch_node->mempool_in_use());
+    out.add("fcswitch_mempool_mbufs_in_use", G, "Mbufs of the switch's pools not free",
+            {{"node", s.node}}, s.switch_node->mempool_in_use());
     out.add("fcswitch_mempool_mbufs", G, "Mbufs in the switch's pools", {{"node", s.node}},
             s.switch_node->mempool_size());
   }

@@ -105,8 +105,7 @@ int cmd_ports(const char*, const char* params, rte_tel_data* d) {
   add_names(d, "port", names);
   add_column(d, "rx_packets", ports, [&](int p) { return node.rx_packets(p); });
   add_column(d, "rx_bytes", ports, [&](int p) { return node.rx(p).bytes(); });
-  add_column(d, "control_frames_received", ports,
-             [&](int p) { return node.rx_control_frames(p); });
+  add_column(d, "control_frames_received", ports, [&](int p) { return node.rx_control_frames(p); });
   auto tx_sum = [&](int p, bool bytes) {
     uint64_t sum = 0;
     for (int q = 0; q < kNumEgressQueues; ++q)
@@ -250,9 +249,9 @@ TelemetryRegistration::TelemetryRegistration(std::string node, const SwitchNode&
 TelemetryRegistration::~TelemetryRegistration() {
   std::lock_guard guard(table().lock);
   auto& all = table().switches;
-  all.erase(std::remove_if(all.begin(), all.end(),
-                           [&](const Registered& r) { return r.node == node_; }),
-            all.end());
+  all.erase(
+      std::remove_if(all.begin(), all.end(), [&](const Registered& r) { return r.node == node_; }),
+      all.end());
 }
 
 }  // namespace fcswitch::metrics

@@ -47,8 +47,8 @@ TEST(EngineMetricCatalog, NamesEveryCounterOfEveryEngine) {
     auto expect_named = [&](std::string_view counter, uint64_t) {
       seen.emplace(counter);
       const auto metric = engine_metric(counter);
-      ASSERT_TRUE(metric.has_value()) << engine << " reports '" << counter
-                                      << "', which engine_metric_catalog.cc does not name";
+      ASSERT_TRUE(metric.has_value())
+          << engine << " reports '" << counter << "', which engine_metric_catalog.cc does not name";
       EXPECT_EQ(metric->family.substr(0, 9), "fcswitch_");
       EXPECT_EQ(metric->family.ends_with("_total"), metric->type == MetricType::kCounter)
           << metric->family;
@@ -62,7 +62,7 @@ TEST(EngineMetricCatalog, NamesEveryCounterOfEveryEngine) {
 TEST(EngineMetricCatalog, ConvertsToBaseUnits) {
   EXPECT_EQ(engine_metric("paused_ns")->family, "fcswitch_paused_seconds_total");
   EXPECT_DOUBLE_EQ(engine_metric("paused_ns")->scale * 2'500'000'000, 2.5);
-  EXPECT_DOUBLE_EQ(engine_metric("rate_bps")->scale * 8e9, 1e9);  // bytes per second
+  EXPECT_DOUBLE_EQ(engine_metric("rate_bps")->scale * 8e9, 1e9);     // bytes per second
   EXPECT_DOUBLE_EQ(engine_metric("credit_blocks")->scale * 3, 192);  // 64-byte blocks
   EXPECT_FALSE(engine_metric("no_such_counter").has_value());
 }

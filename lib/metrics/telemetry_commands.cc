@@ -55,8 +55,19 @@ const Registered* pick(std::vector<std::string>& params) {
   return all.size() == 1 ? &all.front() : nullptr;
 }
 
-int port_of(const SwitchNode& node, const std::vector<std::string>& params) {
-  return params.empty() ? -1 : node.config().port_index(params.front());
+// Table locked. For the per-port commands: the switch and the port the parameters name
+// (both dropped from `params`), with the reply's dict started and naming them; null if either
+// is unknown.
+const Registered* start_port_reply(std::vector<std::string>& params, rte_tel_data* d, int& port) {
+  const Registered* r = pick(params);
+  if (!r || params.empty()) return nullptr;
+  port = r->node->config().port_index(params.front());
+  if (port < 0) return nullptr;
+  params.erase(params.begin());
+  rte_tel_data_start_dict(d);
+  rte_tel_data_add_dict_string(d, "node", r->name.c_str());
+  rte_tel_data_add_dict_string(d, "port", r->node->config().ports[port].name.c_str());
+  return r;
 }
 
 std::optional<int> number(const std::string& s, int limit) {
@@ -128,14 +139,10 @@ int cmd_ports(const char*, const char* params, rte_tel_data* d) {
 int cmd_queues(const char*, const char* params, rte_tel_data* d) {
   std::lock_guard guard(table().lock);
   std::vector<std::string> args = split(params);
-  const Registered* r = pick(args);
+  int port = -1;
+  const Registered* r = start_port_reply(args, d, port);
   if (!r) return -EINVAL;
   const SwitchNode& node = *r->node;
-  const int port = port_of(node, args);
-  if (port < 0) return -EINVAL;
-  rte_tel_data_start_dict(d);
-  rte_tel_data_add_dict_string(d, "node", r->name.c_str());
-  rte_tel_data_add_dict_string(d, "port", node.config().ports[port].name.c_str());
   add_column(d, "prio", kNumPriorities, [](int prio) { return static_cast<uint64_t>(prio); });
   add_column(d, "ingress_bytes", kNumPriorities,
              [&](int prio) { return node.ingress_occupancy_bytes(port, prio); });
@@ -156,17 +163,13 @@ int cmd_queues(const char*, const char* params, rte_tel_data* d) {
 int cmd_fc(const char*, const char* params, rte_tel_data* d) {
   std::lock_guard guard(table().lock);
   std::vector<std::string> args = split(params);
-  const Registered* r = pick(args);
+  int port = -1;
+  const Registered* r = start_port_reply(args, d, port);
   if (!r) return -EINVAL;
   const SwitchNode& node = *r->node;
-  const int port = port_of(node, args);
-  if (port < 0) return -EINVAL;
   const TxTask& tx = node.tx(port);
-  rte_tel_data_start_dict(d);
-  rte_tel_data_add_dict_string(d, "node", r->name.c_str());
-  rte_tel_data_add_dict_string(d, "port", node.config().ports[port].name.c_str());
-  if (args.size() >= 2) {  // one priority, with its engine's own counters
-    const auto prio = number(args[1], kNumPriorities);
+  if (!args.empty()) {  // one priority, with its engine's own counters
+    const auto prio = number(args.front(), kNumPriorities);
     if (!prio || !tx.has_engine(*prio)) return -EINVAL;
     rte_tel_data_add_dict_u64(d, "prio", static_cast<uint64_t>(*prio));
     rte_tel_data_add_dict_string(d, "engine", std::string(node.engine_name(port, *prio)).c_str());

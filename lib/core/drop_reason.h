@@ -9,8 +9,8 @@
 namespace fcswitch {
 
 enum class DropReason : uint8_t {
-  kRunt,              // shorter than the 60-byte Ethernet minimum (without FCS)
-  kMalformed,         // headers that claim more than the frame holds, bad IP version, ...
+  kRunt,              // ends inside its Ethernet header (14 bytes, 18 with a VLAN tag)
+  kMalformed,         // an IP header that runs past the frame's end, bad IP version, ...
   kLinkLocal,         // 01:80:C2:00:00:0x (802.1D reserved): never forwarded by a bridge
   kSamePort,          // the FIB sends it back out of its ingress port
   kNoEgressPort,      // flood with nowhere to go (a one-port switch)

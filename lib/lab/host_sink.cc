@@ -29,7 +29,7 @@ void HostSink::receive(const uint8_t* data, uint32_t length, uint64_t now) {
     credit_frames_.increment();
     return;
   }
-  const auto header = wire::parse_frame_header(data, length, kEthernetMinFrameBytes);
+  const auto header = wire::parse_frame_header(data, length);
   const auto stamp = read_flow_stamp(data, length);
   if (header.status != wire::FrameStatus::kOk || !stamp || stamp->flow >= flows_.size()) {
     foreign_.increment();

@@ -39,11 +39,11 @@ LabHost::LabHost(const LabNode& node, rte_mempool* data_pool, const TickRate& ti
   source_ = std::make_unique<HostSource>(
       node.name + ":source", *state_, data_pool, ticks,
       shaping::WireFraming{nic.wire_overhead_bytes, kEthernetMinFrameBytes});
-  tx_ =
-      std::make_unique<TxTask>(node.name + ":tx", HostSource::kNicPort, port_->id(), nic.scheduler,
-                               make_tx_flow_control(nic, config_.buffer.lossless_ingress_bytes,
-                                                    ticks, node.mac, control_pool_, node.name),
-                               *state_);
+  tx_ = std::make_unique<TxTask>(node.name + ":tx", HostSource::kNicPort, port_->id(),
+                                 !port_->profile().pads_short_frames, nic.scheduler,
+                                 make_tx_flow_control(nic, config_.buffer.lossless_ingress_bytes,
+                                                      ticks, node.mac, control_pool_, node.name),
+                                 *state_);
 }
 
 LabHost::~LabHost() {

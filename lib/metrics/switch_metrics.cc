@@ -33,6 +33,9 @@ void collect_ports(MetricFamilySet& out, const std::string& node, const SwitchNo
             at_port, static_cast<double>(sw.tx(p).pfc_frames_sent()));
     out.add("fcswitch_credit_frames_sent_total", C, "CBFC credit frames sent", at_port,
             static_cast<double>(sw.tx(p).credit_frames_sent()));
+    out.add("fcswitch_tx_short_frames_padded_total", C,
+            "Data frames under 60 bytes padded before transmission", at_port,
+            static_cast<double>(sw.tx(p).short_frames_padded()));
     for (int r = 0; r < kNumDropReasons; ++r) {
       Labels labels = at_port;
       labels.push_back({"reason", std::string(kDropReasonNames[r])});

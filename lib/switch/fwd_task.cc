@@ -59,8 +59,8 @@ bool FwdTask::poll(uint64_t /*now_tsc*/) {
 }
 
 void FwdTask::forward(rte_mbuf* m, int in_port) {
-  const auto header = wire::parse_frame_header(rte_pktmbuf_mtod(m, const uint8_t*),
-                                               rte_pktmbuf_data_len(m), kEthernetMinFrameBytes);
+  const auto header =
+      wire::parse_frame_header(rte_pktmbuf_mtod(m, const uint8_t*), rte_pktmbuf_data_len(m));
   if (header.status == wire::FrameStatus::kRunt) return drop(m, in_port, DropReason::kRunt);
   if (header.status == wire::FrameStatus::kMalformed)
     return drop(m, in_port, DropReason::kMalformed);

@@ -56,7 +56,8 @@ SwitchNode::SwitchNode(const config::SwitchConfig& config, uint64_t tick_hz)
                                             port.flow_control.trust},
                                  *state_));
     tx_tasks_.push_back(std::make_unique<TxTask>(
-        "tx:" + port.name, p, ports_[p]->id(), port.scheduler,
+        "tx:" + port.name, p, ports_[p]->id(), !ports_[p]->profile().pads_short_frames,
+        port.scheduler,
         make_tx_flow_control(port, config.buffer.lossless_ingress_bytes, ticks_, ports_[p]->mac(),
                              control_pool_, config.name),
         *state_));

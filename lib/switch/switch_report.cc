@@ -55,6 +55,9 @@ std::string report_text(const SwitchNode& node, const ShutdownCheck& check) {
       if (uint64_t n = node.drops(p, static_cast<DropReason>(r)))
         out += fmt::format("  drop {}: {}\n", kDropReasonNames[r], n);
     const TxTask& tx = node.tx(p);
+    if (tx.short_frames_padded() || tx.short_frames_unpadded())
+      out += fmt::format("  frames under 60 bytes: {} padded on transmit, {} left unpadded\n",
+                         tx.short_frames_padded(), tx.short_frames_unpadded());
     if (tx.pfc_frames_sent() || tx.credit_frames_sent() || tx.messages_without_gate() ||
         tx.control_alloc_failures())
       out += fmt::format(
@@ -106,9 +109,9 @@ std::string report_json(const SwitchNode& node, const ShutdownCheck& check) {
     const TxTask& tx = node.tx(p);
     out += fmt::format(
         "}},\"pfc_frames_sent\":{},\"credit_frames_sent\":{},\"messages_without_engine\":{},"
-        "\"control_mbuf_shortages\":{}",
+        "\"control_mbuf_shortages\":{},\"short_frames_padded\":{},\"short_frames_unpadded\":{}",
         tx.pfc_frames_sent(), tx.credit_frames_sent(), tx.messages_without_gate(),
-        tx.control_alloc_failures());
+        tx.control_alloc_failures(), tx.short_frames_padded(), tx.short_frames_unpadded());
     out += ",\"flow_control\":{";
     bool first = true;
     for (int prio = 0; prio < kNumPriorities; ++prio) {

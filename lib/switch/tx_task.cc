@@ -10,16 +10,18 @@
 #include <spdlog/spdlog.h>
 
 #include "core/units.h"
+#include "switch/short_frame_padding.h"
 #include "wire/credit_frame.h"
 #include "wire/pfc_frame.h"
 
 namespace fcswitch {
 
-TxTask::TxTask(std::string name, int port, uint16_t port_id, const SchedulerConfig& scheduler,
-               TxFlowControl flow_control, SwitchState& state)
+TxTask::TxTask(std::string name, int port, uint16_t port_id, bool pad_short_frames,
+               const SchedulerConfig& scheduler, TxFlowControl flow_control, SwitchState& state)
     : Task(std::move(name)),
       port_(port),
       port_id_(port_id),
+      pad_short_frames_(pad_short_frames),
       state_(state),
       scheduler_(scheduler),
       flow_(std::move(flow_control)),
@@ -245,6 +247,8 @@ void TxTask::fill_burst(uint64_t now) {
     rte_mbuf* m = head.pkts[head.first++];
     --head.count;
     const uint32_t length = rte_pktmbuf_pkt_len(m);
+    if (pad_short_frames_ && length < kEthernetMinFrameBytes)
+      (pad_to_min_frame(m) ? short_frames_padded_ : short_frames_unpadded_).increment();
     scheduler_.on_sent(q, length);
     if (flow_.pacer) flow_.pacer->on_send(now, length);
     const bool gated = gated_ >> q & 1u;

@@ -49,14 +49,19 @@ struct TxFlowControl {
 
 class TxTask : public Task {
  public:
-  TxTask(std::string name, int port, uint16_t port_id, const SchedulerConfig& scheduler,
-         TxFlowControl flow_control, SwitchState& state);
+  // `pad_short_frames`: the device does not pad frames under 60 bytes (NicProfile).
+  TxTask(std::string name, int port, uint16_t port_id, bool pad_short_frames,
+         const SchedulerConfig& scheduler, TxFlowControl flow_control, SwitchState& state);
   ~TxTask() override;
 
   uint64_t packets(int queue) const { return packets_[queue].read(); }
   uint64_t bytes(int queue) const { return bytes_[queue].read(); }
   // Packets taken from the egress rings, and frames we made, not yet accepted by the NIC.
   uint64_t held() const { return held_.read(); }
+  // Data frames shorter than 60 bytes padded before they left (unpadded ones left as they were:
+  // short_frames_unpadded, a chained mbuf with no room).
+  uint64_t short_frames_padded() const { return short_frames_padded_.read(); }
+  uint64_t short_frames_unpadded() const { return short_frames_unpadded_.read(); }
   const DropCounters& drops() const { return drops_; }
 
   // Flow control, per priority: frames sent upstream, time the queue waited with packets
@@ -113,6 +118,7 @@ class TxTask : public Task {
 
   int port_;
   uint16_t port_id_;
+  bool pad_short_frames_;
   SwitchState& state_;
   EgressScheduler scheduler_;
   std::array<QueueHead, kNumEgressQueues> heads_;
@@ -135,6 +141,8 @@ class TxTask : public Task {
   std::array<OwnedCounter, kNumEgressQueues> packets_;
   std::array<OwnedCounter, kNumEgressQueues> bytes_;
   OwnedGauge held_;
+  OwnedCounter short_frames_padded_;
+  OwnedCounter short_frames_unpadded_;
   DropCounters drops_;
   std::array<OwnedCounter, kNumPriorities> pause_sent_;
   std::array<OwnedCounter, kNumPriorities> resume_sent_;

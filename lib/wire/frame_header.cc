@@ -14,7 +14,7 @@ constexpr size_t kIpv6HeaderBytes = 40;
 
 }  // namespace
 
-FrameHeader parse_frame_header(const uint8_t* data, size_t length, size_t min_frame_bytes) {
+FrameHeader parse_frame_header(const uint8_t* data, size_t length) {
   FrameHeader h;
   if (length < kEthernetHeaderBytes) {
     h.status = FrameStatus::kRunt;
@@ -22,16 +22,15 @@ FrameHeader parse_frame_header(const uint8_t* data, size_t length, size_t min_fr
   }
   h.dst = MacAddress::from_bytes(data);
   h.src = MacAddress::from_bytes(data + 6);
-  if (length < min_frame_bytes) {
-    h.status = FrameStatus::kRunt;
-    return h;
-  }
 
   size_t offset = 12;
   uint16_t type = load_be16(data + offset);
   // Up to two tags (QinQ); the outer one carries the PCP the switch trusts.
   for (int tags = 0; (type == kEtherTypeVlan || type == kEtherTypeQinQ) && tags < 2; ++tags) {
-    if (offset + 2 + kVlanTagBytes + 2 > length) return h;  // kMalformed
+    if (offset + kVlanTagBytes + 2 > length) {  // the tag, then the next EtherType
+      h.status = FrameStatus::kRunt;            // the frame ends inside its tags
+      return h;
+    }
     const uint16_t tci = load_be16(data + offset + 2);
     if (!h.has_vlan) {
       h.has_vlan = true;

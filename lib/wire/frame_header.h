@@ -12,8 +12,8 @@ namespace fcswitch::wire {
 
 enum class FrameStatus : uint8_t {
   kOk,
-  kRunt,       // shorter than the Ethernet minimum
-  kMalformed,  // a header runs past the end, or an IP header is not what its EtherType says
+  kRunt,       // ends inside its Ethernet header (14 bytes, 4 more per VLAN tag)
+  kMalformed,  // an IP header runs past the end, or is not what its EtherType says
 };
 
 enum class L3Kind : uint8_t { kOther, kIpv4, kIpv6 };
@@ -31,7 +31,10 @@ struct FrameHeader {
   uint16_t l3_offset = 0;  // byte offset of the IP header
 };
 
-// `min_frame_bytes` is the runt limit (60 for Ethernet without FCS; 0 disables the check).
-FrameHeader parse_frame_header(const uint8_t* data, size_t length, size_t min_frame_bytes);
+// Any frame with a whole Ethernet header is parsed, however short: a Linux host sends its
+// 42-byte ARP unpadded on a tap, veth or memif, and only a NIC pads it to the 60-byte minimum
+// on the wire (IEEE 802.3 §4.2.3.3). A switch forwards such frames; the TX task pads them
+// where the port does not (TxTask, NicProfile::pads_short_frames).
+FrameHeader parse_frame_header(const uint8_t* data, size_t length);
 
 }  // namespace fcswitch::wire

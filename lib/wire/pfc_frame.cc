@@ -25,7 +25,8 @@ ControlDecodeStatus check_control_header(const uint8_t* data, size_t length, siz
 
 PfcDecodeResult decode_pfc(const uint8_t* data, size_t length, uint16_t stage_opcode) {
   PfcDecodeResult r;
-  r.status = check_control_header(data, length, kPfcFrameBytes);
+  // The eight times end at byte 34; a software sender on a virtual port may not pad the rest.
+  r.status = check_control_header(data, length, kPfcPayloadEndBytes);
   if (r.status != ControlDecodeStatus::kOk) return r;
   const uint16_t opcode = load_be16(data + 14);
   if (opcode != kPfcOpcode && (opcode != stage_opcode || opcode == kPauseOpcode)) {

@@ -43,11 +43,11 @@ struct PfcDecodeResult {
   PfcFrame frame;
 };
 
-// Decodes a frame already known to carry `ether_type` at offset 12. Rejects a frame shorter
-// than the Ethernet minimum, one not addressed to 01:80:C2:00:00:01, and any opcode but
-// 0x0101 and `stage_opcode` (the link's GFC stage frames, if they have their own; 802.3x
-// PAUSE is reported as kPauseOpcode so it can be counted apart). The reserved octet of the
-// vector is ignored on receipt, as 802.1Qbb says.
+// Decodes a frame already known to carry `ether_type` at offset 12. Rejects a frame that ends
+// before its eight times (byte 34; the padding after them is not needed), one not addressed to
+// 01:80:C2:00:00:01, and any opcode but 0x0101 and `stage_opcode` (the link's GFC stage frames, if
+// they have their own; 802.3x PAUSE is reported as kPauseOpcode so it can be counted apart). The
+// reserved octet of the vector is ignored on receipt, as 802.1Qbb says.
 PfcDecodeResult decode_pfc(const uint8_t* data, size_t length, uint16_t stage_opcode = kPfcOpcode);
 
 }  // namespace fcswitch::wire

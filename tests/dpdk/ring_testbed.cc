@@ -83,7 +83,7 @@ void LinkEnd::receive(uint64_t now) {
                                                     static_cast<uint8_t>(engine_priority_), 0,
                                                     credit.frame.entry[engine_priority_].fccl});
     } else {
-      const auto header = wire::parse_frame_header(data, length, 0);
+      const auto header = wire::parse_frame_header(data, length);
       ++received_[header.dscp >> 3];
     }
     rte_pktmbuf_free(m);

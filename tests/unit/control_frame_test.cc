@@ -55,7 +55,9 @@ TEST(PfcFrame, IgnoresTheReservedOctetOfTheVector) {
 TEST(PfcFrame, RefusesWhatIsNotAPfcFrame) {
   std::array<uint8_t, kPfcFrameBytes> good;
   encode_pfc(PfcFrame{kSource, 0x08, {}}, 0x8808, good.data());
-  EXPECT_EQ(decode_pfc(good.data(), 59).status, ControlDecodeStatus::kTooShort);
+  EXPECT_EQ(decode_pfc(good.data(), 33).status, ControlDecodeStatus::kTooShort);
+  // Unpadded, as a software sender on a virtual port may send it: the times are all there.
+  EXPECT_EQ(decode_pfc(good.data(), 34).status, ControlDecodeStatus::kOk);
   EXPECT_EQ(decode_pfc(good.data(), 0).status, ControlDecodeStatus::kTooShort);
 
   auto bad_dst = good;

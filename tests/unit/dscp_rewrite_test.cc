@@ -32,7 +32,7 @@ TEST(DscpRewrite, IncrementalChecksumEqualsFullRecomputeOnRandomHeaders) {
     const uint16_t before = full_checksum(&frame[14]);
     frame[24] = static_cast<uint8_t>(before >> 8);
     frame[25] = static_cast<uint8_t>(before);
-    const auto header = parse_frame_header(frame.data(), frame.size(), 60);
+    const auto header = parse_frame_header(frame.data(), frame.size());
     ASSERT_EQ(header.l3, L3Kind::kIpv4);
     const std::vector<uint8_t> original = frame;
     const uint8_t dscp = static_cast<uint8_t>(rng() & 63);
@@ -60,11 +60,11 @@ TEST(DscpRewrite, Ipv6TrafficClassKeepsVersionEcnAndFlowLabel) {
   frame[15] = 0x6A;
   frame[16] = 0xBC;
   frame[17] = 0xDE;
-  const auto header = parse_frame_header(frame.data(), frame.size(), 60);
+  const auto header = parse_frame_header(frame.data(), frame.size());
   ASSERT_EQ(header.l3, L3Kind::kIpv6);
   ASSERT_EQ(header.dscp, 45);
   rewrite_dscp(frame.data(), header, 3);
-  const auto again = parse_frame_header(frame.data(), frame.size(), 60);
+  const auto again = parse_frame_header(frame.data(), frame.size());
   EXPECT_EQ(again.dscp, 3);
   EXPECT_EQ(frame[14], 0x60);  // version 6, traffic class high nibble 0b0000
   EXPECT_EQ(frame[15], 0xEA);  // traffic class low nibble 0b1110 (DSCP 3's low bits, ECN 2)

@@ -37,7 +37,7 @@ std::vector<uint8_t> ipv4_header(uint8_t tos) {
 
 TEST(FrameHeader, Ipv4DscpIsTopSixBitsOfTos) {
   const auto f = ethernet(0x0800, ipv4_header(46 << 2 | 0x3));  // EF with ECN CE
-  const auto h = parse_frame_header(f.data(), f.size(), 60);
+  const auto h = parse_frame_header(f.data(), f.size());
   ASSERT_EQ(h.status, FrameStatus::kOk);
   EXPECT_EQ(h.l3, L3Kind::kIpv4);
   EXPECT_EQ(h.dscp, 46);
@@ -52,7 +52,7 @@ TEST(FrameHeader, Ipv6DscpSpansTheFirstTwoBytes) {
   ip6[0] = 0x66;
   ip6[1] = 0x80;
   const auto f = ethernet(0x86DD, ip6);
-  const auto h = parse_frame_header(f.data(), f.size(), 60);
+  const auto h = parse_frame_header(f.data(), f.size());
   ASSERT_EQ(h.status, FrameStatus::kOk);
   EXPECT_EQ(h.l3, L3Kind::kIpv6);
   EXPECT_EQ(h.dscp, 26);
@@ -63,7 +63,7 @@ TEST(FrameHeader, VlanTagGivesPcpAndInnerEtherType) {
   auto ip = ipv4_header(8 << 2);
   tag.insert(tag.end(), ip.begin(), ip.end());
   const auto f = ethernet(0x8100, tag);
-  const auto h = parse_frame_header(f.data(), f.size(), 60);
+  const auto h = parse_frame_header(f.data(), f.size());
   ASSERT_EQ(h.status, FrameStatus::kOk);
   EXPECT_TRUE(h.has_vlan);
   EXPECT_EQ(h.pcp, 5);
@@ -75,23 +75,46 @@ TEST(FrameHeader, VlanTagGivesPcpAndInnerEtherType) {
 
 TEST(FrameHeader, RuntsAndMalformedAreTold) {
   const auto full = ethernet(0x0800, ipv4_header(0));
-  EXPECT_EQ(parse_frame_header(full.data(), 59, 60).status, FrameStatus::kRunt);
-  EXPECT_EQ(parse_frame_header(full.data(), 10, 0).status, FrameStatus::kRunt);
-  EXPECT_EQ(parse_frame_header(full.data(), 60, 60).status, FrameStatus::kOk);
+  EXPECT_EQ(parse_frame_header(full.data(), 13).status, FrameStatus::kRunt);
+  EXPECT_EQ(parse_frame_header(full.data(), 0).status, FrameStatus::kRunt);
+  EXPECT_EQ(parse_frame_header(full.data(), 60).status, FrameStatus::kOk);
+  // A VLAN-tagged frame that ends inside its tag or before the inner EtherType.
+  const auto tagged = ethernet(0x8100, {0xA0, 100, 0x88, 0xB6});
+  EXPECT_EQ(parse_frame_header(tagged.data(), 17).status, FrameStatus::kRunt);
+  EXPECT_EQ(parse_frame_header(tagged.data(), 18).status, FrameStatus::kOk);
 
   auto bad_version = ethernet(0x0800, {0x55, 0});
-  EXPECT_EQ(parse_frame_header(bad_version.data(), bad_version.size(), 60).status,
+  EXPECT_EQ(parse_frame_header(bad_version.data(), bad_version.size()).status,
             FrameStatus::kMalformed);
   auto bad_ihl = ethernet(0x0800, {0x4F, 0});  // 60-byte header in a 60-byte frame
-  EXPECT_EQ(parse_frame_header(bad_ihl.data(), bad_ihl.size(), 60).status, FrameStatus::kMalformed);
+  EXPECT_EQ(parse_frame_header(bad_ihl.data(), bad_ihl.size()).status, FrameStatus::kMalformed);
   // An IPv6 header cut short: 14 + 40 > 50.
   auto short6 = ethernet(0x86DD, {0x60}, 50);
-  EXPECT_EQ(parse_frame_header(short6.data(), short6.size(), 0).status, FrameStatus::kMalformed);
+  EXPECT_EQ(parse_frame_header(short6.data(), short6.size()).status, FrameStatus::kMalformed);
+  // An IPv4 header cut short in an unpadded frame: 14 + 20 > 33.
+  EXPECT_EQ(parse_frame_header(full.data(), 33).status, FrameStatus::kMalformed);
+}
+
+// Linux sends ARP and TCP ACKs unpadded on virtual ports (tap, veth, memif): a whole
+// Ethernet header is enough to forward a frame, and a whole IP header to read its DSCP.
+TEST(FrameHeader, ShortFramesWithWholeHeadersAreForwarded) {
+  const auto arp = ethernet(0x0806, std::vector<uint8_t>(28, 0), 0);  // 42 bytes, as Linux sends
+  ASSERT_EQ(arp.size(), 42u);
+  const auto h = parse_frame_header(arp.data(), arp.size());
+  EXPECT_EQ(h.status, FrameStatus::kOk);
+  EXPECT_EQ(h.ether_type, 0x0806);
+  const auto bare = ethernet(0x88B5, {}, 0);  // header only
+  EXPECT_EQ(parse_frame_header(bare.data(), bare.size()).status, FrameStatus::kOk);
+  const auto ack = ethernet(0x0800, ipv4_header(26 << 2), 54);  // TCP ACK: 14 + 20 + 20
+  const auto a = parse_frame_header(ack.data(), ack.size());
+  EXPECT_EQ(a.status, FrameStatus::kOk);
+  EXPECT_EQ(a.l3, L3Kind::kIpv4);
+  EXPECT_EQ(a.dscp, 26);
 }
 
 TEST(FrameHeader, NonIpIsOkWithoutDscp) {
   const auto f = ethernet(0x0806, {});
-  const auto h = parse_frame_header(f.data(), f.size(), 60);
+  const auto h = parse_frame_header(f.data(), f.size());
   EXPECT_EQ(h.status, FrameStatus::kOk);
   EXPECT_EQ(h.l3, L3Kind::kOther);
 }

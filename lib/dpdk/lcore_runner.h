@@ -4,7 +4,7 @@
 #include <atomic>
 #include <vector>
 
-#include "switch/task.h"
+#include "core/task.h"
 
 namespace fcswitch::dpdk {
 

@@ -11,7 +11,7 @@
 #include "core/owned_counter.h"
 #include "switch/priority_classifier.h"
 #include "switch/switch_state.h"
-#include "switch/task.h"
+#include "core/task.h"
 
 namespace fcswitch::lab {
 

@@ -21,7 +21,7 @@
 #include "lab/lab_scenario.h"
 #include "shaping/rate_limiter.h"
 #include "switch/switch_state.h"
-#include "switch/task.h"
+#include "core/task.h"
 
 namespace fcswitch::lab {
 

@@ -19,35 +19,33 @@ constexpr unsigned kHostQueuePackets = 1024;  // per egress ring: the source kee
 constexpr unsigned kHostControlMbufs = 1023;
 }  // namespace
 
-LabHost::LabHost(const LabNode& node, rte_mempool* data_pool, const TickRate& ticks,
-                 std::vector<FlowReceived>& received)
-    : config_(node.config) {
+LabHost::LabHost(const LabNode& node, std::unique_ptr<PortIo> io, rte_mempool* data_pool,
+                 const TickRate& ticks, std::vector<FlowReceived>& received)
+    : config_(node.config), port_(std::move(io)) {
   const config::PortConfig& nic = config_.ports[HostSource::kNicPort];
   control_pool_ = rte_pktmbuf_pool_create((config_.name + "_hctl").c_str(), kHostControlMbufs, 0, 0,
                                           RTE_MBUF_DEFAULT_BUF_SIZE, 0);
   if (!control_pool_)
     throw std::runtime_error(
         fmt::format("host {}: control pool: {}", node.name, rte_strerror(rte_errno)));
-  port_ = std::make_unique<dpdk::EthPort>(nic, data_pool);
   // Port 1 has no device: it is where the host's own flows enter its buffer.
   state_ = std::make_unique<SwitchState>(2, config_.name, kHostQueuePackets, kHostQueuePackets);
   rx_ = std::make_unique<RxTask>(
-      node.name + ":rx", HostSource::kNicPort, port_->id(),
+      node.name + ":rx", HostSource::kNicPort, *port_,
       RxSettings{nic.control_ether_type, nic.flow_control.stage_opcode, nic.flow_control.trust},
       *state_);
   sink_ = std::make_unique<HostSink>(node.name + ":sink", *state_, config_.priority_maps, received);
   source_ = std::make_unique<HostSource>(
       node.name + ":source", *state_, data_pool, ticks,
       shaping::WireFraming{nic.wire_overhead_bytes, kEthernetMinFrameBytes});
-  tx_ = std::make_unique<TxTask>(node.name + ":tx", HostSource::kNicPort, port_->id(),
-                                 !port_->profile().pads_short_frames, nic.scheduler,
+  tx_ = std::make_unique<TxTask>(node.name + ":tx", HostSource::kNicPort, *port_,
+                                 /*pad_short_frames=*/true, nic.scheduler,
                                  make_tx_flow_control(nic, config_.buffer.lossless_ingress_bytes,
                                                       ticks, node.mac, control_pool_, node.name),
                                  *state_);
 }
 
 LabHost::~LabHost() {
-  port_->stop();
   rx_.reset();
   tx_.reset();
   source_.reset();

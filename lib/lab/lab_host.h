@@ -1,5 +1,5 @@
 #pragma once
-// A host in the lab: one port — a ring ethdev like a switch port's, with the same RX and TX
+// A host in the lab: one port — the lab's rings, like a switch port's, with the same RX and TX
 // tasks and the same flow-control engines (a host paused by PFC stops, a host told a GFC
 // stage slows down, CBFC credits gate it) — its flows' generators (HostSource) and its sink
 // (HostSink). Built from a one-port fcswitch config (LabNode::config).
@@ -10,11 +10,11 @@
 #include <string>
 #include <vector>
 
-#include "dpdk/eth_port.h"
 #include "lab/host_sink.h"
 #include "lab/host_source.h"
 #include "lab/lab_scenario.h"
 #include "switch/drop_counters.h"
+#include "switch/port_io.h"
 #include "switch/rx_task.h"
 #include "switch/switch_state.h"
 #include "switch/tx_task.h"
@@ -23,10 +23,10 @@ namespace fcswitch::lab {
 
 class LabHost {
  public:
-  // `node.config.ports[0].device` names the host's ring ethdev; data frames come from
-  // `data_pool`; `received` is the lab's per-flow record (see HostSink).
-  LabHost(const LabNode& node, rte_mempool* data_pool, const TickRate& ticks,
-          std::vector<FlowReceived>& received);
+  // `io`: the host's NIC (the lab's rings); data frames come from `data_pool`; `received` is
+  // the lab's per-flow record (see HostSink).
+  LabHost(const LabNode& node, std::unique_ptr<PortIo> io, rte_mempool* data_pool,
+          const TickRate& ticks, std::vector<FlowReceived>& received);
   ~LabHost();
   LabHost(const LabHost&) = delete;
   LabHost& operator=(const LabHost&) = delete;
@@ -45,7 +45,7 @@ class LabHost {
  private:
   config::SwitchConfig config_;
   rte_mempool* control_pool_ = nullptr;
-  std::unique_ptr<dpdk::EthPort> port_;
+  std::unique_ptr<PortIo> port_;
   std::unique_ptr<SwitchState> state_;
   std::unique_ptr<RxTask> rx_;
   std::unique_ptr<HostSink> sink_;

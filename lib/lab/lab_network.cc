@@ -1,10 +1,7 @@
 #include "lab/lab_network.h"
 
-#include <rte_bus_vdev.h>
 #include <rte_cycles.h>
 #include <rte_errno.h>
-#include <rte_eth_ring.h>
-#include <rte_ethdev.h>
 #include <rte_mbuf.h>
 
 #include <fmt/format.h>
@@ -18,6 +15,7 @@
 #include "lab/deadlock_detector.h"
 #include "lab/flow_frame.h"
 #include "lab/lab_sampler.h"
+#include "switch/ring_port_io.h"
 
 namespace fcswitch::lab {
 
@@ -28,6 +26,12 @@ constexpr uint64_t kWallCatchUpNs = 20'000;
 // A clock step at which tasks still report work after this many rounds is a bug (a task
 // that says it moved something and did not), not a busy network.
 constexpr int kMaxRoundsPerStep = 1'000'000;
+
+// A locally administered address per lab port (02:FC:node:port), for the flow-control
+// frames it sends: unique in the process, stable across runs.
+wire::MacAddress lab_port_mac(size_t node, size_t port) {
+  return wire::MacAddress{0x02FC'0000'0000ull | (node & 0xFFFF) << 16 | (port & 0xFFFF)};
+}
 
 bool is_data_drop(int reason) {
   switch (static_cast<DropReason>(reason)) {
@@ -76,18 +80,21 @@ void LabNetwork::build() {
       rings_[i].push_back(rings);
       if (!rings.in || !rings.out)
         throw std::runtime_error(fmt::format("rings of {}: {}", base, rte_strerror(rte_errno)));
-      const int id = rte_eth_from_rings(("lab_" + base).c_str(), &rings.in, 1, &rings.out, 1, 0);
-      char device[RTE_ETH_NAME_MAX_LEN];
-      if (id < 0 || rte_eth_dev_get_name_by_port(static_cast<uint16_t>(id), device) != 0)
-        throw std::runtime_error(fmt::format("ring ethdev {}: {}", base, rte_strerror(rte_errno)));
-      rings_[i].back().device = device;
-      node.config.ports[p].device = device;
+      node.config.ports[p].device = "lab:" + base;  // not an ethdev: the rings themselves
     }
+    const auto io = [&](size_t p) {
+      return std::make_unique<RingPortIo>(rings_[i][p].in, rings_[i][p].out);
+    };
     if (node.host) {
-      hosts_[i] = std::make_unique<LabHost>(node, data_pool_, ticks_, received_);
+      hosts_[i] = std::make_unique<LabHost>(node, io(0), data_pool_, ticks_, received_);
     } else {
       node.config.mbufs_from_links = true;
-      switches_[i] = std::make_unique<SwitchNode>(node.config, ticks_.hz);
+      std::vector<NodePort> ports;
+      for (size_t p = 0; p < node.config.ports.size(); ++p) {
+        const auto& mac = node.config.ports[p].mac;
+        ports.push_back(NodePort{io(p), mac ? *mac : lab_port_mac(i, p), false});
+      }
+      switches_[i] = std::make_unique<SwitchNode>(node.config, ticks_.hz, std::move(ports));
     }
   }
   const uint64_t catch_up = scenario_.clock == LabClock::kWall ? ticks_.from_ns(kWallCatchUpNs) : 0;
@@ -148,9 +155,6 @@ void LabNetwork::release() {
   hosts_.clear();
   for (auto& node : rings_)
     for (PortRings& r : node) {
-      // The ring vdev stays on the bus after its ethdev is released: remove it too, so the
-      // next run (a sweep) can make one of the same name.
-      if (!r.device.empty()) rte_vdev_uninit(r.device.c_str());
       rte_ring_free(r.in);
       rte_ring_free(r.out);
     }

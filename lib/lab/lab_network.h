@@ -1,6 +1,6 @@
 #pragma once
 // The lab's network (DESIGN.md §5): the scenario's switches (SwitchNode, as in fcswitch) and
-// hosts (LabHost) on ring ethdevs, joined by LabLinks that pace at the link rate and deliver
+// hosts (LabHost) on rings (RingPortIo, no ethdevs), joined by LabLinks that pace at the link rate and deliver
 // after the propagation delay, run on one thread by a clock:
 //
 //   virtual — every task and link is polled at the current time until none moves anything;
@@ -46,7 +46,6 @@ class LabNetwork {
   struct PortRings {
     rte_ring* in = nullptr;   // the link delivers, the port's RX takes
     rte_ring* out = nullptr;  // the port's TX puts (its NIC TX ring), the link takes
-    std::string device;
   };
 
   void build();

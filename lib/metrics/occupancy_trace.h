@@ -15,7 +15,7 @@
 #include "config/observability_config.h"
 #include "core/owned_counter.h"
 #include "switch/switch_node.h"
-#include "switch/task.h"
+#include "core/task.h"
 
 namespace fcswitch::metrics {
 

@@ -15,7 +15,7 @@
 #include "switch/shared_buffer_policy.h"
 #include "switch/switch_state.h"
 #include "switch/tagger_stage.h"
-#include "switch/task.h"
+#include "core/task.h"
 
 struct rte_mbuf;
 

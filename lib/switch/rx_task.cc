@@ -1,6 +1,5 @@
 #include "switch/rx_task.h"
 
-#include <rte_ethdev.h>
 #include <rte_mbuf.h>
 #include <rte_ring_elem.h>
 
@@ -9,11 +8,11 @@
 
 namespace fcswitch {
 
-RxTask::RxTask(std::string name, int port, uint16_t port_id, const RxSettings& settings,
+RxTask::RxTask(std::string name, int port, PortIo& io, const RxSettings& settings,
                SwitchState& state)
     : Task(std::move(name)),
       port_(port),
-      port_id_(port_id),
+      io_(io),
       settings_(settings),
       state_(state),
       drops_(state.ports) {}
@@ -71,7 +70,7 @@ bool RxTask::take_control(rte_mbuf* m, wire::ControlFrameKind kind, uint64_t now
 bool RxTask::poll(uint64_t now_tsc) {
   if (state_.rx_stopped.load(std::memory_order_relaxed)) return false;
   rte_mbuf* pkts[kBurstSize];
-  const uint16_t n = rte_eth_rx_burst(port_id_, 0, pkts, kBurstSize);
+  const uint16_t n = io_.rx_burst(pkts, kBurstSize);
   if (n == 0) return false;
 
   rte_mbuf* to_fwd[kBurstSize];

@@ -14,8 +14,9 @@
 #include "fc/control_message.h"
 #include "switch/burst.h"
 #include "switch/drop_counters.h"
+#include "switch/port_io.h"
 #include "switch/switch_state.h"
-#include "switch/task.h"
+#include "core/task.h"
 #include "wire/control_decode_status.h"
 #include "wire/control_frame_kind.h"
 
@@ -31,8 +32,7 @@ struct RxSettings {
 
 class RxTask : public Task {
  public:
-  RxTask(std::string name, int port, uint16_t port_id, const RxSettings& settings,
-         SwitchState& state);
+  RxTask(std::string name, int port, PortIo& io, const RxSettings& settings, SwitchState& state);
 
   uint64_t packets() const { return packets_.read(); }
   uint64_t bytes() const { return bytes_.read(); }
@@ -53,7 +53,7 @@ class RxTask : public Task {
   bool post(const fc::ControlMessage* messages, unsigned count);
 
   int port_;
-  uint16_t port_id_;
+  PortIo& io_;
   RxSettings settings_;
   SwitchState& state_;
   rte_mbuf* to_free_[kBurstSize];

@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include "switch/ethdev_port_io.h"
 #include "switch/port_engines.h"
 #include "switch/queued_flush.h"
 
@@ -26,22 +27,48 @@ SwitchNode::SwitchNode(const config::SwitchConfig& config, uint64_t tick_hz)
     : config_(config),
       ticks_{tick_hz ? tick_hz : rte_get_tsc_hz()},
       shutdown_drops_(static_cast<int>(config.ports.size())) {
-  const std::string prefix = config.name;
+  create_pools();
+  for (const auto& port : config.ports) {
+    eth_ports_.push_back(std::make_unique<dpdk::EthPort>(port, pool_));
+    const dpdk::EthPort& eth = *eth_ports_.back();
+    ports_.push_back(NodePort{std::make_unique<EthdevPortIo>(eth.id()), eth.mac(),
+                              eth.profile().pads_short_frames});
+  }
+  build();
+}
+
+SwitchNode::SwitchNode(const config::SwitchConfig& config, uint64_t tick_hz,
+                       std::vector<NodePort> ports)
+    : config_(config),
+      ticks_{tick_hz ? tick_hz : rte_get_tsc_hz()},
+      ports_(std::move(ports)),
+      shutdown_drops_(static_cast<int>(config.ports.size())) {
+  if (ports_.size() != config.ports.size())
+    throw std::runtime_error(fmt::format("switch {}: {} ports configured, {} given", config.name,
+                                         config.ports.size(), ports_.size()));
+  create_pools();
+  build();
+}
+
+void SwitchNode::create_pools() {
+  const std::string prefix = config_.name;
   const int socket = static_cast<int>(rte_socket_id());
-  pool_ = rte_pktmbuf_pool_create((prefix + "_pool").c_str(), config.mbufs, config.mbuf_cache, 0,
-                                  RTE_MBUF_DEFAULT_BUF_SIZE, socket < 0 ? 0 : socket);
+  pool_ = rte_pktmbuf_pool_create((prefix + "_pool").c_str(), config_.mbufs, config_.mbuf_cache,
+                                  0, RTE_MBUF_DEFAULT_BUF_SIZE, socket < 0 ? 0 : socket);
   if (!pool_)
     throw std::runtime_error(
-        fmt::format("mempool of {} mbufs: {}", config.mbufs, rte_strerror(rte_errno)));
+        fmt::format("mempool of {} mbufs: {}", config_.mbufs, rte_strerror(rte_errno)));
 
   // Feedback must never wait for an mbuf that lossless data holds: its own small pool.
   control_pool_ = rte_pktmbuf_pool_create((prefix + "_ctlpool").c_str(), kControlMbufs, 32, 0,
                                           RTE_MBUF_DEFAULT_BUF_SIZE, socket < 0 ? 0 : socket);
   if (!control_pool_)
     throw std::runtime_error(fmt::format("control mempool: {}", rte_strerror(rte_errno)));
+}
 
-  for (const auto& port : config.ports)
-    ports_.push_back(std::make_unique<dpdk::EthPort>(port, pool_));
+void SwitchNode::build() {
+  const config::SwitchConfig& config = config_;
+  const std::string prefix = config.name;
   const int n = static_cast<int>(ports_.size());
   state_ = std::make_unique<SwitchState>(n, prefix, config.fwd_ring_packets,
                                          config.egress_queue_packets, config.ingress_fair_egress);
@@ -51,14 +78,13 @@ SwitchNode::SwitchNode(const config::SwitchConfig& config, uint64_t tick_hz)
   for (int p = 0; p < n; ++p) {
     const auto& port = config.ports[p];
     rx_tasks_.push_back(
-        std::make_unique<RxTask>("rx:" + port.name, p, ports_[p]->id(),
+        std::make_unique<RxTask>("rx:" + port.name, p, *ports_[p].io,
                                  RxSettings{port.control_ether_type, port.flow_control.stage_opcode,
                                             port.flow_control.trust},
                                  *state_));
     tx_tasks_.push_back(std::make_unique<TxTask>(
-        "tx:" + port.name, p, ports_[p]->id(), !ports_[p]->profile().pads_short_frames,
-        port.scheduler,
-        make_tx_flow_control(port, config.buffer.lossless_ingress_bytes, ticks_, ports_[p]->mac(),
+        "tx:" + port.name, p, *ports_[p].io, !ports_[p].pads_short_frames, port.scheduler,
+        make_tx_flow_control(port, config.buffer.lossless_ingress_bytes, ticks_, ports_[p].mac,
                              control_pool_, config.name),
         *state_));
   }
@@ -153,7 +179,7 @@ uint64_t SwitchNode::flush() {
 }
 
 void SwitchNode::stop_ports() {
-  for (auto& port : ports_) port->stop();
+  for (auto& port : eth_ports_) port->stop();
 }
 
 uint64_t SwitchNode::drops(int port, DropReason reason) const {

@@ -10,6 +10,7 @@
 #include "dpdk/eth_port.h"
 #include "switch/fwd_task.h"
 #include "switch/l2_fib.h"
+#include "switch/port_io.h"
 #include "switch/rx_task.h"
 #include "switch/switch_state.h"
 #include "switch/tx_task.h"
@@ -25,11 +26,20 @@ struct SwitchProgress {
   std::vector<uint64_t> task_polls;  // per task
 };
 
+// A port as the node's tasks see it: how to reach it and what to send from.
+struct NodePort {
+  std::unique_ptr<PortIo> io;
+  wire::MacAddress mac;           // source of the flow-control frames the port sends
+  bool pads_short_frames = false;  // the device pads frames under 60 bytes itself
+};
+
 class SwitchNode {
  public:
-  // `tick_hz`: the rate of the clock the tasks are polled with (0: the TSC's). Throws
-  // std::runtime_error.
+  // On the ethdevs the config's ports name (fcswitch). `tick_hz`: the rate of the clock the
+  // tasks are polled with (0: the TSC's). Throws std::runtime_error.
   explicit SwitchNode(const config::SwitchConfig& config, uint64_t tick_hz = 0);
+  // On ports made elsewhere (the lab's rings), one per config port, in order.
+  SwitchNode(const config::SwitchConfig& config, uint64_t tick_hz, std::vector<NodePort> ports);
   ~SwitchNode();
 
   // Worker lcore i runs lcore_tasks()[i], per the config's layout.
@@ -80,7 +90,9 @@ class SwitchNode {
     return state_->egress_by_ingress[egress_port]->value(
         SwitchState::queued_from_slot(ingress_port, priority, queue));
   }
-  uint64_t nic_rx_dropped(int port) const { return ports_[port]->nic_rx_dropped(); }
+  uint64_t nic_rx_dropped(int port) const {
+    return eth_ports_.empty() ? 0 : eth_ports_[port]->nic_rx_dropped();
+  }
   const FwdTask& fwd() const { return *fwd_; }
   // The flow-control engine of (port, priority), as registered ("pfc", "gfc-buffer", …).
   std::string_view engine_name(int port, int priority) const {
@@ -96,13 +108,16 @@ class SwitchNode {
   int ports() const { return static_cast<int>(ports_.size()); }
 
  private:
+  void create_pools();
+  void build();
   Task* task_for(const config::TaskRef& ref) const;
 
   config::SwitchConfig config_;
   TickRate ticks_;
   rte_mempool* pool_ = nullptr;
   rte_mempool* control_pool_ = nullptr;  // frames the switch originates (PFC, credits)
-  std::vector<std::unique_ptr<dpdk::EthPort>> ports_;
+  std::vector<std::unique_ptr<dpdk::EthPort>> eth_ports_;  // empty on ports made elsewhere
+  std::vector<NodePort> ports_;
   std::unique_ptr<SwitchState> state_;
   std::unique_ptr<L2Fib> fib_;
   std::vector<std::unique_ptr<RxTask>> rx_tasks_;

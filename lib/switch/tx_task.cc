@@ -2,7 +2,6 @@
 
 #include <algorithm>
 
-#include <rte_ethdev.h>
 #include <rte_mbuf.h>
 #include <rte_ring.h>
 #include <rte_ring_elem.h>
@@ -16,11 +15,11 @@
 
 namespace fcswitch {
 
-TxTask::TxTask(std::string name, int port, uint16_t port_id, bool pad_short_frames,
+TxTask::TxTask(std::string name, int port, PortIo& io, bool pad_short_frames,
                const SchedulerConfig& scheduler, TxFlowControl flow_control, SwitchState& state)
     : Task(std::move(name)),
       port_(port),
-      port_id_(port_id),
+      io_(io),
       pad_short_frames_(pad_short_frames),
       state_(state),
       scheduler_(scheduler),
@@ -167,7 +166,7 @@ bool TxTask::build_control_frames() {
 }
 
 bool TxTask::send_control() {
-  const uint16_t sent = rte_eth_tx_burst(port_id_, 0, control_, control_count_);
+  const uint16_t sent = io_.tx_burst(control_, control_count_);
   for (uint16_t i = sent; i < control_count_; ++i) control_[i - sent] = control_[i];
   control_count_ = static_cast<uint16_t>(control_count_ - sent);
   return sent > 0;
@@ -289,7 +288,7 @@ bool TxTask::poll(uint64_t now) {
     publish_held();
     return busy;
   }
-  const uint16_t sent = rte_eth_tx_burst(port_id_, 0, pending_, pending_count_);
+  const uint16_t sent = io_.tx_burst(pending_, pending_count_);
   for (uint16_t i = 0; i < sent; ++i) {
     const PacketMeta& meta = pending_meta_[i];
     release(meta);

@@ -25,8 +25,9 @@
 #include "switch/burst.h"
 #include "switch/drop_counters.h"
 #include "switch/egress_scheduler.h"
+#include "switch/port_io.h"
 #include "switch/switch_state.h"
-#include "switch/task.h"
+#include "core/task.h"
 #include "wire/mac_address.h"
 #include "wire/pfc_frame.h"
 
@@ -50,7 +51,7 @@ struct TxFlowControl {
 class TxTask : public Task {
  public:
   // `pad_short_frames`: the device does not pad frames under 60 bytes (NicProfile).
-  TxTask(std::string name, int port, uint16_t port_id, bool pad_short_frames,
+  TxTask(std::string name, int port, PortIo& io, bool pad_short_frames,
          const SchedulerConfig& scheduler, TxFlowControl flow_control, SwitchState& state);
   ~TxTask() override;
 
@@ -117,7 +118,7 @@ class TxTask : public Task {
   void fill_burst(uint64_t now);
 
   int port_;
-  uint16_t port_id_;
+  PortIo& io_;
   bool pad_short_frames_;
   SwitchState& state_;
   EgressScheduler scheduler_;

@@ -1,0 +1,22 @@
+#pragma once
+// How the RX and TX tasks reach their port: a burst in, a burst out, one virtual call per
+// burst (DESIGN.md §2, §6), as DPDK's lib/port and BESS's port drivers do. Backends:
+// EthdevPortIo (fcswitch: any PMD, the 82599) and RingPortIo (the lab: the link's rings
+// directly, so a lab process is not bounded by RTE_MAX_ETHPORTS).
+
+#include <cstdint>
+
+struct rte_mbuf;
+
+namespace fcswitch {
+
+class PortIo {
+ public:
+  virtual ~PortIo() = default;
+  // Up to `max` received frames into `pkts`; the caller owns them.
+  virtual uint16_t rx_burst(rte_mbuf** pkts, uint16_t max) = 0;
+  // Hands the first n of `pkts` (n returned) to the port; the rest stay the caller's.
+  virtual uint16_t tx_burst(rte_mbuf** pkts, uint16_t count) = 0;
+};
+
+}  // namespace fcswitch

@@ -26,12 +26,16 @@
 #include "tagger/switch_tag_rules.h"
 #include "tagger/tag_rewrite_table.h"
 #include "tagger/tagging_verifier.h"
-#include "tagger/topology_generators.h"
+#include "topology/topology_generators.h"
 
 namespace fcswitch::tagger_gen {
 namespace {
 
 using namespace tagger;
+using topology::ClosShape;
+using topology::EndpointId;
+using topology::Topology;
+using topology::TopologySwitch;
 using Clock = std::chrono::steady_clock;
 
 double seconds_since(Clock::time_point start) {
@@ -56,19 +60,19 @@ Topology make_topology(const std::string& spec) {
   };
   if (kind == "clos") {
     need(5);
-    return clos(ClosShape{args[0], args[1], args[2], args[3], args[4], false});
+    return topology::clos(ClosShape{args[0], args[1], args[2], args[3], args[4], false});
   }
   if (kind == "fat-tree") {
     need(1);
-    return fat_tree(args[0]);
+    return topology::fat_tree(args[0]);
   }
   if (kind == "jellyfish") {
     need(3);
-    return jellyfish(args[0], args[1], args[2], args.size() > 3 ? args[3] : 1);
+    return topology::jellyfish(args[0], args[1], args[2], args.size() > 3 ? args[3] : 1);
   }
   if (kind == "bcube") {
     need(2);
-    return bcube(args[0], args[1]);
+    return topology::bcube(args[0], args[1]);
   }
   return read_scenario_topology(spec);
 }

@@ -4,9 +4,9 @@
 
 #include <cstdint>
 
-#include "tagger/topology.h"
+#include "topology/topology.h"
 
-namespace fcswitch::tagger {
+namespace fcswitch::topology {
 
 // A three-tier Clos: `pods` pods of `tors_per_pod` ToRs (tier 0) and `leaves_per_pod` leaves
 // (tier 1), every ToR linked to every leaf of its pod; `spines` spines (tier 2). Without
@@ -36,4 +36,4 @@ Topology jellyfish(int switches, int ports, int network_ports, uint64_t seed);
 // relay (they are nodes of the tagged graph) and each has one host port (its own stack).
 Topology bcube(int n, int k);
 
-}  // namespace fcswitch::tagger
+}  // namespace fcswitch::topology

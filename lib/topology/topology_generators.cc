@@ -1,4 +1,4 @@
-#include "tagger/topology_generators.h"
+#include "topology/topology_generators.h"
 
 #include <random>
 #include <stdexcept>
@@ -6,7 +6,7 @@
 #include <utility>
 #include <vector>
 
-namespace fcswitch::tagger {
+namespace fcswitch::topology {
 
 Topology clos(const ClosShape& shape) {
   if (shape.pods < 1 || shape.tors_per_pod < 1 || shape.leaves_per_pod < 1 || shape.spines < 1 ||
@@ -163,4 +163,4 @@ Topology bcube(int n, int k) {
   return topo;
 }
 
-}  // namespace fcswitch::tagger
+}  // namespace fcswitch::topology

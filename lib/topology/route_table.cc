@@ -1,9 +1,9 @@
 #include "topology/route_table.h"
 
 #include <algorithm>
-#include <utility>
 #include <stdexcept>
 #include <string>
+#include <utility>
 
 namespace fcswitch::topology {
 

@@ -26,12 +26,15 @@
 #include "tagger/switch_tag_rules.h"
 #include "tagger/tag_rewrite_table.h"
 #include "tagger/tagging_verifier.h"
-#include "tagger/topology_generators.h"
+#include "topology/topology_spec.h"
 
 namespace fcswitch::tagger_gen {
 namespace {
 
 using namespace tagger;
+using topology::EndpointId;
+using topology::Topology;
+using topology::TopologySwitch;
 using Clock = std::chrono::steady_clock;
 
 double seconds_since(Clock::time_point start) {
@@ -45,31 +48,9 @@ std::vector<int> numbers(const std::string& text) {
   return out;
 }
 
-// "clos:P,T,L,S,H", "fat-tree:K", "jellyfish:N,PORTS,R[,SEED]", "bcube:N,K", or a TOML file.
+// A generator spec (lib/topology's one parser, shared with the lab) or a scenario TOML file.
 Topology make_topology(const std::string& spec) {
-  const size_t colon = spec.find(':');
-  const std::string kind = spec.substr(0, colon);
-  const std::vector<int> args =
-      colon == std::string::npos ? std::vector<int>{} : numbers(spec.substr(colon + 1));
-  auto need = [&](size_t n) {
-    if (args.size() < n) throw std::invalid_argument("--topology " + spec + ": too few numbers");
-  };
-  if (kind == "clos") {
-    need(5);
-    return clos(ClosShape{args[0], args[1], args[2], args[3], args[4], false});
-  }
-  if (kind == "fat-tree") {
-    need(1);
-    return fat_tree(args[0]);
-  }
-  if (kind == "jellyfish") {
-    need(3);
-    return jellyfish(args[0], args[1], args[2], args.size() > 3 ? args[3] : 1);
-  }
-  if (kind == "bcube") {
-    need(2);
-    return bcube(args[0], args[1]);
-  }
+  if (topology::names_generator(spec)) return topology::from_spec(spec);
   return read_scenario_topology(spec);
 }
 
@@ -293,9 +274,9 @@ int main(int argc, char** argv) {
   uint64_t seed = 1;
   bool no_coverage = false;
   app.add_option("--topology", topology,
-                 "clos:PODS,TORS,LEAVES,SPINES,HOSTS | fat-tree:K | jellyfish:N,PORTS,R[,SEED] | "
-                 "bcube:N,K | a TOML file with [[switches]] (tier for Clos), [[hosts]], [[links]] "
-                 "(a lab scenario)")
+                 std::string(fcswitch::topology::spec_forms()) +
+                     " | a TOML file with [[switches]] (tier for Clos), [[hosts]], [[links]] "
+                     "(a lab scenario)")
       ->required();
   app.add_option("--elp", elp,
                  "shortest | trees (destination-rooted shortest-path trees, §8.2) | updown | "

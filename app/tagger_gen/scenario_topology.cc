@@ -17,7 +17,7 @@ namespace {
 
 }  // namespace
 
-tagger::Topology read_scenario_topology(const std::string& path) {
+topology::Topology read_scenario_topology(const std::string& path) {
   toml::table root;
   try {
     root = toml::parse_file(path);
@@ -26,7 +26,7 @@ tagger::Topology read_scenario_topology(const std::string& path) {
     throw std::runtime_error(
         fmt::format("{}:{}:{}: not valid TOML: {}", path, at.line, at.column, error.description()));
   }
-  tagger::Topology topo;
+  topology::Topology topo;
   const toml::array* switches = root.get_as<toml::array>("switches");
   if (!switches) throw std::runtime_error(path + ": no [[switches]]");
   for (size_t i = 0; i < switches->size(); ++i) {

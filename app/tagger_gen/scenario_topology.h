@@ -5,11 +5,11 @@
 
 #include <string>
 
-#include "tagger/topology.h"
+#include "topology/topology.h"
 
 namespace fcswitch::tagger_gen {
 
 // Throws std::runtime_error naming file:line:column and the key.
-tagger::Topology read_scenario_topology(const std::string& path);
+topology::Topology read_scenario_topology(const std::string& path);
 
 }  // namespace fcswitch::tagger_gen

@@ -5,6 +5,9 @@
 
 namespace fcswitch::tagger {
 
+using topology::EndpointId;
+using topology::Topology;
+
 EndpointId source_endpoint(const Topology& topo, int from) {
   const auto& s = topo.at(from);
   if (s.host_ports.empty())

@@ -21,11 +21,11 @@ struct ElpSummary {
   int longest_switches = 0;  // switches on the longest route
 };
 
-TaggedGraph brute_force_tagging(const Topology& topo, const RouteSource& routes,
+TaggedGraph brute_force_tagging(const topology::Topology& topo, const RouteSource& routes,
                                 ElpSummary* summary = nullptr);
 
 // The endpoint a route's first hop is tagged at: the switch's hosts enter on its host ports,
 // which the graph represents by the first of them (rules cover them all).
-EndpointId source_endpoint(const Topology& topo, int from);
+topology::EndpointId source_endpoint(const topology::Topology& topo, int from);
 
 }  // namespace fcswitch::tagger

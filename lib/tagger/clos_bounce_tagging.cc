@@ -6,6 +6,9 @@
 
 namespace fcswitch::tagger {
 
+using topology::PeerKind;
+using topology::Topology;
+
 SwitchTagRules clos_bounce_rules(const Topology& topo, int bounces) {
   if (bounces < 0) throw std::invalid_argument("bounces must be >= 0");
   SwitchTagRules rules;

@@ -5,12 +5,12 @@
 // lossless tags, which is optimal (§4.4). A packet bouncing once more gets no rule: lossy.
 
 #include "tagger/switch_tag_rules.h"
-#include "tagger/topology.h"
+#include "topology/topology.h"
 
 namespace fcswitch::tagger {
 
 // Needs every switch's tier. Rules for every tag a port can see: host ports only the first
 // tag, switch-facing ports every tag 1 … bounces + 1.
-SwitchTagRules clos_bounce_rules(const Topology& topo, int bounces);
+SwitchTagRules clos_bounce_rules(const topology::Topology& topo, int bounces);
 
 }  // namespace fcswitch::tagger

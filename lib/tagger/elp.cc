@@ -6,6 +6,10 @@
 
 namespace fcswitch::tagger {
 
+using topology::EndpointId;
+using topology::PeerKind;
+using topology::Topology;
+
 namespace {
 
 struct Neighbour {

@@ -2,6 +2,9 @@
 
 namespace fcswitch::tagger {
 
+using topology::EndpointId;
+using topology::Topology;
+
 ElpCoverage check_elp_coverage(const Topology& topo, const std::vector<TagRewriteTable>& tables,
                                const RouteSource& routes) {
   ElpCoverage coverage;

@@ -10,7 +10,7 @@
 
 #include "tagger/brute_force_tagging.h"
 #include "tagger/tag_rewrite_table.h"
-#include "tagger/topology.h"
+#include "topology/topology.h"
 
 namespace fcswitch::tagger {
 
@@ -20,7 +20,8 @@ struct ElpCoverage {
   std::string first_demoted;  // "A:2 → B:1 → C:3 (no rule for tag 2 at B from 1 to 4)"
 };
 
-ElpCoverage check_elp_coverage(const Topology& topo, const std::vector<TagRewriteTable>& tables,
+ElpCoverage check_elp_coverage(const topology::Topology& topo,
+                               const std::vector<TagRewriteTable>& tables,
                                const RouteSource& routes);
 
 }  // namespace fcswitch::tagger

@@ -10,6 +10,9 @@
 
 namespace fcswitch::tagger {
 
+using topology::EndpointId;
+using topology::Topology;
+
 namespace {
 
 uint64_t state_key(EndpointId e, int tag) {

@@ -17,7 +17,7 @@
 
 namespace fcswitch::tagger {
 
-TaggedGraph greedy_tagging(const Topology& topo, const RouteSource& routes,
+TaggedGraph greedy_tagging(const topology::Topology& topo, const RouteSource& routes,
                            ElpSummary* summary = nullptr);
 
 }  // namespace fcswitch::tagger

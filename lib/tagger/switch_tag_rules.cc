@@ -5,6 +5,8 @@
 
 namespace fcswitch::tagger {
 
+using topology::Topology;
+
 size_t SwitchTagRules::max_triples() const {
   size_t most = 0;
   for (const auto& t : triples) most = std::max(most, t.size());

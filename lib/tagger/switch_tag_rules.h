@@ -7,7 +7,7 @@
 
 #include "tagger/tag_rule.h"
 #include "tagger/tagged_graph.h"
-#include "tagger/topology.h"
+#include "topology/topology.h"
 
 namespace fcswitch::tagger {
 
@@ -22,9 +22,9 @@ struct SwitchTagRules {
   size_t max_compressed() const;
 };
 
-SwitchTagRules rules_from_graph(const Topology& topo, const TaggedGraph& graph);
+SwitchTagRules rules_from_graph(const topology::Topology& topo, const TaggedGraph& graph);
 
 // Sorts and removes duplicates, and records conflicts.
-void settle(const Topology& topo, SwitchTagRules& rules);
+void settle(const topology::Topology& topo, SwitchTagRules& rules);
 
 }  // namespace fcswitch::tagger

@@ -4,6 +4,8 @@
 
 namespace fcswitch::tagger {
 
+using topology::EndpointId;
+
 int TaggedGraph::node(EndpointId endpoint, int tag) {
   const auto [it, added] = index_.try_emplace(key(endpoint, tag), size());
   if (added) {

@@ -8,21 +8,21 @@
 #include <unordered_set>
 #include <vector>
 
-#include "tagger/topology.h"
+#include "topology/topology.h"
 
 namespace fcswitch::tagger {
 
 struct TaggedNode {
-  EndpointId endpoint;
+  topology::EndpointId endpoint;
   int tag;
 };
 
 class TaggedGraph {
  public:
   // The node (endpoint, tag), added if new.
-  int node(EndpointId endpoint, int tag);
+  int node(topology::EndpointId endpoint, int tag);
   // -1 when absent.
-  int find(EndpointId endpoint, int tag) const;
+  int find(topology::EndpointId endpoint, int tag) const;
   void add_edge(int from, int to);
 
   int size() const { return static_cast<int>(nodes_.size()); }
@@ -38,7 +38,7 @@ class TaggedGraph {
   std::vector<std::vector<int>> successors() const;
 
  private:
-  static uint64_t key(EndpointId endpoint, int tag) {
+  static uint64_t key(topology::EndpointId endpoint, int tag) {
     return (static_cast<uint64_t>(static_cast<uint32_t>(endpoint)) << 16) |
            static_cast<uint16_t>(tag);
   }

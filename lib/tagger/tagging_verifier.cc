@@ -7,6 +7,9 @@
 
 namespace fcswitch::tagger {
 
+using topology::EndpointId;
+using topology::Topology;
+
 namespace {
 
 std::string node_name(const Topology& topo, const TaggedNode& n) {

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "tagger/tag_rule.h"
-#include "tagger/topology.h"
+#include "topology/topology.h"
 
 namespace fcswitch::tagger {
 
@@ -21,7 +21,7 @@ struct VerifierReport {
 };
 
 // `rules[s]` are switch s's rules (port indices of the topology).
-VerifierReport verify_tag_rules(const Topology& topo,
+VerifierReport verify_tag_rules(const topology::Topology& topo,
                                 const std::vector<std::vector<TagRule>>& rules);
 
 }  // namespace fcswitch::tagger

@@ -14,10 +14,14 @@
 #include "tagger/switch_tag_rules.h"
 #include "tagger/tag_rewrite_table.h"
 #include "tagger/tagging_verifier.h"
-#include "tagger/topology_generators.h"
+#include "topology/topology_generators.h"
 
 namespace fcswitch::tagger {
 namespace {
+
+using topology::ClosShape;
+using topology::EndpointId;
+using topology::Topology;
 
 // Fig. 5 as read back from Tables 3 and 4 (NOTES.md): switches A, B, C with ports named 1–4;
 // hosts on A:2, B:2, C:4; A:3–B:1, A:4–C:1, B:4–C:3.
@@ -149,7 +153,7 @@ TEST(TaggerFigure5, VerifierFindsTheTriangleCycleWithOneTag) {
 
 // Tagger Fig. 2: two pods of two ToRs and two leaves, two spines linked to every leaf.
 Topology figure2() {
-  return clos(ClosShape{2, 2, 2, 2, 4, false});
+  return topology::clos(ClosShape{2, 2, 2, 2, 4, false});
 }
 
 std::vector<std::vector<TagRule>> compressed_rules(const SwitchTagRules& rules) {
@@ -212,7 +216,7 @@ TEST(TaggerJellyfish, Table5SmallestRowWithinABandOfThePaper) {
   // graph differs from theirs: we accept one tag more and a factor of two in rules, and ask
   // that every ELP route stays lossless and Theorem 5.1 holds. (Larger rows:
   // tools/bench/tagger_scale.sh.)
-  const Topology topo = jellyfish(100, 32, 16, 1);
+  const Topology topo = topology::jellyfish(100, 32, 16, 1);
   const RouteSource routes = [&](const RouteSink& sink) { shortest_path_trees(topo, 1, sink); };
   ElpSummary elp;
   const TaggedGraph graph = greedy_tagging(topo, routes, &elp);

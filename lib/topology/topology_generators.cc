@@ -1,4 +1,4 @@
-#include "tagger/topology_generators.h"
+#include "topology/topology_generators.h"
 
 #include <random>
 #include <stdexcept>
@@ -6,7 +6,7 @@
 #include <utility>
 #include <vector>
 
-namespace fcswitch::tagger {
+namespace fcswitch::topology {
 
 Topology clos(const ClosShape& shape) {
   if (shape.pods < 1 || shape.tors_per_pod < 1 || shape.leaves_per_pod < 1 || shape.spines < 1 ||
@@ -48,6 +48,16 @@ Topology clos(const ClosShape& shape) {
 Topology fat_tree(int k) {
   if (k < 2 || k % 2 != 0) throw std::invalid_argument("fat-tree: k must be even and >= 2");
   return clos(ClosShape{k, k / 2, k / 2, (k / 2) * (k / 2), k / 2, true});
+}
+
+std::string fat_tree_host(int k, int index) {
+  const int per_edge = k / 2;
+  if (k < 2 || k % 2 != 0 || index < 0 || index >= k * k * k / 4)
+    throw std::invalid_argument("fat-tree: no host H" + std::to_string(index) +
+                                " in k = " + std::to_string(k));
+  // clos() counts edge switches across pods and attaches each one's hosts in order, so the
+  // paper's left-to-right numbering is edge-major.
+  return "T" + std::to_string(index / per_edge + 1) + "h" + std::to_string(index % per_edge + 1);
 }
 
 Topology jellyfish(int switches, int ports, int network_ports, uint64_t seed) {
@@ -163,4 +173,37 @@ Topology bcube(int n, int k) {
   return topo;
 }
 
-}  // namespace fcswitch::tagger
+Topology ring(int switches) {
+  if (switches < 3) throw std::invalid_argument("ring: need 3 or more switches");
+  Topology topo;
+  for (int i = 0; i < switches; ++i) {
+    const std::string n = std::to_string(i + 1);
+    const int sw = topo.add_switch("S" + n);
+    topo.attach_host(sw, "H" + n, topo.add_port(sw, "h"));
+    topo.add_port(sw, "cw");
+    topo.add_port(sw, "ccw");
+  }
+  constexpr int kCw = 1;
+  constexpr int kCcw = 2;
+  for (int i = 0; i < switches; ++i) topo.link(i, kCw, (i + 1) % switches, kCcw);
+  topo.finish();
+  return topo;
+}
+
+Topology leaf_spine(int leaves, int spines, int hosts_per_leaf) {
+  if (leaves < 1 || spines < 1 || hosts_per_leaf < 0)
+    throw std::invalid_argument("leaf-spine: need 1+ leaves, 1+ spines, 0+ hosts per leaf");
+  Topology topo;
+  std::vector<int> leaf(leaves), spine(spines);
+  for (int l = 0; l < leaves; ++l) leaf[l] = topo.add_switch("L" + std::to_string(l + 1), 0);
+  for (int s = 0; s < spines; ++s) spine[s] = topo.add_switch("S" + std::to_string(s + 1), 1);
+  for (int l : leaf)
+    for (int h = 0; h < hosts_per_leaf; ++h)
+      topo.attach_host(l, topo.at(l).name + "h" + std::to_string(h + 1));
+  for (int l : leaf)
+    for (int s : spine) topo.link_new_ports(l, s);
+  topo.finish();
+  return topo;
+}
+
+}  // namespace fcswitch::topology

@@ -1,9 +1,9 @@
-#include "tagger/topology.h"
+#include "topology/topology.h"
 
 #include <stdexcept>
 #include <string_view>
 
-namespace fcswitch::tagger {
+namespace fcswitch::topology {
 
 int Topology::add_switch(std::string name, int tier) {
   TopologySwitch s;
@@ -132,4 +132,4 @@ int Topology::links() const {
   return ends / 2;
 }
 
-}  // namespace fcswitch::tagger
+}  // namespace fcswitch::topology

@@ -9,7 +9,7 @@
 #include <string_view>
 #include <vector>
 
-namespace fcswitch::tagger {
+namespace fcswitch::topology {
 
 // Global ids of the places a packet arrives at: switch ingress ports [0, switch_ports()), then
 // one "hosts of switch s" endpoint per switch with hosts [switch_ports(), endpoints()). The
@@ -85,4 +85,4 @@ class Topology {
   std::vector<int> endpoint_switch_, endpoint_port_, sender_switch_, sender_port_;
 };
 
-}  // namespace fcswitch::tagger
+}  // namespace fcswitch::topology

@@ -149,7 +149,6 @@ int main(int argc, char** argv) {
   Options options;
   CLI::App app{"fclab: switches and hosts in one process, in virtual or wall-clock time"};
   app.add_option("scenario", options.scenario, "lab scenario (TOML)")->required();
-  app.add_option("eal", options.eal_args, "EAL options, after --");
   app.add_option("--out", options.out_dir, "output folder");
   app.add_option("--set", options.sets,
                  "override a scenario key: --set flow_control.priority.3.engine=pfc");
@@ -161,7 +160,17 @@ int main(int argc, char** argv) {
   app.add_option("--metrics", options.metrics,
                  "serve Prometheus /metrics at ADDRESS:PORT (e.g. 127.0.0.1:9417) while a run "
                  "lasts, every switch with its node label");
-  CLI11_PARSE(app, argc, argv);
+  // Everything after the first "--" is EAL's, taken before CLI11 sees it: after a vector option
+  // (--set a --set b -- -m 4096) CLI11 would end the option at "--" and refuse the rest.
+  int ours = argc;
+  for (int i = 1; i < argc; ++i)
+    if (std::string_view(argv[i]) == "--") {
+      ours = i;
+      options.eal_args.assign(argv + i + 1, argv + argc);
+      break;
+    }
+  app.footer("EAL options go after --: fclab SCENARIO --out DIR -- -m 8192");
+  CLI11_PARSE(app, ours, argv);
   spdlog::set_level(spdlog::level::from_str(options.log_level));
   try {
     return run(options);

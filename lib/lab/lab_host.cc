@@ -9,6 +9,7 @@
 
 #include "core/units.h"
 #include "lab/flow_frame.h"
+#include "switch/control_pool.h"
 #include "switch/port_engines.h"
 #include "switch/queued_flush.h"
 
@@ -16,18 +17,14 @@ namespace fcswitch::lab {
 
 namespace {
 constexpr unsigned kHostQueuePackets = 1024;  // per egress ring: the source keeps 64 ahead
-constexpr unsigned kHostControlMbufs = 1023;
+constexpr unsigned kHostControlMbufs = 255;
 }  // namespace
 
 LabHost::LabHost(const LabNode& node, std::unique_ptr<PortIo> io, rte_mempool* data_pool,
                  const TickRate& ticks, std::vector<FlowReceived>& received)
     : config_(node.config), port_(std::move(io)) {
   const config::PortConfig& nic = config_.ports[HostSource::kNicPort];
-  control_pool_ = rte_pktmbuf_pool_create((config_.name + "_hctl").c_str(), kHostControlMbufs, 0, 0,
-                                          RTE_MBUF_DEFAULT_BUF_SIZE, 0);
-  if (!control_pool_)
-    throw std::runtime_error(
-        fmt::format("host {}: control pool: {}", node.name, rte_strerror(rte_errno)));
+  control_pool_ = create_control_pool(config_.name + "_hctl", kHostControlMbufs, 0);
   // Port 1 has no device: it is where the host's own flows enter its buffer.
   state_ = std::make_unique<SwitchState>(2, config_.name, kHostQueuePackets, kHostQueuePackets);
   rx_ = std::make_unique<RxTask>(

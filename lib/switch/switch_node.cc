@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include "switch/control_pool.h"
 #include "switch/ethdev_port_io.h"
 #include "switch/port_engines.h"
 #include "switch/queued_flush.h"
@@ -19,15 +20,17 @@ namespace fcswitch {
 
 namespace {
 constexpr uint32_t kFibEntries = 16384;
-// A few frames per port in flight at a time; the NIC's TX ring may hold some for a while.
+// A few frames per port in flight at a time; a NIC's TX ring may hold some for a while.
 constexpr uint32_t kControlMbufs = 4095;
+// The lab's ports hold a few frames each (its TX rings are tx_ring_frames long).
+constexpr uint32_t kControlMbufsPerLabPort = 64;
 }  // namespace
 
 SwitchNode::SwitchNode(const config::SwitchConfig& config, uint64_t tick_hz)
     : config_(config),
       ticks_{tick_hz ? tick_hz : rte_get_tsc_hz()},
       shutdown_drops_(static_cast<int>(config.ports.size())) {
-  create_pools();
+  create_pools(kControlMbufs);
   for (const auto& port : config.ports) {
     eth_ports_.push_back(std::make_unique<dpdk::EthPort>(port, pool_));
     const dpdk::EthPort& eth = *eth_ports_.back();
@@ -46,11 +49,11 @@ SwitchNode::SwitchNode(const config::SwitchConfig& config, uint64_t tick_hz,
   if (ports_.size() != config.ports.size())
     throw std::runtime_error(fmt::format("switch {}: {} ports configured, {} given", config.name,
                                          config.ports.size(), ports_.size()));
-  create_pools();
+  create_pools(255 + kControlMbufsPerLabPort * static_cast<uint32_t>(ports_.size()));
   build();
 }
 
-void SwitchNode::create_pools() {
+void SwitchNode::create_pools(uint32_t control_mbufs) {
   const std::string prefix = config_.name;
   const int socket = static_cast<int>(rte_socket_id());
   pool_ = rte_pktmbuf_pool_create((prefix + "_pool").c_str(), config_.mbufs, config_.mbuf_cache,
@@ -58,12 +61,7 @@ void SwitchNode::create_pools() {
   if (!pool_)
     throw std::runtime_error(
         fmt::format("mempool of {} mbufs: {}", config_.mbufs, rte_strerror(rte_errno)));
-
-  // Feedback must never wait for an mbuf that lossless data holds: its own small pool.
-  control_pool_ = rte_pktmbuf_pool_create((prefix + "_ctlpool").c_str(), kControlMbufs, 32, 0,
-                                          RTE_MBUF_DEFAULT_BUF_SIZE, socket < 0 ? 0 : socket);
-  if (!control_pool_)
-    throw std::runtime_error(fmt::format("control mempool: {}", rte_strerror(rte_errno)));
+  control_pool_ = create_control_pool(prefix + "_ctlpool", control_mbufs, 32);
 }
 
 void SwitchNode::build() {

@@ -108,7 +108,7 @@ class SwitchNode {
   int ports() const { return static_cast<int>(ports_.size()); }
 
  private:
-  void create_pools();
+  void create_pools(uint32_t control_mbufs);
   void build();
   Task* task_for(const config::TaskRef& ref) const;
 

@@ -2,6 +2,7 @@
 // An owned rte_ring between two tasks (single producer, single consumer): of mbuf pointers,
 // or of small fixed-size messages.
 
+#include <rte_malloc.h>
 #include <rte_ring.h>
 
 #include <memory>
@@ -10,11 +11,12 @@
 namespace fcswitch::dpdk {
 
 struct RingDeleter {
-  void operator()(rte_ring* ring) const { rte_ring_free(ring); }
+  void operator()(rte_ring* ring) const { rte_free(ring); }
 };
 using RingPtr = std::unique_ptr<rte_ring, RingDeleter>;
 
-// Holds exactly `capacity` entries. Throws std::runtime_error (name too long, no memory).
+// Holds exactly `capacity` entries, on DPDK's heap (no memzone: a lab makes tens of thousands).
+// Throws std::runtime_error (name too long, no memory).
 RingPtr make_spsc_ring(const std::string& name, unsigned capacity);
 // The same for fixed-size elements of `element_bytes` (a multiple of 4), used with the
 // rte_ring_*_elem calls.

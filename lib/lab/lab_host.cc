@@ -9,7 +9,6 @@
 
 #include "core/units.h"
 #include "lab/flow_frame.h"
-#include "switch/control_pool.h"
 #include "switch/port_engines.h"
 #include "switch/queued_flush.h"
 
@@ -17,14 +16,13 @@ namespace fcswitch::lab {
 
 namespace {
 constexpr unsigned kHostQueuePackets = 1024;  // per egress ring: the source keeps 64 ahead
-constexpr unsigned kHostControlMbufs = 255;
 }  // namespace
 
 LabHost::LabHost(const LabNode& node, std::unique_ptr<PortIo> io, rte_mempool* data_pool,
-                 const TickRate& ticks, std::vector<FlowReceived>& received)
-    : config_(node.config), port_(std::move(io)) {
+                 rte_mempool* control_pool, const TickRate& ticks,
+                 std::vector<FlowReceived>& received)
+    : config_(node.config), control_pool_(control_pool), port_(std::move(io)) {
   const config::PortConfig& nic = config_.ports[HostSource::kNicPort];
-  control_pool_ = create_control_pool(config_.name + "_hctl", kHostControlMbufs, 0);
   // Port 1 has no device: it is where the host's own flows enter its buffer.
   state_ = std::make_unique<SwitchState>(2, config_.name, kHostQueuePackets, kHostQueuePackets);
   rx_ = std::make_unique<RxTask>(
@@ -49,7 +47,6 @@ LabHost::~LabHost() {
   sink_.reset();
   state_.reset();
   port_.reset();
-  rte_mempool_free(control_pool_);
 }
 
 std::vector<Task*> LabHost::tasks() {

@@ -23,10 +23,11 @@ namespace fcswitch::lab {
 
 class LabHost {
  public:
-  // `io`: the host's NIC (the lab's rings); data frames come from `data_pool`; `received` is
-  // the lab's per-flow record (see HostSink).
+  // `io`: the host's NIC (the lab's rings); data frames come from `data_pool`, its own frames
+  // (PFC, credits) from `control_pool` (both the lab's); `received` is the lab's per-flow
+  // record (see HostSink).
   LabHost(const LabNode& node, std::unique_ptr<PortIo> io, rte_mempool* data_pool,
-          const TickRate& ticks, std::vector<FlowReceived>& received);
+          rte_mempool* control_pool, const TickRate& ticks, std::vector<FlowReceived>& received);
   ~LabHost();
   LabHost(const LabHost&) = delete;
   LabHost& operator=(const LabHost&) = delete;
@@ -44,7 +45,7 @@ class LabHost {
 
  private:
   config::SwitchConfig config_;
-  rte_mempool* control_pool_ = nullptr;
+  rte_mempool* control_pool_;  // the lab's
   std::unique_ptr<PortIo> port_;
   std::unique_ptr<SwitchState> state_;
   std::unique_ptr<RxTask> rx_;

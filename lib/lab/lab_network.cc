@@ -15,12 +15,17 @@
 #include "lab/deadlock_detector.h"
 #include "lab/flow_frame.h"
 #include "lab/lab_sampler.h"
+#include "switch/control_pool.h"
 #include "switch/ring_port_io.h"
 
 namespace fcswitch::lab {
 
 namespace {
-constexpr unsigned kRxRingFrames = 4096;  // the far RX ring: a switch takes it each poll
+constexpr unsigned kRxRingFrames = 4096;
+// The frames every node sends (PFC, credits): a few per port in flight (TX rings of
+// tx_ring_frames, links of a few frames' delay), shared by all nodes.
+constexpr size_t kControlMbufsBase = 1023;
+constexpr size_t kControlMbufsPerPort = 32;  // the far RX ring: a switch takes it each poll
 // A wall-clock poll may come this late and the links still keep their rate (rate_limiter.h).
 constexpr uint64_t kWallCatchUpNs = 20'000;
 // A clock step at which tasks still report work after this many rounds is a bug (a task
@@ -65,6 +70,10 @@ void LabNetwork::build() {
     throw std::runtime_error(
         fmt::format("lab data pool of {} mbufs: {}", scenario_.mbufs, rte_strerror(rte_errno)));
   const size_t n = scenario_.nodes.size();
+  size_t ports = 0;
+  for (const LabNode& node : scenario_.nodes) ports += node.config.ports.size();
+  control_pool_ = create_control_pool(
+      "lab_control", static_cast<unsigned>(kControlMbufsBase + kControlMbufsPerPort * ports), 64);
   rings_.resize(n);
   switches_.resize(n);
   hosts_.resize(n);
@@ -72,21 +81,17 @@ void LabNetwork::build() {
     LabNode& node = scenario_.nodes[i];
     for (size_t p = 0; p < node.config.ports.size(); ++p) {
       const std::string base = fmt::format("{}_{}", node.name, p);
-      PortRings rings;
-      rings.in =
-          rte_ring_create((base + "_li").c_str(), kRxRingFrames, 0, RING_F_SP_ENQ | RING_F_SC_DEQ);
-      rings.out = rte_ring_create((base + "_lo").c_str(), scenario_.tx_ring_frames, 0,
-                                  RING_F_SP_ENQ | RING_F_SC_DEQ | RING_F_EXACT_SZ);
-      rings_[i].push_back(rings);
-      if (!rings.in || !rings.out)
-        throw std::runtime_error(fmt::format("rings of {}: {}", base, rte_strerror(rte_errno)));
+      // The far end's RX ring holds 4095, as the ring ethdevs the lab used before did.
+      rings_[i].push_back(PortRings{dpdk::make_spsc_ring(base + "_li", kRxRingFrames - 1),
+                                    dpdk::make_spsc_ring(base + "_lo", scenario_.tx_ring_frames)});
       node.config.ports[p].device = "lab:" + base;  // not an ethdev: the rings themselves
     }
     const auto io = [&](size_t p) {
-      return std::make_unique<RingPortIo>(rings_[i][p].in, rings_[i][p].out);
+      return std::make_unique<RingPortIo>(rings_[i][p].in.get(), rings_[i][p].out.get());
     };
     if (node.host) {
-      hosts_[i] = std::make_unique<LabHost>(node, io(0), data_pool_, ticks_, received_);
+      hosts_[i] =
+          std::make_unique<LabHost>(node, io(0), data_pool_, control_pool_, ticks_, received_);
     } else {
       node.config.mbufs_from_links = true;
       std::vector<NodePort> ports;
@@ -94,7 +99,8 @@ void LabNetwork::build() {
         const auto& mac = node.config.ports[p].mac;
         ports.push_back(NodePort{io(p), mac ? *mac : lab_port_mac(i, p), false});
       }
-      switches_[i] = std::make_unique<SwitchNode>(node.config, ticks_.hz, std::move(ports));
+      switches_[i] =
+          std::make_unique<SwitchNode>(node.config, ticks_.hz, std::move(ports), control_pool_);
     }
   }
   const uint64_t catch_up = scenario_.clock == LabClock::kWall ? ticks_.from_ns(kWallCatchUpNs) : 0;
@@ -105,9 +111,11 @@ void LabNetwork::build() {
         spec.rate_bps, spec.delay_ns,
         shaping::WireFraming{port.wire_overhead_bytes, kEthernetMinFrameBytes}, catch_up};
     links_.push_back(std::make_unique<LabLink>(
-        rings_[spec.a.node][spec.a.port].out, rings_[spec.b.node][spec.b.port].in, params, ticks_));
+        rings_[spec.a.node][spec.a.port].out.get(), rings_[spec.b.node][spec.b.port].in.get(),
+        params, ticks_));
     links_.push_back(std::make_unique<LabLink>(
-        rings_[spec.b.node][spec.b.port].out, rings_[spec.a.node][spec.a.port].in, params, ticks_));
+        rings_[spec.b.node][spec.b.port].out.get(), rings_[spec.a.node][spec.a.port].in.get(),
+        params, ticks_));
   }
   for (const FlowSpec& flow : scenario_.flows) {
     const LabNode& src = scenario_.nodes[flow.src];
@@ -142,7 +150,7 @@ void LabNetwork::free_frames() {
   rte_mbuf* m;
   for (auto& node : rings_)
     for (PortRings& r : node)
-      for (rte_ring* ring : {r.in, r.out})
+      for (rte_ring* ring : {r.in.get(), r.out.get()})
         if (ring)
           while (rte_ring_dequeue(ring, reinterpret_cast<void**>(&m)) == 0) rte_pktmbuf_free(m);
 }
@@ -153,14 +161,11 @@ void LabNetwork::release() {
   links_.clear();
   switches_.clear();  // their ports are closed: the ethdevs released
   hosts_.clear();
-  for (auto& node : rings_)
-    for (PortRings& r : node) {
-      rte_ring_free(r.in);
-      rte_ring_free(r.out);
-    }
   rings_.clear();
   rte_mempool_free(data_pool_);
   data_pool_ = nullptr;
+  rte_mempool_free(control_pool_);
+  control_pool_ = nullptr;
 }
 
 bool LabNetwork::poll_all(uint64_t now) {
@@ -355,7 +360,8 @@ LabResult LabNetwork::collect(const LabSampler& sampler, uint64_t end) const {
 
 void LabNetwork::shut_down(LabResult& result) {
   free_frames();
-  result.pool_in_use_after_shutdown = rte_mempool_in_use_count(data_pool_);
+  result.pool_in_use_after_shutdown =
+      rte_mempool_in_use_count(data_pool_) + rte_mempool_in_use_count(control_pool_);
 }
 
 }  // namespace fcswitch::lab

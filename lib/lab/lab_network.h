@@ -18,6 +18,7 @@
 #include <string>
 #include <vector>
 
+#include "dpdk/ring.h"
 #include "lab/host_sink.h"
 #include "lab/lab_host.h"
 #include "lab/lab_link.h"
@@ -44,8 +45,8 @@ class LabNetwork {
 
  private:
   struct PortRings {
-    rte_ring* in = nullptr;   // the link delivers, the port's RX takes
-    rte_ring* out = nullptr;  // the port's TX puts (its NIC TX ring), the link takes
+    dpdk::RingPtr in;   // the link delivers, the port's RX takes
+    dpdk::RingPtr out;  // the port's TX puts (its NIC TX ring), the link takes
   };
 
   void build();
@@ -60,6 +61,7 @@ class LabNetwork {
   LabScenario scenario_;
   TickRate ticks_;
   rte_mempool* data_pool_ = nullptr;
+  rte_mempool* control_pool_ = nullptr;  // every node's own frames (PFC, credits)
   std::vector<std::vector<PortRings>> rings_;          // [node][port]
   std::vector<std::unique_ptr<SwitchNode>> switches_;  // [node], null for hosts
   std::vector<std::unique_ptr<LabHost>> hosts_;        // [node], null for switches

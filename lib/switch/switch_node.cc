@@ -22,15 +22,13 @@ namespace {
 constexpr uint32_t kFibEntries = 16384;
 // A few frames per port in flight at a time; a NIC's TX ring may hold some for a while.
 constexpr uint32_t kControlMbufs = 4095;
-// The lab's ports hold a few frames each (its TX rings are tx_ring_frames long).
-constexpr uint32_t kControlMbufsPerLabPort = 64;
 }  // namespace
 
 SwitchNode::SwitchNode(const config::SwitchConfig& config, uint64_t tick_hz)
     : config_(config),
       ticks_{tick_hz ? tick_hz : rte_get_tsc_hz()},
       shutdown_drops_(static_cast<int>(config.ports.size())) {
-  create_pools(kControlMbufs);
+  create_pools();
   for (const auto& port : config.ports) {
     eth_ports_.push_back(std::make_unique<dpdk::EthPort>(port, pool_));
     const dpdk::EthPort& eth = *eth_ports_.back();
@@ -41,19 +39,20 @@ SwitchNode::SwitchNode(const config::SwitchConfig& config, uint64_t tick_hz)
 }
 
 SwitchNode::SwitchNode(const config::SwitchConfig& config, uint64_t tick_hz,
-                       std::vector<NodePort> ports)
+                       std::vector<NodePort> ports, rte_mempool* shared_control_pool)
     : config_(config),
       ticks_{tick_hz ? tick_hz : rte_get_tsc_hz()},
+      control_pool_(shared_control_pool),
+      owns_control_pool_(false),
       ports_(std::move(ports)),
       shutdown_drops_(static_cast<int>(config.ports.size())) {
   if (ports_.size() != config.ports.size())
     throw std::runtime_error(fmt::format("switch {}: {} ports configured, {} given", config.name,
                                          config.ports.size(), ports_.size()));
-  create_pools(255 + kControlMbufsPerLabPort * static_cast<uint32_t>(ports_.size()));
   build();
 }
 
-void SwitchNode::create_pools(uint32_t control_mbufs) {
+void SwitchNode::create_pools() {
   const std::string prefix = config_.name;
   const int socket = static_cast<int>(rte_socket_id());
   pool_ = rte_pktmbuf_pool_create((prefix + "_pool").c_str(), config_.mbufs, config_.mbuf_cache,
@@ -61,7 +60,7 @@ void SwitchNode::create_pools(uint32_t control_mbufs) {
   if (!pool_)
     throw std::runtime_error(
         fmt::format("mempool of {} mbufs: {}", config_.mbufs, rte_strerror(rte_errno)));
-  control_pool_ = create_control_pool(prefix + "_ctlpool", control_mbufs, 32);
+  control_pool_ = create_control_pool(prefix + "_ctlpool", kControlMbufs, 32);
 }
 
 void SwitchNode::build() {
@@ -113,7 +112,7 @@ SwitchNode::~SwitchNode() {
   fib_.reset();
   state_.reset();
   rte_mempool_free(pool_);
-  rte_mempool_free(control_pool_);
+  if (owns_control_pool_) rte_mempool_free(control_pool_);
 }
 
 uint64_t SwitchNode::next_action_ticks() const {
@@ -195,10 +194,11 @@ uint64_t SwitchNode::total_drops() const {
 }
 
 unsigned SwitchNode::mempool_size() const {
-  return pool_->size + control_pool_->size;
+  return (pool_ ? pool_->size : 0) + control_pool_->size;
 }
 unsigned SwitchNode::mempool_in_use() const {
-  return rte_mempool_in_use_count(pool_) + rte_mempool_in_use_count(control_pool_);
+  return (pool_ ? rte_mempool_in_use_count(pool_) : 0) +
+         rte_mempool_in_use_count(control_pool_);
 }
 
 }  // namespace fcswitch

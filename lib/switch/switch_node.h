@@ -38,8 +38,11 @@ class SwitchNode {
   // On the ethdevs the config's ports name (fcswitch). `tick_hz`: the rate of the clock the
   // tasks are polled with (0: the TSC's). Throws std::runtime_error.
   explicit SwitchNode(const config::SwitchConfig& config, uint64_t tick_hz = 0);
-  // On ports made elsewhere (the lab's rings), one per config port, in order.
-  SwitchNode(const config::SwitchConfig& config, uint64_t tick_hz, std::vector<NodePort> ports);
+  // On ports made elsewhere (the lab's rings), one per config port, in order, with mempools
+  // that outlive the node (the lab's, shared by every node: a mempool per node would spend
+  // DPDK's 2560 memzones on a few hundred switches). Frames are copied into their own pool.
+  SwitchNode(const config::SwitchConfig& config, uint64_t tick_hz, std::vector<NodePort> ports,
+             rte_mempool* shared_control_pool);
   ~SwitchNode();
 
   // Worker lcore i runs lcore_tasks()[i], per the config's layout.
@@ -100,7 +103,7 @@ class SwitchNode {
     return engine ? engine->name : "none";
   }
 
-  // Both pools: data and the switch's own frames.
+  // Both pools: data and the switch's own frames (in the lab: the lab's control pool).
   unsigned mempool_size() const;
   unsigned mempool_in_use() const;
   const TickRate& ticks() const { return ticks_; }
@@ -108,7 +111,7 @@ class SwitchNode {
   int ports() const { return static_cast<int>(ports_.size()); }
 
  private:
-  void create_pools(uint32_t control_mbufs);
+  void create_pools();
   void build();
   Task* task_for(const config::TaskRef& ref) const;
 
@@ -116,6 +119,7 @@ class SwitchNode {
   TickRate ticks_;
   rte_mempool* pool_ = nullptr;
   rte_mempool* control_pool_ = nullptr;  // frames the switch originates (PFC, credits)
+  bool owns_control_pool_ = true;
   std::vector<std::unique_ptr<dpdk::EthPort>> eth_ports_;  // empty on ports made elsewhere
   std::vector<NodePort> ports_;
   std::unique_ptr<SwitchState> state_;

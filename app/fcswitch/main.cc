@@ -26,9 +26,9 @@
 #include "metrics/metrics_exposer.h"
 #include "metrics/occupancy_trace.h"
 #include "metrics/telemetry_commands.h"
-#include "switch/control_path_selftest.h"
-#include "switch/switch_node.h"
-#include "switch/switch_report.h"
+#include "node/control_path_selftest.h"
+#include "node/switch_node.h"
+#include "node/switch_report.h"
 
 namespace {
 

@@ -1,5 +1,7 @@
 #include "config/switch_config.h"
 
+#include "tagger/tag_rewrite_table.h"
+
 #include <fmt/format.h>
 
 #include <charconv>
@@ -503,12 +505,6 @@ void read_buffer(TableReader& root, SwitchConfig& config) {
 }
 
 }  // namespace
-
-int SwitchConfig::port_index(std::string_view port_name) const {
-  for (size_t i = 0; i < ports.size(); ++i)
-    if (ports[i].name == port_name) return static_cast<int>(i);
-  return -1;
-}
 
 std::vector<std::vector<TaskRef>> testbed_layout(int ports) {
   std::vector<std::vector<TaskRef>> lcores;

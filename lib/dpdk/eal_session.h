@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "config/switch_config.h"
+#include "params/switch_params.h"
 
 namespace fcswitch::dpdk {
 

@@ -6,7 +6,7 @@
 
 #include <rte_mempool.h>
 
-#include "config/switch_config.h"
+#include "params/switch_params.h"
 #include "dpdk/nic_profile.h"
 #include "wire/mac_address.h"
 

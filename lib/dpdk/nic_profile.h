@@ -6,7 +6,7 @@
 #include <cstdint>
 #include <string_view>
 
-#include "config/switch_config.h"
+#include "params/switch_params.h"
 
 namespace fcswitch::dpdk {
 

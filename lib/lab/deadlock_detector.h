@@ -17,7 +17,7 @@
 
 #include "core/tick_rate.h"
 #include "lab/lab_scenario.h"
-#include "switch/switch_node.h"
+#include "node/switch_node.h"
 
 namespace fcswitch::lab {
 

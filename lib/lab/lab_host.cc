@@ -9,7 +9,7 @@
 
 #include "core/units.h"
 #include "lab/flow_frame.h"
-#include "switch/port_engines.h"
+#include "node/port_engines.h"
 #include "switch/queued_flush.h"
 
 namespace fcswitch::lab {

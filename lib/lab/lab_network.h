@@ -24,7 +24,7 @@
 #include "lab/lab_link.h"
 #include "lab/lab_result.h"
 #include "lab/lab_scenario.h"
-#include "switch/switch_node.h"
+#include "node/switch_node.h"
 
 namespace fcswitch::lab {
 

@@ -12,9 +12,9 @@
 #include <string>
 #include <vector>
 
-#include "config/observability_config.h"
+#include "params/observability_params.h"
 #include "core/owned_counter.h"
-#include "switch/switch_node.h"
+#include "node/switch_node.h"
 #include "core/task.h"
 
 namespace fcswitch::metrics {

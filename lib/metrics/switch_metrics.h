@@ -15,7 +15,7 @@
 #include <string>
 #include <vector>
 
-#include "switch/switch_node.h"
+#include "node/switch_node.h"
 
 namespace fcswitch::metrics {
 

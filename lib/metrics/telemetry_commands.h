@@ -18,7 +18,7 @@
 #include <string>
 
 #include "metrics/occupancy_trace.h"
-#include "switch/switch_node.h"
+#include "node/switch_node.h"
 
 namespace fcswitch::metrics {
 

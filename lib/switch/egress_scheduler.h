@@ -9,16 +9,9 @@
 #include <cstdint>
 
 #include "core/traffic_class.h"
+#include "params/scheduler_params.h"
 
 namespace fcswitch {
-
-struct SchedulerConfig {
-  QueueMask strict_queues = 0;
-  std::array<uint32_t, kNumEgressQueues> weights{1, 1, 1, 1, 1, 1, 1, 1, 1};
-  // Bytes of deficit a queue earns per unit of weight per round; one MTU-sized frame keeps
-  // the number of rounds per pick small.
-  uint32_t quantum_bytes_per_weight = 1536;
-};
 
 class EgressScheduler {
  public:

@@ -4,24 +4,10 @@
 #include <array>
 #include <cstdint>
 
+#include "params/priority_maps.h"
 #include "wire/frame_header.h"
 
 namespace fcswitch {
-
-enum class TrustMode : uint8_t {
-  kDscp,  // IP packets by DSCP; else a tagged frame by PCP; else the default priority
-  kPcp,   // tagged frames by PCP; else IP packets by DSCP; else the default priority
-};
-
-struct PriorityMaps {
-  std::array<uint8_t, 64> dscp_to_priority{};
-  std::array<uint8_t, 8> pcp_to_priority{};
-  uint8_t default_priority = 0;
-  TrustMode trust = TrustMode::kDscp;
-
-  // DSCP → its class selector (DSCP >> 3, RFC 2474 §4.2.2), PCP → itself.
-  static PriorityMaps standard();
-};
 
 class PriorityClassifier {
  public:

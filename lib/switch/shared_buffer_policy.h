@@ -10,14 +10,9 @@
 
 #include <cstdint>
 
-namespace fcswitch {
+#include "params/buffer_params.h"
 
-struct SharedBufferConfig {
-  uint64_t lossless_ingress_bytes = 1 << 20;
-  uint64_t lossy_pool_bytes = 4 << 20;
-  // α of the dynamic threshold in 1/1024 units (1024 = 1.0), integer on the hot path.
-  uint32_t lossy_alpha_1024 = 1024;
-};
+namespace fcswitch {
 
 enum class Admission : uint8_t { kAdmit, kLossyBufferFull, kLosslessOverflow };
 

@@ -14,19 +14,11 @@
 
 #include "core/owned_counter.h"
 #include "core/traffic_class.h"
+#include "params/tagger_settings.h"
 #include "tagger/tag_rewrite_table.h"
 #include "wire/frame_header.h"
 
 namespace fcswitch {
-
-struct TaggerSettings {
-  std::array<int8_t, 64> tag_priority;  // tag (DSCP) → lossless priority; -1: not a lossless tag
-  uint8_t lossy_tag = 0;                // written when no rule matches
-  uint8_t lossy_priority = 0;           // ingress class of packets with a tag not in the map
-  std::vector<tagger::TagRule> rules;
-
-  TaggerSettings() { tag_priority.fill(-1); }
-};
 
 class TaggerStage {
  public:

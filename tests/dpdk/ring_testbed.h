@@ -15,7 +15,7 @@
 #include "config/switch_config.h"
 #include "fc/engine.h"
 #include "frame_builder.h"
-#include "switch/switch_node.h"
+#include "node/switch_node.h"
 
 namespace fcswitch::testbed {
 

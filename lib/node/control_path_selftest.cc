@@ -1,4 +1,4 @@
-#include "switch/control_path_selftest.h"
+#include "node/control_path_selftest.h"
 
 #include <rte_ethdev.h>
 #include <rte_mbuf.h>

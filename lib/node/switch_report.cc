@@ -1,4 +1,4 @@
-#include "switch/switch_report.h"
+#include "node/switch_report.h"
 
 #include <fmt/format.h>
 

@@ -3,7 +3,7 @@
 
 #include <string>
 
-#include "switch/switch_node.h"
+#include "node/switch_node.h"
 
 namespace fcswitch {
 

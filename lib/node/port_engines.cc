@@ -1,4 +1,4 @@
-#include "switch/port_engines.h"
+#include "node/port_engines.h"
 
 #include <spdlog/spdlog.h>
 

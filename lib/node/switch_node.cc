@@ -1,4 +1,4 @@
-#include "switch/switch_node.h"
+#include "node/switch_node.h"
 
 #include <rte_cycles.h>
 #include <rte_errno.h>
@@ -13,7 +13,7 @@
 
 #include "switch/control_pool.h"
 #include "switch/ethdev_port_io.h"
-#include "switch/port_engines.h"
+#include "node/port_engines.h"
 #include "switch/queued_flush.h"
 
 namespace fcswitch {

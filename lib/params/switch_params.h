@@ -1,0 +1,92 @@
+#pragma once
+// Everything a switch (or a lab host) is told, as plain values: what the config reader
+// (lib/config) fills in and the node (lib/node) builds ports and tasks from. No logic here
+// beyond lookups; `config/reference.toml` documents each field's key and default.
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/traffic_class.h"
+#include "params/buffer_params.h"
+#include "params/flow_control_params.h"
+#include "params/observability_params.h"
+#include "params/priority_maps.h"
+#include "params/scheduler_params.h"
+#include "params/tagger_settings.h"
+#include "wire/mac_address.h"
+
+namespace fcswitch::config {
+
+// Which set of port settings a device needs (lib/dpdk/nic_profile.h says what each does).
+enum class NicProfileKind : uint8_t { kAuto, kVdev, kIxgbe82599 };
+
+struct PortConfig {
+  std::string name;
+  std::string device;  // DPDK device string: PCI address or vdev with its arguments
+  NicProfileKind profile = NicProfileKind::kAuto;
+  std::optional<wire::MacAddress> mac;  // default: the device's own
+  uint64_t rate_bps = 10'000'000'000;
+  uint64_t rate_limit_bps = 0;        // cap the port below its rate (shaping/port_pacer.h); 0: none
+  uint32_t wire_overhead_bytes = 24;  // per frame on the wire beyond DPDK's length (rate limits)
+  uint16_t rx_descriptors = 0;        // 0: the profile's default
+  uint16_t tx_descriptors = 0;
+  uint16_t control_ether_type = 0x8808;  // frames of this type are consumed by RX
+  SchedulerConfig scheduler;
+  PortFlowControl flow_control;
+};
+
+struct FibEntry {
+  wire::MacAddress mac;
+  int port = 0;  // index into SwitchConfig::ports
+};
+
+enum class TaskKind : uint8_t { kRx, kFwd, kTx };
+
+struct TaskRef {
+  TaskKind kind = TaskKind::kFwd;
+  int port = -1;  // for kRx and kTx
+  friend bool operator==(const TaskRef&, const TaskRef&) = default;
+};
+
+struct EalConfig {
+  std::vector<std::string> args;
+  std::string cpus;  // CPU list for the lcores ("0-3,8"); empty: the process's affinity
+};
+
+struct SwitchConfig {
+  std::string file;
+  // Rules the file broke on purpose (a GFC bound with allow_theorem_violation): log them.
+  std::vector<std::string> warnings;
+  std::string name = "fcswitch";
+  EalConfig eal;
+  std::vector<PortConfig> ports;
+  PriorityMaps priority_maps = PriorityMaps::standard();
+  PriorityMask lossless_priorities = 0;
+  SharedBufferConfig buffer;
+  bool mac_learning = true;
+  bool ingress_fair_egress = false;      // [switch] egress_service = "ingress-fair"
+  std::optional<TaggerSettings> tagger;  // [tagger]
+  std::optional<MetricsConfig> metrics;  // [metrics]: Prometheus exposer
+  std::optional<TraceConfig> trace;      // [trace]: high-resolution occupancy trace
+  std::vector<FibEntry> fib;
+  uint32_t mbufs = 65535;
+  uint32_t mbuf_cache = 256;
+  uint32_t fwd_ring_packets = 4096;       // each RX → FWD ring
+  uint32_t egress_queue_packets = 16384;  // each (port, queue) ring
+  std::string layout_name = "compact";
+  std::vector<std::vector<TaskRef>> lcores;  // worker lcore i runs lcores[i], in order
+  // Not a key: set by the lab, whose ring ports pass the sender's mbufs on, so the switch's
+  // own pool holds only flood copies (no warning that it is smaller than the buffer).
+  bool mbufs_from_links = false;
+
+  int port_index(std::string_view name) const {  // -1 when there is none
+    for (size_t i = 0; i < ports.size(); ++i)
+      if (ports[i].name == name) return static_cast<int>(i);
+    return -1;
+  }
+};
+
+}  // namespace fcswitch::config

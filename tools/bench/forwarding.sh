@@ -10,6 +10,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 seconds=${1:-5}
+fcswitch=${FCSWITCH:-build/app/fcswitch}  # another build to compare: FCSWITCH=/path/fcswitch
 tools/install-deps.sh
 tools/build.sh
 work=$(mktemp -d)
@@ -60,7 +61,7 @@ preset = "custom"
 lcores = [["rx:p0", "rx:p1", "tx:p0", "tx:p1"], ["fwd"]]'
 
 fcswitch_mpps() {  # config name → Mpps forwarded (both directions)
-  build/app/fcswitch "$work/$1.toml" --duration "$seconds" --report-json "$work/$1.json" \
+  "$fcswitch" "$work/$1.toml" --duration "$seconds" --report-json "$work/$1.json" \
     --log-level warn > "$work/$1.log" 2>&1
   python3 - "$work/$1.json" <<'PY'
 import json, sys

@@ -5,7 +5,7 @@
 # every link busy, are the figure of merit.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-fclab=build/app/fclab
+fclab=${FCLAB:-build/app/fclab}  # another build to compare: FCLAB=/path/fclab
 [ -x "$fclab" ] || tools/build.sh >/dev/null
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT

@@ -32,7 +32,7 @@ void DeadlockDetector::check(uint64_t now) {
   for (Watched& q : queues_) {
     const SwitchNode& node = *switches_[q.node];
     const uint64_t packets = node.tx_packets(q.port, q.priority);
-    const uint64_t blocked_ns = node.tx(q.port).blocked_ns(q.priority);
+    const uint64_t blocked_ns = node.tx(q.port).blocked_ns(q.priority, now);
     const bool holds = node.egress_depth_bytes(q.port, q.priority) > 0;
     if (packets != q.packets || !holds) q.last_progress_ticks = now;
     const bool gate_held = blocked_ns > q.blocked_ns;

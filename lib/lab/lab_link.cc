@@ -23,7 +23,7 @@ LabLink::~LabLink() {
 }
 
 bool LabLink::poll(uint64_t now) {
-  bool moved = false;
+  delivered_ = took_ = false;
   while (count_ && wire_frames_[head_].arrival_ticks <= now) {
     rte_mbuf* m = wire_frames_[head_].frame;
     head_ = (head_ + 1) % wire_frames_.size();
@@ -36,7 +36,7 @@ bool LabLink::poll(uint64_t now) {
       frames_delivered_.increment();
       bytes_delivered_.add(length);
     }
-    moved = true;
+    delivered_ = true;
   }
   while (count_ < wire_frames_.size() && wire_.may_send(now)) {
     void* frame;
@@ -47,9 +47,9 @@ bool LabLink::poll(uint64_t now) {
     const unsigned tail = (head_ + count_) % wire_frames_.size();
     wire_frames_[tail] = OnWire{m, wire_.next_open_ticks() + delay_ticks_};
     ++count_;
-    moved = true;
+    took_ = true;
   }
-  return moved;
+  return delivered_ || took_;
 }
 
 uint64_t LabLink::next_event_ticks() const {

@@ -36,6 +36,11 @@ class LabLink {
 
   // Delivers what has arrived and starts what the wire can take. Returns whether a frame moved.
   bool poll(uint64_t now_ticks);
+  // What the last poll did, for the virtual clock's wake-ups: whether it put frames into the
+  // far RX ring (or dropped them there) and whether it took frames from the TX ring (room
+  // for the near end's TX task).
+  bool delivered_in_last_poll() const { return delivered_; }
+  bool took_in_last_poll() const { return took_; }
   // The next arrival, or when the wire frees while frames wait; kNeverTicks when idle.
   uint64_t next_event_ticks() const;
 
@@ -59,6 +64,8 @@ class LabLink {
   std::vector<OnWire> wire_frames_;  // circular: sized for a full delay of minimum frames
   unsigned head_ = 0;
   unsigned count_ = 0;
+  bool delivered_ = false;
+  bool took_ = false;
   OwnedCounter frames_delivered_;
   OwnedCounter bytes_delivered_;
   OwnedCounter rx_missed_;

@@ -28,9 +28,6 @@ constexpr size_t kControlMbufsBase = 1023;
 constexpr size_t kControlMbufsPerPort = 32;  // the far RX ring: a switch takes it each poll
 // A wall-clock poll may come this late and the links still keep their rate (rate_limiter.h).
 constexpr uint64_t kWallCatchUpNs = 20'000;
-// A clock step at which tasks still report work after this many rounds is a bug (a task
-// that says it moved something and did not), not a busy network.
-constexpr int kMaxRoundsPerStep = 1'000'000;
 
 // A locally administered address per lab port (02:FC:node:port), for the flow-control
 // frames it sends: unique in the process, stable across runs.
@@ -57,6 +54,7 @@ LabNetwork::LabNetwork(const LabScenario& scenario)
       received_(scenario.flows.size()) {
   try {
     build();
+    if (scenario_.clock == LabClock::kVirtual) build_schedule();
   } catch (...) {
     release();
     throw;
@@ -137,6 +135,34 @@ void LabNetwork::build() {
   }
 }
 
+void LabNetwork::build_schedule() {
+  std::vector<ScheduledNode> nodes(scenario_.nodes.size());
+  for (size_t i = 0; i < nodes.size(); ++i) {
+    ScheduledNode& node = nodes[i];
+    if (switches_[i]) {
+      node.sw = switches_[i].get();
+      for (const auto& lcore : switches_[i]->lcore_tasks())
+        for (Task* t : lcore) {
+          node.tasks.push_back(t);
+          if (auto* fwd = dynamic_cast<FwdTask*>(t)) node.fwd = fwd;
+        }
+    } else {
+      node.host = hosts_[i].get();
+      node.tasks = hosts_[i]->tasks();
+    }
+  }
+  std::vector<ScheduledLink> links;
+  for (size_t l = 0; l < links_.size(); ++l) {
+    // build(): links 2k and 2k+1 are spec k's a→b and b→a.
+    const LabLinkSpec& spec = scenario_.links[l / 2];
+    const PortRef from = l % 2 == 0 ? spec.a : spec.b;
+    const PortRef to = l % 2 == 0 ? spec.b : spec.a;
+    links.push_back(ScheduledLink{links_[l].get(), from.node, to.node});
+    nodes[from.node].out.emplace_back(rings_[from.node][from.port].out.get(), static_cast<int>(l));
+  }
+  schedule_ = std::make_unique<LabSchedule>(std::move(nodes), std::move(links));
+}
+
 LabNetwork::~LabNetwork() {
   release();
 }
@@ -156,6 +182,7 @@ void LabNetwork::free_frames() {
 }
 
 void LabNetwork::release() {
+  schedule_.reset();
   tasks_.clear();
   free_frames();
   links_.clear();
@@ -173,22 +200,6 @@ bool LabNetwork::poll_all(uint64_t now) {
   for (auto& link : links_) busy |= link->poll(now);
   for (Task* t : tasks_) busy |= t->run_once(now);
   return busy;
-}
-
-void LabNetwork::quiesce(uint64_t now) {
-  for (int round = 0; round < kMaxRoundsPerStep; ++round)
-    if (!poll_all(now)) return;
-  throw std::runtime_error(fmt::format("the lab did not settle at {} ns", ticks_.to_ns(now)));
-}
-
-uint64_t LabNetwork::next_event(uint64_t now) const {
-  uint64_t next = kNeverTicks;
-  for (const auto& link : links_) next = std::min(next, link->next_event_ticks());
-  for (const auto& s : switches_)
-    if (s) next = std::min(next, s->next_action_ticks());
-  for (const auto& h : hosts_)
-    if (h) next = std::min(next, h->next_action_ticks(now));
-  return next;
 }
 
 std::vector<std::pair<std::string, const SwitchNode*>> LabNetwork::switch_nodes() const {
@@ -215,7 +226,10 @@ LabResult LabNetwork::run(const std::string& out_dir) {
   uint64_t now = 0;
   while (true) {
     if (virtual_clock) {
-      quiesce(now);
+      // The first step starts everything (flows, timers); the last brings every node's
+      // time-accounting counters (paused time) up to the end, as a full poll would.
+      if (now == 0 || now >= end) schedule_->wake_all();
+      schedule_->step(now);
     } else {
       poll_all(now);
     }
@@ -231,7 +245,7 @@ LabResult LabNetwork::run(const std::string& out_dir) {
     if (!sampler.tail_marked() && now >= tail_start) sampler.mark_tail(now);
     if (now >= end) break;
     if (virtual_clock) {
-      uint64_t next = std::min({next_event(now), next_sample, next_check, end});
+      uint64_t next = std::min({schedule_->next_event_ticks(), next_sample, next_check, end});
       if (!sampler.tail_marked()) next = std::min(next, tail_start);
       now = std::max(next, now + 1);
     } else {

@@ -1,11 +1,12 @@
 #pragma once
 // The lab's network (DESIGN.md §5): the scenario's switches (SwitchNode, as in fcswitch) and
-// hosts (LabHost) on rings (RingPortIo, no ethdevs), joined by LabLinks that pace at the link rate and deliver
-// after the propagation delay, run on one thread by a clock:
+// hosts (LabHost) on rings (RingPortIo, no ethdevs), joined by LabLinks that pace at the link rate
+// and deliver after the propagation delay, run on one thread by a clock:
 //
-//   virtual — every task and link is polled at the current time until none moves anything;
-//     then the clock jumps to the earliest time anything will act by itself (a frame arrives,
-//     a wire frees, a pause expires, a credit period ends, a flow starts, a sample is due).
+//   virtual — what has work or a timer (LabSchedule) is polled at the current time until
+//     nothing moves; then the clock jumps to the earliest time anything will act by itself (a
+//     frame arrives, a wire frees, a pause expires, a credit period ends, a flow starts, a
+//     sample is due). The cost of a step follows the traffic, not the size of the network.
 //     No wall-clock time enters: the same scenario gives the same result, bit for bit.
 //   wall — the TSC; everything is polled in turn, as fast as it goes.
 //
@@ -24,6 +25,7 @@
 #include "lab/lab_link.h"
 #include "lab/lab_result.h"
 #include "lab/lab_scenario.h"
+#include "lab/lab_schedule.h"
 #include "node/switch_node.h"
 
 namespace fcswitch::lab {
@@ -52,21 +54,21 @@ class LabNetwork {
   void build();
   void free_frames();           // every frame still in the network back to its pool
   void release();               // frees everything built so far; idempotent
-  bool poll_all(uint64_t now);  // one round; whether anything moved
-  void quiesce(uint64_t now);
-  uint64_t next_event(uint64_t now) const;
+  bool poll_all(uint64_t now);  // one round of everything (wall clock); whether anything moved
+  void build_schedule();        // the virtual clock's
   LabResult collect(const LabSampler& sampler, uint64_t end_ticks) const;
   void shut_down(LabResult& result);
 
   LabScenario scenario_;
   TickRate ticks_;
   rte_mempool* data_pool_ = nullptr;
-  rte_mempool* control_pool_ = nullptr;  // every node's own frames (PFC, credits)
+  rte_mempool* control_pool_ = nullptr;                // every node's own frames (PFC, credits)
   std::vector<std::vector<PortRings>> rings_;          // [node][port]
   std::vector<std::unique_ptr<SwitchNode>> switches_;  // [node], null for hosts
   std::vector<std::unique_ptr<LabHost>> hosts_;        // [node], null for switches
   std::vector<std::unique_ptr<LabLink>> links_;
   std::vector<Task*> tasks_;
+  std::unique_ptr<LabSchedule> schedule_;  // virtual clock only
   std::vector<FlowSent> sent_;
   std::vector<FlowReceived> received_;
   uint64_t clock_steps_ = 0;

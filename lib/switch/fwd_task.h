@@ -53,6 +53,12 @@ class FwdTask : public Task {
   uint64_t fib_full() const { return fib_full_.read(); }
   const DropCounters& drops() const { return drops_; }
   const TaggerStage* tagger() const { return tagger_.get(); }
+  // The lab's virtual clock polls a switch only when it has work (LabSchedule); before each
+  // poll it puts the input rotation where `poll_index` polls would have left it, so that the
+  // order FWD serves its inputs in does not depend on how many idle polls were skipped.
+  void align_rotation(uint64_t poll_index) {
+    next_input_ = static_cast<int>(poll_index % static_cast<uint64_t>(state_.ports));
+  }
 
  protected:
   bool poll(uint64_t now_tsc) override;

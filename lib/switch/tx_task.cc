@@ -188,13 +188,19 @@ void TxTask::drop_queue(int queue) {
 
 QueueMask TxTask::open_queues(uint64_t now) {
   QueueMask open = static_cast<QueueMask>(~gated_);
-  const uint64_t elapsed = last_poll_ticks_ ? now - last_poll_ticks_ : 0;
+  // A queue blocked at the last check stayed blocked until now: nothing that could open it
+  // happened without a poll (a gate that opens by itself is a wake-up, next_action_ticks),
+  // which matters to the lab's virtual clock, which polls only what has work.
+  const uint64_t elapsed = now - blocked_checked_ticks_;
+  blocked_checked_ticks_ = now;
   for (int prio = 0; prio < kNumPriorities; ++prio) {
     if (!(gated_ >> prio & 1u)) continue;
     const bool backlogged = backlogged_ >> prio & 1u;
     const bool closed = !flow_.engines[prio].gate->may_send(
         now, backlogged ? head_length(prio) : kEthernetMinFrameBytes);
-    if (closed && backlogged) blocked_ticks_[prio].add(elapsed);
+    const auto bit = static_cast<QueueMask>(1u << prio);
+    if (blocked_ & bit) blocked_ticks_[prio].add(elapsed);
+    blocked_ = static_cast<QueueMask>(closed && backlogged ? blocked_ | bit : blocked_ & ~bit);
     fc::GateWatchdog& dog = *watchdogs_[prio];
     const fc::WatchdogEvent event = dog.observe(now, closed, backlogged);
     if (event == fc::WatchdogEvent::kStormDetected) {
@@ -214,6 +220,13 @@ QueueMask TxTask::open_queues(uint64_t now) {
 
 uint64_t TxTask::blocked_ns(int priority) const {
   return flow_.ticks.to_ns(blocked_ticks_[priority].read());
+}
+
+uint64_t TxTask::blocked_ns(int priority, uint64_t now_ticks) const {
+  uint64_t ticks = blocked_ticks_[priority].read();
+  if (blocked_ >> priority & 1u && now_ticks > blocked_checked_ticks_)
+    ticks += now_ticks - blocked_checked_ticks_;
+  return flow_.ticks.to_ns(ticks);
 }
 
 uint64_t TxTask::watchdog_storms(int priority) const {
@@ -315,6 +328,11 @@ uint64_t TxTask::next_action_ticks() const {
     if (engine.gate && (backlogged_ >> prio & 1u)) {
       const uint64_t opens = engine.gate->next_action_ticks();
       if (opens > last_poll_ticks_) next = std::min(next, opens);
+    }
+    // A watchdog acts when its queue has been held long enough, with or without a poll.
+    if (watchdogs_[prio]) {
+      const uint64_t acts = watchdogs_[prio]->next_action_ticks();
+      if (acts > last_poll_ticks_) next = std::min(next, acts);
     }
   }
   if (flow_.pacer && backlogged_ && flow_.pacer->next_open_ticks() > last_poll_ticks_)

@@ -74,6 +74,9 @@ class TxTask : public Task {
   uint64_t control_alloc_failures() const { return control_alloc_failures_.read(); }
   uint64_t messages_without_gate() const { return messages_without_gate_.read(); }
   uint64_t blocked_ns(int priority) const;
+  // The same, counting a queue still blocked at `now_ticks` since the last check: for a
+  // caller that may poll the task rarely (the lab's virtual clock). TX's thread only.
+  uint64_t blocked_ns(int priority, uint64_t now_ticks) const;
   uint64_t watchdog_storms(int priority) const;
   bool has_engine(int priority) const { return flow_.engines[priority].gate != nullptr; }
   void engine_counters(int priority, const fc::CounterSink& sink) const;
@@ -138,6 +141,8 @@ class TxTask : public Task {
   rte_mbuf* control_[kMaxControlFrames];
   uint16_t control_count_ = 0;
   uint64_t last_poll_ticks_ = 0;
+  QueueMask blocked_ = 0;  // gated queues that held packets behind a closed gate at the last check
+  uint64_t blocked_checked_ticks_ = 0;
 
   std::array<OwnedCounter, kNumEgressQueues> packets_;
   std::array<OwnedCounter, kNumEgressQueues> bytes_;

@@ -1,25 +1,87 @@
 #!/usr/bin/env bash
-# Virtual-time speed of the lab (prints, never fails): simulated seconds per wall second and
-# packet-hops (frames a link delivered) per wall second, for the GFC ring at 10 Gb/s under
-# each engine. A deadlocked ring has few events, so its speed says little: the GFC runs, with
-# every link busy, are the figure of merit.
+# Virtual-time speed of the lab (prints, never fails): simulated seconds per wall second,
+# packet-hops (frames a link delivered) per wall second, and peak memory (maximum resident
+# set size, from /usr/bin/time -v), for
+#   - the GFC ring at 10 Gb/s under each engine (a deadlocked ring has few events, so its
+#     speed says little: the GFC runs, with every link busy, are the figure of merit);
+#   - the 12-switch ring (tests/lab/ring-12.toml) under PFC;
+#   - a 500-switch ring (2000 ports) of the same pattern, generated here, under gfc-buffer
+#     (flows keep moving), with smaller rings so that it fits in memory.
+# The virtual clock's cost should follow the traffic, not the size of the network (DESIGN.md
+# §5): hops per wall second should not fall much from the small rings to the large one.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 fclab=${FCLAB:-build/app/fclab}  # another build to compare: FCLAB=/path/fclab
 [ -x "$fclab" ] || tools/build.sh >/dev/null
+[ -x /usr/bin/time ] || { echo "lab_speed.sh: needs /usr/bin/time (apt-get install time)" >&2; exit 0; }
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
-printf "%-28s %12s %10s %12s %14s\n" "run" "simulated s" "wall s" "sim s/wall s" "hops/wall s"
+
+# A ring of $1 switches as tests/lab/ring-12.toml: Si's host Hi sends to H(i+2) clockwise,
+# every route clockwise, every setting as in the three-switch ring.
+ring_toml() {
+  python3 - "$1" <<'EOF'
+import re, sys
+n = int(sys.argv[1])
+base = open("tests/lab/ring-12.toml").read()
+head = base[: base.index("[[hosts]]")].replace('name = "gfc-ring-12"', f'name = "gfc-ring-{n}"')
+out = [head]
+out += [f'[[hosts]]\nname = "H{i}"\n' for i in range(1, n + 1)]
+for i in range(1, n + 1):
+    routes = ", ".join([f'H{i} = "h"'] + [f'H{j} = "cw"' for j in range(1, n + 1) if j != i])
+    out.append(f'[[switches]]\nname = "S{i}"\nports = [{{ name = "h" }}, {{ name = "cw" }}, '
+               f'{{ name = "ccw" }}]\nroutes = {{ {routes} }}\n')
+link = 'rate = "10Gbps"\ndelay = "19.1us"\n'
+for i in range(1, n + 1):
+    out.append(f'[[links]]\na = "S{i}:cw"\nb = "S{i % n + 1}:ccw"\n{link}')
+for i in range(1, n + 1):
+    out.append(f'[[links]]\na = "H{i}"\nb = "S{i}:h"\n{link}')
+for i in range(1, n + 1):
+    out.append(f'[[flows]]\nfrom = "H{i}"\nto = "H{(i + 1) % n + 1}"\npriority = 3\n')
+print("\n".join(out))
+EOF
+}
+
+printf "%-34s %10s %8s %12s %14s %10s\n" "run" "simul. s" "wall s" "sim s/wall s" "hops/wall s" "max RSS MB"
+# run NAME SCENARIO FCLAB-ARGS... : one line of the table.
+run() {
+  local name=$1 scenario=$2
+  shift 2
+  local dir="$out/${name//\//-}"
+  if ! /usr/bin/time -v -o "$dir.time" "$fclab" "$scenario" --out "$dir" --no-plots "$@" \
+    >"$dir.log" 2>&1; then
+    printf "%-34s failed: %s\n" "$name" "$(tail -1 "$dir.log")"
+    return
+  fi
+  # "gfc-ring (virtual clock, 100.0 ms simulated in 0.43 s wall, N steps, H packet-hops)"
+  local line sim_ms wall hops rss_kb
+  line=$(grep -m1 "clock, .* simulated" "$dir.log")
+  sim_ms=$(sed -E 's/.*clock, ([0-9.]+) ms simulated.*/\1/' <<<"$line")
+  wall=$(sed -E 's/.* in ([0-9.]+) s wall.*/\1/' <<<"$line")
+  hops=$(sed -E 's/.*steps, ([0-9]+) packet-hops.*/\1/' <<<"$line")
+  rss_kb=$(sed -nE 's/.*Maximum resident set size \(kbytes\): ([0-9]+).*/\1/p' "$dir.time")
+  awk -v n="$name" -v s="$sim_ms" -v w="$wall" -v h="$hops" -v m="$rss_kb" 'BEGIN {
+    if (w <= 0) w = 0.005  # printed with two decimals
+    printf "%-34s %10.3f %8.2f %12.3f %14.0f %10.0f\n", n, s / 1000, w, (s / 1000) / w, h / w,
+      m / 1024 }'
+}
+
 for service in fifo ingress-fair; do
   for engine in pfc cbfc gfc-buffer gfc-time; do
-    line=$("$fclab" config/lab/gfc-ring.toml --out "$out/$service-$engine" --no-plots \
-      --set flow_control.engine=$engine --set switch.egress_service=$service \
-      --set lab.duration=100ms | head -1)
-    # "gfc-ring (virtual clock, 100.0 ms simulated in 0.43 s wall, N steps, H packet-hops)"
-    sim_ms=$(sed -E 's/.*clock, ([0-9.]+) ms simulated.*/\1/' <<<"$line")
-    wall=$(sed -E 's/.* in ([0-9.]+) s wall.*/\1/' <<<"$line")
-    hops=$(sed -E 's/.*steps, ([0-9]+) packet-hops.*/\1/' <<<"$line")
-    awk -v n="$service/$engine" -v s="$sim_ms" -v w="$wall" -v h="$hops" 'BEGIN {
-      printf "%-28s %12.3f %10.2f %12.3f %14.0f\n", n, s / 1000, w, (s / 1000) / w, h / w }'
+    run "gfc-ring $service/$engine" config/lab/gfc-ring.toml \
+      --set flow_control.engine=$engine --set switch.egress_service=$service --set lab.duration=100ms
   done
 done
+
+run "ring-12 fifo/pfc" tests/lab/ring-12.toml --set flow_control.engine=pfc --set lab.duration=20ms
+run "ring-12 ingress-fair/gfc-buffer" tests/lab/ring-12.toml --set flow_control.engine=gfc-buffer \
+  --set switch.egress_service=ingress-fair --set lab.duration=20ms
+
+ring_toml 500 >"$out/ring-500.toml"
+run "ring-500 fifo/gfc-buffer" "$out/ring-500.toml" --set flow_control.engine=gfc-buffer \
+  --set lab.duration=${RING500_DURATION:-2ms} \
+  --set switch.egress_queue_packets=1024 --set switch.fwd_ring_packets=512 -- -m 4096
+
+# --- fat-trees: to come with the topology support (lib/topology in the lab) ---
+# run "fat-tree k=4 …"  SCENARIO …   a fat-tree with few busy links: cost of the busy part only
+# run "fat-tree k=16 …" SCENARIO …   320 switches, 1024 hosts: within 2x the ring's hops/wall s

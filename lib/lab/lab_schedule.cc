@@ -1,0 +1,182 @@
+#include "lab/lab_schedule.h"
+
+#include <rte_ring.h>
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <stdexcept>
+
+#include "core/units.h"
+
+namespace fcswitch::lab {
+
+namespace {
+// A clock step at which items still report work after this many rounds is a bug (a task
+// that says it moved something and did not), not a busy network.
+constexpr int kMaxRoundsPerStep = 1'000'000;
+}  // namespace
+
+LabSchedule::LabSchedule(std::vector<ScheduledNode> nodes, std::vector<ScheduledLink> links)
+    : nodes_(std::move(nodes)),
+      links_(std::move(links)),
+      node_state_(nodes_.size()),
+      link_state_(links_.size()) {
+  for (size_t n = 0; n < nodes_.size(); ++n) node_state_[n].alloc_failures = alloc_failures(int(n));
+}
+
+void LabSchedule::wake_node(int node) {
+  NodeState& s = node_state_[node];
+  if (s.active) return;
+  s.active = true;
+  next_nodes_.push_back(node);
+}
+
+void LabSchedule::wake_link(int link) {
+  LinkState& s = link_state_[link];
+  if (s.active) return;
+  s.active = true;
+  next_links_.push_back(link);
+}
+
+void LabSchedule::wake_all() {
+  for (size_t n = 0; n < nodes_.size(); ++n) wake_node(static_cast<int>(n));
+  for (size_t l = 0; l < links_.size(); ++l) wake_link(static_cast<int>(l));
+}
+
+uint64_t LabSchedule::alloc_failures(int node) const {
+  const ScheduledNode& n = nodes_[node];
+  if (n.host) return n.host->source().alloc_failures() + n.host->tx().control_alloc_failures();
+  uint64_t sum = 0;
+  for (int p = 0; p < n.sw->ports(); ++p) sum += n.sw->tx(p).control_alloc_failures();
+  return sum;
+}
+
+uint64_t LabSchedule::node_timer(int node, uint64_t now) const {
+  const ScheduledNode& n = nodes_[node];
+  return n.host ? n.host->next_action_ticks(now) : n.sw->next_action_ticks();
+}
+
+bool LabSchedule::poll_node(int node, uint64_t now, uint64_t round) {
+  ScheduledNode& n = nodes_[node];
+  NodeState& s = node_state_[node];
+  ++node_polls_;
+  if (n.fwd) n.fwd->align_rotation(round);
+  if (n.host) n.host->source().align_rotation(round);
+  bool busy = false;
+  for (Task* t : n.tasks) busy |= t->run_once(now);
+  if (!s.touched) {
+    s.touched = true;
+    touched_nodes_.push_back(node);
+  }
+  // Only a busy node can have put frames into its TX rings (an idle one, such as a starved
+  // node polled every round, would wake its links round after round for nothing).
+  if (busy) {
+    wake_node(node);
+    for (const auto& [ring, link] : n.out)
+      if (!rte_ring_empty(ring)) wake_link(link);
+  }
+  // A node that could not allocate waits for frames freed anywhere: poll it every round, as
+  // the full poll did, until it stops failing.
+  const uint64_t failures = alloc_failures(node);
+  const bool starved = failures != s.alloc_failures;
+  s.alloc_failures = failures;
+  if (starved != s.starved) {
+    s.starved = starved;
+    if (starved) {
+      starved_.push_back(node);
+    } else {
+      starved_.erase(std::find(starved_.begin(), starved_.end(), node));
+    }
+  }
+  return busy;
+}
+
+void LabSchedule::step(uint64_t now) {
+  while (!timers_.empty() && timers_.top().first <= now) {
+    const auto [ticks, item] = timers_.top();
+    timers_.pop();
+    if (item < nodes_.size()) {
+      NodeState& s = node_state_[item];
+      if (s.timer_ticks != ticks) continue;  // re-armed since: a stale entry
+      s.timer_ticks = kNeverTicks;
+      wake_node(static_cast<int>(item));
+    } else {
+      LinkState& s = link_state_[item - nodes_.size()];
+      if (s.timer_ticks != ticks) continue;
+      s.timer_ticks = kNeverTicks;
+      wake_link(static_cast<int>(item - nodes_.size()));
+    }
+  }
+
+  int last_busy_round = -1;
+  int round = 0;
+  for (; !next_links_.empty() || !next_nodes_.empty() || (round == 0 && !starved_.empty());
+       ++round) {
+    if (round >= kMaxRoundsPerStep)
+      throw std::runtime_error(fmt::format("the lab did not settle at tick {}", now));
+    const uint64_t full_round = rounds_ + static_cast<uint64_t>(round);
+    bool busy = false;
+    round_links_.swap(next_links_);
+    next_links_.clear();
+    std::sort(round_links_.begin(), round_links_.end());
+    for (int l : round_links_) link_state_[l].active = false;
+    for (int l : round_links_) {
+      const ScheduledLink& link = links_[l];
+      ++link_polls_;
+      busy |= link.link->poll(now);
+      LinkState& s = link_state_[l];
+      if (!s.touched) {
+        s.touched = true;
+        touched_links_.push_back(l);
+      }
+      if (link.link->delivered_in_last_poll()) wake_node(link.to_node);
+      if (link.link->took_in_last_poll()) wake_node(link.from_node);
+    }
+    // Nodes woken by the links above are polled in this round, after every link, as the full
+    // poll did; a node that wakes itself or a link does so for the next round.
+    round_nodes_.swap(next_nodes_);
+    next_nodes_.clear();
+    for (int n : starved_)
+      if (!node_state_[n].active) round_nodes_.push_back(n);
+    std::sort(round_nodes_.begin(), round_nodes_.end());
+    for (int n : round_nodes_) node_state_[n].active = false;
+    for (int n : round_nodes_) busy |= poll_node(n, now, full_round);
+    if (busy) last_busy_round = round;
+  }
+  // The full poll ran rounds until one found nothing to do: one more than the last busy one.
+  rounds_ += static_cast<uint64_t>(last_busy_round + 2);
+
+  for (int n : touched_nodes_) {
+    NodeState& s = node_state_[n];
+    s.touched = false;
+    arm(static_cast<uint32_t>(n), s.timer_ticks, node_timer(n, now));
+  }
+  touched_nodes_.clear();
+  for (int l : touched_links_) {
+    LinkState& s = link_state_[l];
+    s.touched = false;
+    arm(static_cast<uint32_t>(nodes_.size() + static_cast<size_t>(l)), s.timer_ticks,
+        links_[l].link->next_event_ticks());
+  }
+  touched_links_.clear();
+}
+
+void LabSchedule::arm(uint32_t item, uint64_t& timer, uint64_t ticks) {
+  if (ticks == timer) return;  // already in the heap
+  timer = ticks;
+  if (ticks != kNeverTicks) timers_.emplace(ticks, item);
+}
+
+uint64_t LabSchedule::next_event_ticks() {
+  while (!timers_.empty()) {
+    const auto [ticks, item] = timers_.top();
+    const uint64_t armed = item < nodes_.size() ? node_state_[item].timer_ticks
+                                                : link_state_[item - nodes_.size()].timer_ticks;
+    if (armed == ticks) return ticks;
+    timers_.pop();  // stale
+  }
+  return kNeverTicks;
+}
+
+}  // namespace fcswitch::lab

@@ -1,0 +1,106 @@
+#pragma once
+// What the lab's virtual clock polls at a clock step (DESIGN.md §5: "the virtual clock wakes
+// only what has work or a timer, so its cost follows the traffic, not the size of the
+// network").
+//
+// Items are the nodes (a switch or a host: all its tasks, polled together in their lcore
+// order) and the links (one direction each). An item is polled in a round of a step when
+//   - a node: a link delivered into one of its RX rings or took frames from one of its TX
+//     rings (room for its TX task), one of its tasks was busy in the previous round, or its
+//     own timer is due (gates, generators, pacers, watchdogs, a host's flows);
+//   - a link: its node's TX ring holds frames after the node was polled, or its timer (a
+//     frame arrives, the wire frees with frames waiting) is due.
+// Rounds run until nothing is left to poll; active items are polled in index order, links
+// before nodes, as the full poll did, so results are deterministic. Timers live in a binary
+// heap keyed by time; an item's timer is read again after every step in which it was polled
+// (only a poll changes it: a node's by frames arriving is covered, since an arrival wakes it).
+//
+// Two things an idle poll used to do are kept as if every task had been polled in every
+// round: FWD's and a host source's round robin (align_rotation with the count of full-poll
+// rounds). A node that failed to allocate a frame (a shared pool ran dry) is polled in every
+// round until it stops failing: frames freed anywhere may let it go on.
+
+#include <cstdint>
+#include <queue>
+#include <utility>
+#include <vector>
+
+#include "core/task.h"
+#include "lab/lab_host.h"
+#include "lab/lab_link.h"
+#include "node/switch_node.h"
+
+struct rte_ring;
+
+namespace fcswitch::lab {
+
+struct ScheduledNode {
+  std::vector<Task*> tasks;        // in poll order
+  const SwitchNode* sw = nullptr;  // one of sw and host
+  LabHost* host = nullptr;
+  FwdTask* fwd = nullptr;  // the switch's, for align_rotation
+  // Per port: the TX ring a link takes from, and that link.
+  std::vector<std::pair<rte_ring*, int>> out;
+};
+
+struct ScheduledLink {
+  LabLink* link = nullptr;
+  int from_node = -1;  // whose TX ring it takes from
+  int to_node = -1;    // whose RX ring it delivers into
+};
+
+class LabSchedule {
+ public:
+  LabSchedule(std::vector<ScheduledNode> nodes, std::vector<ScheduledLink> links);
+
+  // Polls what is due or woken at `now` until nothing moves; then reads the polled items'
+  // timers again. Throws std::runtime_error when a step does not settle.
+  void step(uint64_t now_ticks);
+  // Every item is polled in the next step (the last one: counters that account time up to
+  // their poll, such as paused time, are brought up to the end).
+  void wake_all();
+  // The earliest timer of any item; kNeverTicks if none.
+  uint64_t next_event_ticks();
+  // Full-poll rounds so far (every task polled once in each), as the full poll would count.
+  uint64_t rounds() const { return rounds_; }
+  // Polls done, of nodes and of links: the cost of the run.
+  uint64_t node_polls() const { return node_polls_; }
+  uint64_t link_polls() const { return link_polls_; }
+
+ private:
+  struct NodeState {
+    uint64_t timer_ticks = kNeverTicks;
+    uint64_t alloc_failures = 0;
+    bool active = false;   // in next_nodes_
+    bool touched = false;  // polled in this step
+    bool starved = false;  // in starved_
+  };
+  struct LinkState {
+    uint64_t timer_ticks = kNeverTicks;
+    bool active = false;
+    bool touched = false;
+  };
+  using Timer = std::pair<uint64_t, uint32_t>;  // (ticks, item): nodes first, then links
+
+  void wake_node(int node);
+  void wake_link(int link);
+  bool poll_node(int node, uint64_t now, uint64_t round);
+  uint64_t node_timer(int node, uint64_t now) const;
+  uint64_t alloc_failures(int node) const;
+  void arm(uint32_t item, uint64_t& timer, uint64_t ticks);
+
+  std::vector<ScheduledNode> nodes_;
+  std::vector<ScheduledLink> links_;
+  std::vector<NodeState> node_state_;
+  std::vector<LinkState> link_state_;
+  std::vector<int> next_nodes_, next_links_;  // woken for the coming round
+  std::vector<int> round_nodes_, round_links_;
+  std::vector<int> touched_nodes_, touched_links_;
+  std::vector<int> starved_;
+  std::priority_queue<Timer, std::vector<Timer>, std::greater<>> timers_;
+  uint64_t rounds_ = 0;
+  uint64_t node_polls_ = 0;
+  uint64_t link_polls_ = 0;
+};
+
+}  // namespace fcswitch::lab

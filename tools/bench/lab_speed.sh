@@ -6,7 +6,8 @@
 #     speed says little: the GFC runs, with every link busy, are the figure of merit);
 #   - the 12-switch ring (tests/lab/ring-12.toml) under PFC;
 #   - a 500-switch ring (2000 ports) of the same pattern, generated here, under gfc-buffer
-#     (flows keep moving), with smaller rings so that it fits in memory.
+#     (flows keep moving), with smaller rings so that it fits in memory and a data pool large
+#     enough that no host waits for mbufs (a waiting host is polled every round).
 # The virtual clock's cost should follow the traffic, not the size of the network (DESIGN.md
 # §5): hops per wall second should not fall much from the small rings to the large one.
 set -euo pipefail
@@ -79,7 +80,7 @@ run "ring-12 ingress-fair/gfc-buffer" tests/lab/ring-12.toml --set flow_control.
 
 ring_toml 500 >"$out/ring-500.toml"
 run "ring-500 fifo/gfc-buffer" "$out/ring-500.toml" --set flow_control.engine=gfc-buffer \
-  --set lab.duration=${RING500_DURATION:-2ms} \
+  --set lab.duration=${RING500_DURATION:-2ms} --set lab.mbufs=262143 \
   --set switch.egress_queue_packets=1024 --set switch.fwd_ring_packets=512 -- -m 4096
 
 # --- fat-trees: to come with the topology support (lib/topology in the lab) ---

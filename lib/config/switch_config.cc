@@ -315,6 +315,7 @@ void read_switch_section(TableReader& root, SwitchConfig& config) {
   if (auto mask = read_queue_list(reader, "lossless_priorities", false))
     config.lossless_priorities = static_cast<PriorityMask>(*mask);
   if (auto v = reader.boolean("mac_learning")) config.mac_learning = *v;
+  if (auto v = reader.boolean("decrement_ttl")) config.decrement_ttl = *v;
   if (auto v = reader.integer("ecmp_seed", 0, UINT32_MAX))
     config.ecmp_seed = static_cast<uint32_t>(*v);
   if (auto v = reader.choice("egress_service", {"fifo", "ingress-fair"}))

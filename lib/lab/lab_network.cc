@@ -250,6 +250,8 @@ LabResult LabNetwork::collect(const LabSampler& sampler, uint64_t end) const {
   r.scenario = scenario_.name;
   r.clock = scenario_.clock == LabClock::kVirtual ? "virtual" : "wall";
   r.overrides = scenario_.overrides;
+  r.failed_links = scenario_.failed_links;
+  r.failure_seed = scenario_.failure_seed;
   r.seed = scenario_.seed;
   r.duration_s = static_cast<double>(scenario_.duration_ns) / 1e9;
   r.clock_steps = clock_steps_;

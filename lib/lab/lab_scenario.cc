@@ -16,6 +16,7 @@
 #include "topology/flow_hash.h"
 #include "topology/host_connectivity.h"
 #include "topology/host_table.h"
+#include "topology/link_failures.h"
 #include "topology/shortest_routes.h"
 #include "topology/topology_spec.h"
 #include "topology/updown_routes.h"
@@ -193,6 +194,17 @@ class ScenarioReader {
         tiers[name] = d;
       }
     }
+    std::optional<double> fail_probability;
+    uint64_t fail_seed = out_.seed;
+    bool keep_connected = true;
+    if (const toml::table* failures = r.table("failures")) {
+      TableReader f(*failures, "topology.failures", problems_);
+      fail_probability = f.number("probability", 0.0, 1.0);
+      if (!fail_probability) f.refuse("probability", "a probability in [0, 1]");
+      if (auto s = f.integer("seed", 0, INT64_MAX)) fail_seed = static_cast<uint64_t>(*s);
+      if (auto k = f.boolean("keep_connected")) keep_connected = *k;
+      f.reject_unknown_keys();
+    }
     auto spec = r.string("spec");
     r.reject_unknown_keys();
     if (!spec) return;
@@ -205,7 +217,32 @@ class ScenarioReader {
                fmt::format("\"{}\" ({})", *spec, error.what()));
       return;
     }
+    if (fail_probability) fail_links(topo, *fail_probability, fail_seed, keep_connected, r);
     add_generated(topo, all, tiers, r);
+  }
+
+  // GFC §6.2.3, Table 1: each switch-to-switch link fails with `probability` before the run.
+  // With keep_connected, draws again (seed + 1, + 2, …) until every host reaches every other,
+  // as a network the paper evaluates would; without, a flow between hosts the failures
+  // separated is refused (compute_routes).
+  void fail_links(topology::Topology& topo, double probability, uint64_t seed, bool keep_connected,
+                  TableReader& r) {
+    constexpr int kDraws = 1000;
+    for (int draw = 0; draw < kDraws; ++draw) {
+      const auto failed = topology::fail_links_at_random(topo, probability, seed + draw);
+      topology::Topology left = topology::without_links(topo, failed);
+      if (keep_connected && !topology::host_connectivity(left).all_connected()) continue;
+      for (const topology::SwitchLink& l : failed)
+        out_.failed_links.push_back(fmt::format(
+            "{}:{}-{}:{}", topo.at(l.switch_a).name, topo.at(l.switch_a).ports[l.port_a].name,
+            topo.at(l.switch_b).name, topo.at(l.switch_b).ports[l.port_b].name));
+      out_.failure_seed = seed + draw;
+      topo = std::move(left);
+      return;
+    }
+    r.refuse("failures", fmt::format("a failure probability that leaves the network connected "
+                                     "in one of {} draws (or keep_connected = false)",
+                                     kDraws));
   }
 
   // The generated switches (their connected ports, in order), hosts and links.

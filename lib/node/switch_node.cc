@@ -76,7 +76,8 @@ void SwitchNode::build() {
                   config.mac_learning,
                   nullptr,
                   {},
-                  config.ecmp_seed};
+                  config.ecmp_seed,
+                  config.decrement_ttl};
   for (const auto& entry : config.fib) {
     if (entry.group.empty()) {
       fib_->add_static(entry.mac, entry.port);

@@ -70,7 +70,9 @@ struct SwitchConfig {
   PriorityMask lossless_priorities = 0;
   SharedBufferConfig buffer;
   bool mac_learning = true;
-  uint32_t ecmp_seed = 0;  // [switch] ecmp_seed: differs per switch so groups do not polarise
+  uint32_t ecmp_seed = 0;
+  bool decrement_ttl = false;  // [switch] decrement_ttl: as a router, so loops end  // [switch]
+                               // ecmp_seed: differs per switch so groups do not polarise
   bool ingress_fair_egress = false;      // [switch] egress_service = "ingress-fair"
   std::optional<TaggerSettings> tagger;  // [tagger]
   std::optional<MetricsConfig> metrics;  // [metrics]: Prometheus exposer

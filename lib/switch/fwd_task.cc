@@ -9,6 +9,7 @@
 #include "wire/control_frame_kind.h"
 #include "wire/credit_frame.h"
 #include "wire/frame_header.h"
+#include "wire/ttl_decrement.h"
 
 namespace fcswitch {
 
@@ -28,6 +29,7 @@ FwdTask::FwdTask(const FwdSettings& settings, SwitchState& state, L2Fib& fib)
       tagger_(settings.tagger),
       ecmp_groups_(settings.ecmp_groups),
       ecmp_seed_(settings.ecmp_seed),
+      decrement_ttl_(settings.decrement_ttl),
       stages_(static_cast<size_t>(state.ports) * kNumEgressQueues),
       admitted_packets_(std::make_unique<OwnedCounter[]>(state.ports * kNumPriorities)),
       admitted_bytes_(std::make_unique<OwnedCounter[]>(state.ports * kNumPriorities)),
@@ -83,6 +85,9 @@ void FwdTask::forward(rte_mbuf* m, int in_port) {
   if (mac_learning_ && !header.src.is_multicast() && !fib_.learn(header.src, in_port))
     fib_full_.increment();
 
+  if (decrement_ttl_ &&
+      wire::decrement_ttl(rte_pktmbuf_mtod(m, uint8_t*), header) == wire::TtlResult::kExpired)
+    return drop(m, in_port, DropReason::kTtlExpired);
   int out_port = header.dst.is_multicast() ? L2Fib::kUnknown : fib_.lookup(header.dst);
   if (L2Fib::is_group(out_port)) {
     const auto& group = ecmp_groups_[out_port - L2Fib::kGroupBase];

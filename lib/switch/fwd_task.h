@@ -31,6 +31,7 @@ struct FwdSettings {
   // switch's hash seed.
   std::vector<std::vector<uint16_t>> ecmp_groups;
   uint32_t ecmp_seed = 0;
+  bool decrement_ttl = false;  // IP packets lose one TTL per switch; at 0 ttl_expired
 };
 
 class FwdTask : public Task {
@@ -80,6 +81,7 @@ class FwdTask : public Task {
   std::shared_ptr<TaggerStage> tagger_;
   std::vector<std::vector<uint16_t>> ecmp_groups_;
   uint32_t ecmp_seed_;
+  bool decrement_ttl_;
   int next_input_ = 0;
   int input_ = 0;  // the input port whose burst the stages hold
 

@@ -328,6 +328,95 @@ TEST(LabTopology, FatTreeFlowsTakeThePortsTheHashPredicts) {
 
 // [topology]: a spec that does not parse, a tier that is not one, a generated host named
 // again, and a flow between hosts the network does not join: each named with its place.
+// GFC §6.2.3's random link failures: with 20 % of the fat-tree's links cut before the run (a
+// connected draw), the cut links' ports are not built and routes go around them: every flow
+// still arrives, nothing lost.
+TEST(LabTopology, FatTreeRoutesAroundRandomFailures) {
+  LabNetwork network(load_lab_scenario(
+      std::string(FCSWITCH_SOURCE_DIR) + "/config/lab/fat-tree-k4.toml",
+      {"lab.duration=1ms", "topology.failures.probability=0.2", "topology.failures.seed=5"}));
+  const LabResult r = network.run();
+  expect_conserved(r);
+  ASSERT_FALSE(r.failed_links.empty());
+  for (const FlowResult& f : r.flows) EXPECT_GT(f.received_packets, 0u) << f.from << "→" << f.to;
+  std::map<std::string, const SwitchNode*> nodes;
+  for (const auto& [name, node] : network.switch_nodes()) nodes[name] = node;
+  for (const std::string& link : r.failed_links) {  // "S1:L7-L7:S1"
+    const size_t dash = link.find('-');
+    for (const std::string& end : {link.substr(0, dash), link.substr(dash + 1)}) {
+      const size_t colon = end.find(':');
+      const SwitchNode& node = *nodes.at(end.substr(0, colon));
+      // A cut link's ports lead nowhere: the lab does not build them.
+      EXPECT_EQ(node.config().port_index(end.substr(colon + 1)), -1) << end;
+    }
+  }
+}
+
+// A routing loop (H3's packets go S1 → S2 → S3 → S1 …) with [switch] decrement_ttl: each
+// looping packet dies of its TTL (64 hops), counted as ttl_expired, and nothing else is lost;
+// without it, none does.
+TEST(LabTopology, RoutingLoopEndsByTtl) {
+  const std::string loop = R"([lab]
+duration = "2ms"
+[switch]
+mac_learning = false
+[[hosts]]
+name = "H1"
+[[hosts]]
+name = "H3"
+[[switches]]
+name = "S1"
+ports = [{ name = "h1" }, { name = "h3" }, { name = "S2" }, { name = "S3" }]
+routes = { H3 = "S2" }
+[[switches]]
+name = "S2"
+ports = [{ name = "S1" }, { name = "S3" }]
+routes = { H3 = "S3" }
+[[switches]]
+name = "S3"
+ports = [{ name = "S2" }, { name = "S1" }]
+routes = { H3 = "S1" }
+[[links]]
+a = "H1"
+b = "S1:h1"
+[[links]]
+a = "H3"
+b = "S1:h3"
+[[links]]
+a = "S1:S2"
+b = "S2:S1"
+[[links]]
+a = "S2:S3"
+b = "S3:S2"
+[[links]]
+a = "S3:S1"
+b = "S1:S3"
+[[flows]]
+from = "H1"
+to = "H3"
+rate = "100Mbps"
+)";
+  const auto ttl_drops = [](const LabResult& r) {
+    uint64_t n = 0;
+    for (const PortResult& p : r.ports)
+      for (const auto& [reason, count] : p.drops) n += reason == "ttl_expired" ? count : 0;
+    return n;
+  };
+  {
+    LabNetwork with_ttl(parse_lab_scenario(loop, "loop.toml", {"switch.decrement_ttl=true"}));
+    const LabResult r = with_ttl.run();
+    EXPECT_TRUE(r.conservation.holds());
+    EXPECT_EQ(r.flows[0].received_packets, 0u);
+    EXPECT_GT(r.flows[0].sent_packets, 10u);
+    EXPECT_GT(ttl_drops(r), 0u);
+    EXPECT_EQ(ttl_drops(r), r.conservation.dropped);  // every drop a TTL expiry
+  }
+  LabNetwork without(parse_lab_scenario(loop, "loop.toml", {}));
+  const LabResult r = without.run();
+  EXPECT_EQ(ttl_drops(r), 0u);
+  EXPECT_EQ(r.conservation.dropped, 0u);  // still circling when the run ends
+}
+
 TEST(LabScenario, TopologyErrorsNameTheirPlace) {
   const auto problems = [](const std::string& text) {
     try {

@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <charconv>
 #include <fstream>
 #include <map>
@@ -227,20 +228,42 @@ void read_fib(TableReader& root, SwitchConfig& config) {
     }
     TableReader reader(*table, path, root.problems());
     auto mac_text = reader.string("mac", true);
-    auto port_name = reader.string("port", true);
+    // One port, or a list of them: an ECMP group.
+    std::vector<std::string> port_names;
+    const toml::node* port_node = reader.node("port");
+    if (!port_node) {
+      reader.refuse("port", "a port name or a list of port names (ECMP)", "nothing");
+    } else if (const auto* one = port_node->as_string()) {
+      port_names.push_back(one->get());
+    } else if (const auto* list = port_node->as_array(); list && !list->empty()) {
+      for (const toml::node& item : *list)
+        port_names.push_back(item.is_string() ? item.as_string()->get() : std::string());
+    } else {
+      reader.refuse("port", "a port name or a non-empty list of port names (ECMP)");
+    }
     reader.reject_unknown_keys();
-    if (!mac_text || !port_name) continue;
+    if (!mac_text || port_names.empty()) continue;
     auto mac = wire::MacAddress::parse(*mac_text);
     if (!mac || mac->is_multicast()) {
       reader.refuse("mac", "a unicast MAC address");
       continue;
     }
-    const int port = config.port_index(*port_name);
-    if (port < 0) {
-      reader.refuse("port", "the name of a port in [[ports]]");
-      continue;
+    FibEntry entry{*mac, -1, {}};
+    for (const std::string& name : port_names) {
+      const int port = config.port_index(name);
+      if (port < 0 ||
+          std::find(entry.group.begin(), entry.group.end(), port) != entry.group.end()) {
+        reader.refuse("port", port_names.size() == 1 ? "the name of a port in [[ports]]"
+                                                     : "names of ports in [[ports]], each once");
+        entry.group.clear();
+        break;
+      }
+      entry.group.push_back(port);
     }
-    config.fib.push_back(FibEntry{*mac, port});
+    if (entry.group.empty()) continue;
+    entry.port = entry.group.front();
+    if (entry.group.size() == 1) entry.group.clear();
+    config.fib.push_back(std::move(entry));
   }
 }
 
@@ -292,6 +315,9 @@ void read_switch_section(TableReader& root, SwitchConfig& config) {
   if (auto mask = read_queue_list(reader, "lossless_priorities", false))
     config.lossless_priorities = static_cast<PriorityMask>(*mask);
   if (auto v = reader.boolean("mac_learning")) config.mac_learning = *v;
+  if (auto v = reader.boolean("decrement_ttl")) config.decrement_ttl = *v;
+  if (auto v = reader.integer("ecmp_seed", 0, UINT32_MAX))
+    config.ecmp_seed = static_cast<uint32_t>(*v);
   if (auto v = reader.choice("egress_service", {"fifo", "ingress-fair"}))
     config.ingress_fair_egress = *v == "ingress-fair";
   if (auto v = reader.integer("mbufs", 1023, 16'777'215)) config.mbufs = static_cast<uint32_t>(*v);

@@ -24,6 +24,7 @@ enum class DropReason : uint8_t {
   kControlUntrusted,  // a flow-control frame on a port told not to trust them
   kControlRingFull,   // RX could not hand a flow-control frame's messages to TX
   kWatchdogDrop,      // dropped from a queue whose gate the watchdog found stuck (action drop)
+  kTtlExpired,        // IPv4 TTL / IPv6 hop limit ran out ([switch] decrement_ttl): a loop
   kCount,
 };
 
@@ -45,6 +46,7 @@ inline constexpr std::array<std::string_view, kNumDropReasons> kDropReasonNames 
     "control_untrusted",
     "control_ring_full",
     "watchdog_drop",
+    "ttl_expired",
 };
 
 constexpr std::string_view drop_reason_name(DropReason reason) {

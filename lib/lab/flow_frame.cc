@@ -26,7 +26,16 @@ uint16_t ipv4_checksum(const uint8_t* header) {
   while (sum >> 16) sum = (sum & 0xFFFF) + (sum >> 16);
   return static_cast<uint16_t>(~sum);
 }
+// An ephemeral port per flow (RFC 6335's dynamic range), so ECMP spreads flows, not hosts.
+uint16_t flow_source_port(uint32_t flow) {
+  return static_cast<uint16_t>(49152 + flow % 16384);
+}
 }  // namespace
+
+topology::FiveTuple flow_five_tuple(const FlowFrameSpec& spec) {
+  return topology::FiveTuple{spec.src_ip, spec.dst_ip, flow_source_port(spec.flow), kFlowUdpPort,
+                             kUdp};
+}
 
 std::vector<uint8_t> make_flow_frame(const FlowFrameSpec& spec) {
   const uint32_t length =
@@ -46,7 +55,7 @@ std::vector<uint8_t> make_flow_frame(const FlowFrameSpec& spec) {
   wire::store_be32(ip + 16, spec.dst_ip);
   wire::store_be16(ip + 10, ipv4_checksum(ip));
   uint8_t* udp = f.data() + kUdpOffset;
-  wire::store_be16(udp, static_cast<uint16_t>(49152 + spec.flow % 16384));
+  wire::store_be16(udp, flow_source_port(spec.flow));
   wire::store_be16(udp + 2, kFlowUdpPort);
   wire::store_be16(udp + 4, static_cast<uint16_t>(length - kUdpOffset));
   std::memcpy(f.data() + kStampOffset, kMagic, sizeof kMagic);

@@ -16,6 +16,7 @@
 #include <optional>
 #include <vector>
 
+#include "topology/flow_hash.h"
 #include "wire/mac_address.h"
 
 namespace fcswitch::lab {
@@ -32,6 +33,14 @@ struct FlowFrameSpec {
 };
 
 std::vector<uint8_t> make_flow_frame(const FlowFrameSpec& spec);
+
+// 10.<node>.1 (node in the second and third octets): one IPv4 address per lab node.
+constexpr uint32_t lab_node_ip(int node) {
+  return 0x0A00'0001u | static_cast<uint32_t>(node) << 8;
+}
+// The 5-tuple ECMP hashes (switch/flow_key.h) for frames make_flow_frame makes from `spec`:
+// UDP, a source port per flow.
+topology::FiveTuple flow_five_tuple(const FlowFrameSpec& spec);
 // Writes `sequence` into a frame made by make_flow_frame.
 void stamp_flow_sequence(uint8_t* frame, uint64_t sequence);
 

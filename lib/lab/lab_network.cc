@@ -108,21 +108,20 @@ void LabNetwork::build() {
     const LabLinkParams params{
         spec.rate_bps, spec.delay_ns,
         shaping::WireFraming{port.wire_overhead_bytes, kEthernetMinFrameBytes}, catch_up};
-    links_.push_back(std::make_unique<LabLink>(
-        rings_[spec.a.node][spec.a.port].out.get(), rings_[spec.b.node][spec.b.port].in.get(),
-        params, ticks_));
-    links_.push_back(std::make_unique<LabLink>(
-        rings_[spec.b.node][spec.b.port].out.get(), rings_[spec.a.node][spec.a.port].in.get(),
-        params, ticks_));
+    links_.push_back(std::make_unique<LabLink>(rings_[spec.a.node][spec.a.port].out.get(),
+                                               rings_[spec.b.node][spec.b.port].in.get(), params,
+                                               ticks_));
+    links_.push_back(std::make_unique<LabLink>(rings_[spec.b.node][spec.b.port].out.get(),
+                                               rings_[spec.a.node][spec.a.port].in.get(), params,
+                                               ticks_));
   }
   for (const FlowSpec& flow : scenario_.flows) {
     const LabNode& src = scenario_.nodes[flow.src];
     const LabNode& dst = scenario_.nodes[flow.dst];
-    // 10.0.<node>.1: one address per host, for the frames' IP header.
-    const auto ip = [](int node) { return 0x0A000001u | static_cast<uint32_t>(node) << 8; };
     hosts_[flow.src]->source().add_flow(
         flow,
-        make_flow_frame(FlowFrameSpec{src.mac, dst.mac, ip(flow.src), ip(flow.dst), flow.dscp,
+        make_flow_frame(FlowFrameSpec{src.mac, dst.mac, lab_node_ip(flow.src),
+                                      lab_node_ip(flow.dst), flow.dscp,
                                       static_cast<uint32_t>(flow.id), flow.frame_bytes}),
         sent_[flow.id]);
   }
@@ -265,6 +264,8 @@ LabResult LabNetwork::collect(const LabSampler& sampler, uint64_t end) const {
   r.scenario = scenario_.name;
   r.clock = scenario_.clock == LabClock::kVirtual ? "virtual" : "wall";
   r.overrides = scenario_.overrides;
+  r.failed_links = scenario_.failed_links;
+  r.failure_seed = scenario_.failure_seed;
   r.seed = scenario_.seed;
   r.duration_s = static_cast<double>(scenario_.duration_ns) / 1e9;
   r.clock_steps = clock_steps_;

@@ -59,6 +59,8 @@ struct LabResult {
   std::string scenario, clock;
   std::vector<std::string> overrides;
   uint64_t seed = 0;
+  std::vector<std::string> failed_links;  // [topology] failures, before the run
+  uint64_t failure_seed = 0;
   double duration_s = 0;
   std::vector<FlowResult> flows;
   std::vector<QueueResult> queues;

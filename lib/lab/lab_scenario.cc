@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <deque>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -12,6 +13,13 @@
 #include "config/config_error.h"
 #include "config/config_problems.h"
 #include "config/table_reader.h"
+#include "topology/flow_hash.h"
+#include "topology/host_connectivity.h"
+#include "topology/host_table.h"
+#include "topology/link_failures.h"
+#include "topology/shortest_routes.h"
+#include "topology/topology_spec.h"
+#include "topology/updown_routes.h"
 
 namespace fcswitch::lab {
 
@@ -68,8 +76,18 @@ void apply_override(toml::table& root, const std::string& assignment,
 struct NodeSketch {
   std::string name;
   bool host = false;
+  bool generated = false;   // by [topology]
+  bool overridden = false;  // a [[switches]] entry of the same name was merged over it
+  int tier = -1;            // switches: 0 ToR/edge, 1 leaf/aggregation, 2 spine/core
   const toml::table* table = nullptr;
   std::vector<std::string> ports;
+};
+
+enum class Routing : uint8_t { kStatic, kShortest, kUpdown };
+
+struct LinkDefaults {
+  uint64_t rate_bps = 10'000'000'000;
+  uint64_t delay_ns = 0;
 };
 
 bool valid_node_name(std::string_view name) {
@@ -88,6 +106,7 @@ class ScenarioReader {
     read_lab();
     read_deadlock();
     for (std::string_view section : kSharedSections) reader_.table(section);
+    read_topology();
     read_nodes("hosts", true);
     read_nodes("switches", false);
     read_links();
@@ -132,10 +151,164 @@ class ScenarioReader {
       tagger_rules_file_ = path.string();
     } catch (const toml::parse_error& error) {
       const auto& at = error.source().begin;
-      r.refuse("tagger_rules",
-               fmt::format("a tagger-gen rules file ({}:{}:{}: {})", path.string(), at.line,
-                           at.column, error.description()));
+      r.refuse("tagger_rules", fmt::format("a tagger-gen rules file ({}:{}:{}: {})", path.string(),
+                                           at.line, at.column, error.description()));
     }
+  }
+
+  // [topology]: a generated network (lib/topology's generators), link defaults with per-tier
+  // overrides, and how every switch routes to every host.
+  void read_topology() {
+    const toml::table* table = reader_.table("topology");
+    if (!table) return;
+    TableReader r(*table, "topology", problems_);
+    if (auto routing = r.choice("routing", {"static", "shortest", "updown"}))
+      routing_ = *routing == "shortest" ? Routing::kShortest
+                 : *routing == "updown" ? Routing::kUpdown
+                                        : Routing::kStatic;
+    else if (table->contains("spec"))
+      routing_ = Routing::kShortest;
+    if (auto seed = r.integer("ecmp_seed", 0, UINT32_MAX))
+      ecmp_seed_ = static_cast<uint32_t>(*seed);
+    LinkDefaults all;
+    if (auto rate = r.rate_bps("rate", 1'000'000, 400'000'000'000)) all.rate_bps = *rate;
+    if (auto delay = r.duration_ns("delay", 0, kNsPerSecond)) all.delay_ns = *delay;
+    // [topology.tier.N]: links from tier N up to N + 1; [topology.tier.hosts]: host links.
+    std::map<std::string, LinkDefaults, std::less<>> tiers;
+    if (const toml::table* tier_table = r.table("tier")) {
+      TableReader tr(*tier_table, "topology.tier", problems_);
+      for (const auto& [key, node] : *tier_table) {
+        const std::string name(key.str());
+        const bool numbered = name.size() == 1 && name[0] >= '0' && name[0] <= '6';
+        const toml::table* t = tr.table(name);
+        if (!numbered && name != "hosts") {
+          tr.refuse(name, "a tier: \"hosts\" or a number 0-6");
+          continue;
+        }
+        if (!t) continue;
+        TableReader one(*t, "topology.tier." + name, problems_);
+        LinkDefaults d = all;
+        if (auto rate = one.rate_bps("rate", 1'000'000, 400'000'000'000)) d.rate_bps = *rate;
+        if (auto delay = one.duration_ns("delay", 0, kNsPerSecond)) d.delay_ns = *delay;
+        one.reject_unknown_keys();
+        tiers[name] = d;
+      }
+    }
+    std::optional<double> fail_probability;
+    uint64_t fail_seed = out_.seed;
+    bool keep_connected = true;
+    if (const toml::table* failures = r.table("failures")) {
+      TableReader f(*failures, "topology.failures", problems_);
+      fail_probability = f.number("probability", 0.0, 1.0);
+      if (!fail_probability) f.refuse("probability", "a probability in [0, 1]");
+      if (auto s = f.integer("seed", 0, INT64_MAX)) fail_seed = static_cast<uint64_t>(*s);
+      if (auto k = f.boolean("keep_connected")) keep_connected = *k;
+      f.reject_unknown_keys();
+    }
+    auto spec = r.string("spec");
+    r.reject_unknown_keys();
+    if (!spec) return;
+    generates_ = true;
+    topology::Topology topo;
+    try {
+      topo = topology::from_spec(*spec);
+    } catch (const std::invalid_argument& error) {
+      r.refuse("spec", fmt::format("a topology ({})", topology::spec_forms()),
+               fmt::format("\"{}\" ({})", *spec, error.what()));
+      return;
+    }
+    if (fail_probability) fail_links(topo, *fail_probability, fail_seed, keep_connected, r);
+    add_generated(topo, all, tiers, r);
+  }
+
+  // GFC §6.2.3, Table 1: each switch-to-switch link fails with `probability` before the run.
+  // With keep_connected, draws again (seed + 1, + 2, …) until every host reaches every other,
+  // as a network the paper evaluates would; without, a flow between hosts the failures
+  // separated is refused (compute_routes).
+  void fail_links(topology::Topology& topo, double probability, uint64_t seed, bool keep_connected,
+                  TableReader& r) {
+    constexpr int kDraws = 1000;
+    for (int draw = 0; draw < kDraws; ++draw) {
+      const auto failed = topology::fail_links_at_random(topo, probability, seed + draw);
+      topology::Topology left = topology::without_links(topo, failed);
+      if (keep_connected && !topology::host_connectivity(left).all_connected()) continue;
+      for (const topology::SwitchLink& l : failed)
+        out_.failed_links.push_back(fmt::format(
+            "{}:{}-{}:{}", topo.at(l.switch_a).name, topo.at(l.switch_a).ports[l.port_a].name,
+            topo.at(l.switch_b).name, topo.at(l.switch_b).ports[l.port_b].name));
+      out_.failure_seed = seed + draw;
+      topo = std::move(left);
+      return;
+    }
+    r.refuse("failures", fmt::format("a failure probability that leaves the network connected "
+                                     "in one of {} draws (or keep_connected = false)",
+                                     kDraws));
+  }
+
+  // The generated switches (their connected ports, in order), hosts and links.
+  void add_generated(const topology::Topology& topo, const LinkDefaults& all,
+                     const std::map<std::string, LinkDefaults, std::less<>>& tiers,
+                     TableReader& r) {
+    std::vector<std::vector<int>> port_index(topo.switches());  // topology port → ours
+    std::vector<size_t> node_of(topo.switches());
+    for (int s = 0; s < topo.switches(); ++s) {
+      const topology::TopologySwitch& sw = topo.at(s);
+      NodeSketch sketch{sw.name, false, true, false, sw.tier, nullptr, {}};
+      toml::array ports;
+      port_index[s].assign(sw.ports.size(), -1);
+      for (size_t p = 0; p < sw.ports.size(); ++p) {
+        if (sw.ports[p].peer == topology::PeerKind::kNone) continue;  // nothing to link
+        port_index[s][p] = static_cast<int>(sketch.ports.size());
+        sketch.ports.push_back(sw.ports[p].name);
+        ports.push_back(toml::table{{"name", sw.ports[p].name}});
+      }
+      owned_tables_.push_back(toml::table{{"name", sw.name}, {"ports", std::move(ports)}});
+      sketch.table = &owned_tables_.back();
+      if (!add_sketch(std::move(sketch), r)) return;
+      node_of[s] = sketches_.size() - 1;
+    }
+    const auto defaults_for = [&](std::string_view tier) {
+      const auto found = tiers.find(tier);
+      return found == tiers.end() ? all : found->second;
+    };
+    for (int s = 0; s < topo.switches(); ++s) {
+      const topology::TopologySwitch& sw = topo.at(s);
+      for (size_t p = 0; p < sw.ports.size(); ++p) {
+        const topology::TopologyPort& port = sw.ports[p];
+        const PortRef here{static_cast<int>(node_of[s]), port_index[s][p]};
+        if (port.peer == topology::PeerKind::kHost) {
+          owned_tables_.push_back(toml::table{{"name", port.host}});
+          if (!add_sketch(
+                  NodeSketch{port.host, true, true, false, -1, &owned_tables_.back(), {"nic"}}, r))
+            return;
+          const LinkDefaults d = defaults_for("hosts");
+          generated_links_.push_back(LabLinkSpec{PortRef{static_cast<int>(sketches_.size() - 1), 0},
+                                                 here, d.rate_bps, d.delay_ns});
+        } else if (port.peer == topology::PeerKind::kSwitch &&
+                   std::pair(s, static_cast<int>(p)) <
+                       std::pair(port.peer_switch, port.peer_port)) {
+          const int low = std::min(sw.tier, topo.at(port.peer_switch).tier);
+          const LinkDefaults d = low < 0 ? all : defaults_for(std::to_string(low));
+          generated_links_.push_back(
+              LabLinkSpec{here,
+                          PortRef{static_cast<int>(node_of[port.peer_switch]),
+                                  port_index[port.peer_switch][port.peer_port]},
+                          d.rate_bps, d.delay_ns});
+        }
+      }
+    }
+  }
+
+  // False (with the problem noted) when the name is not a valid node name.
+  bool add_sketch(NodeSketch sketch, TableReader& r) {
+    if (!valid_node_name(sketch.name)) {
+      r.refuse("spec", "a network whose node names have 1 to 12 characters of [A-Za-z0-9_-]",
+               fmt::format("\"{}\"", sketch.name));
+      return false;
+    }
+    names_.emplace(sketch.name, sketches_.size());
+    sketches_.push_back(std::move(sketch));
+    return true;
   }
 
   void read_deadlock() {
@@ -176,11 +349,21 @@ class ScenarioReader {
                            config::describe(*name));
         continue;
       }
-      if (!names_.emplace(sketch.name, sketches_.size()).second) {
+      if (const auto taken = names_.find(sketch.name); taken != names_.end()) {
+        NodeSketch& generated = sketches_[taken->second];
+        if (generated.generated && !generated.host && !hosts && !generated.overridden) {
+          override_generated(generated, *table, path);
+          continue;
+        }
         problems_.note(name->source(), path + ".name",
-                       fmt::format("\"{}\" names another node already", sketch.name));
+                       fmt::format("\"{}\" names another node already{}", sketch.name,
+                                   generated.generated && (hosts || generated.host)
+                                       ? " (of [topology]: a [[switches]] entry may override a "
+                                         "generated switch, nothing may override a host)"
+                                       : ""));
         continue;
       }
+      names_.emplace(sketch.name, sketches_.size());
       if (hosts) {
         sketch.ports.push_back("nic");
       } else if (const toml::array* ports = table->get_as<toml::array>("ports")) {
@@ -192,6 +375,37 @@ class ScenarioReader {
       }
       sketches_.push_back(std::move(sketch));
     }
+  }
+
+  // A [[switches]] entry naming a generated switch: its keys over the generated ones, its
+  // `ports` added after the generated ports (for [[links]] of the scenario's own).
+  void override_generated(NodeSketch& sketch, const toml::table& table, const std::string& path) {
+    toml::table merged = *sketch.table;
+    toml::array* ports = merged.get_as<toml::array>("ports");
+    for (const auto& [key, node] : table) {
+      if (key.str() != "ports") {
+        merged.insert_or_assign(key, node);
+        continue;
+      }
+      const toml::array* extra = node.as_array();
+      if (!extra) {
+        problems_.expected(node.source(), path + ".ports", "a list of ports to add",
+                           config::describe(node));
+        continue;
+      }
+      for (const toml::node& port : *extra) {
+        ports->push_back(port);
+        const auto* t = port.as_table();
+        sketch.ports.push_back(t && t->get_as<std::string>("name")
+                                   ? t->get_as<std::string>("name")->get()
+                                   : std::string());
+      }
+    }
+    if (const toml::node* tier = table.get("tier"); tier && tier->as_integer())
+      sketch.tier = static_cast<int>(tier->as_integer()->get());
+    owned_tables_.push_back(std::move(merged));
+    sketch.table = &owned_tables_.back();
+    sketch.overridden = true;
   }
 
   // "S1:p2" for a switch port, "H1" for a host.
@@ -217,10 +431,14 @@ class ScenarioReader {
   }
 
   void read_links() {
-    const toml::array* array = reader_.array("links", true);
-    if (!array) return;
-    std::map<std::pair<int, int>, size_t> used;
-    for (size_t i = 0; i < array->size(); ++i) {
+    std::map<std::pair<int, int>, std::string> used;  // (node, port) → its link
+    for (const LabLinkSpec& link : generated_links_) {
+      for (const PortRef& end : {link.a, link.b})
+        used.emplace(std::pair{end.node, end.port}, "a link of [topology]");
+      out_.links.push_back(link);
+    }
+    const toml::array* array = reader_.array("links", !generates_);
+    for (size_t i = 0; array && i < array->size(); ++i) {
       const toml::node& node = *array->get(i);
       const std::string path = fmt::format("links[{}]", i);
       const toml::table* table = node.as_table();
@@ -241,9 +459,9 @@ class ScenarioReader {
       link.b = *b;
       for (std::string_view end : {"a", "b"}) {
         const PortRef ref = end == "a" ? *a : *b;
-        if (!used.emplace(std::pair{ref.node, ref.port}, i).second)
-          r.refuse(end, fmt::format("a port no other link uses (links[{}] does)",
-                                    used[{ref.node, ref.port}]));
+        if (!used.emplace(std::pair{ref.node, ref.port}, path).second)
+          r.refuse(end,
+                   fmt::format("a port no other link uses ({} does)", used[{ref.node, ref.port}]));
       }
       out_.links.push_back(link);
     }
@@ -332,6 +550,7 @@ class ScenarioReader {
         }
         FlowSpec one = flow;
         one.id = static_cast<int>(out_.flows.size());
+        flow_entry_.push_back(where(node) + path);
         one.src = src;
         one.dst = *dst;
         if (out_.start_jitter_ns) {
@@ -351,9 +570,10 @@ class ScenarioReader {
     if (const toml::table* mine = tagger_rules_.get_as<toml::table>(name))
       rules = mine->get_as<toml::array>("rules");
     if (!rules) {
-      node_problems_.push_back(fmt::format("{}: [{}] rules: expected the rules of switch {}, "
-                                           "found nothing (regenerate it with tagger-gen)",
-                                           tagger_rules_file_, name, name));
+      node_problems_.push_back(
+          fmt::format("{}: [{}] rules: expected the rules of switch {}, "
+                      "found nothing (regenerate it with tagger-gen)",
+                      tagger_rules_file_, name, name));
       return;
     }
     toml::table* tagger = merged.get_as<toml::table>("tagger");
@@ -366,7 +586,74 @@ class ScenarioReader {
 
   // Each node's fcswitch config: the shared sections, the node's own keys over them, and
   // what the lab owns.
+  // Routes every switch to every host over the whole network (generated and the scenario's
+  // own nodes and links), as [topology] routing says; the FIB gets them (ECMP groups where
+  // several next hops are equally short) below any `routes` a switch gives itself.
+  void compute_routes() {
+    if (routing_ == Routing::kStatic) return;
+    topology::Topology topo;
+    topology_switch_.assign(sketches_.size(), -1);
+    for (size_t n = 0; n < sketches_.size(); ++n) {
+      const NodeSketch& sketch = sketches_[n];
+      if (sketch.host) continue;
+      int tier = sketch.tier;
+      if (!sketch.generated)
+        if (const auto* t = sketch.table->get_as<int64_t>("tier"))
+          tier = static_cast<int>(t->get());
+      topology_switch_[n] = topo.add_switch(sketch.name, tier);
+      for (const std::string& port : sketch.ports) topo.add_port(topology_switch_[n], port);
+    }
+    for (const LabLinkSpec& link : out_.links) {
+      const int a = topology_switch_[link.a.node], b = topology_switch_[link.b.node];
+      if (a >= 0 && b >= 0) {
+        topo.link(a, link.a.port, b, link.b.port);
+      } else if (a >= 0 || b >= 0) {
+        const PortRef sw = a >= 0 ? link.a : link.b;
+        const PortRef host = a >= 0 ? link.b : link.a;
+        topo.attach_host(topology_switch_[sw.node], sketches_[host.node].name, sw.port);
+      }
+    }
+    topo.finish();
+    try {
+      routes_ = routing_ == Routing::kUpdown ? topology::updown_routes(topo)
+                                             : topology::shortest_routes(topo);
+    } catch (const std::exception& error) {
+      node_problems_.push_back(fmt::format("{}: topology.routing: {}", out_.file, error.what()));
+      return;
+    }
+    ecmp_seeds_ = topology::switch_seeds(topo.switches(),
+                                         ecmp_seed_.value_or(static_cast<uint32_t>(out_.seed)));
+    // A flow between hosts the network does not join would send into nothing: say so.
+    const topology::HostConnectivity reach = topology::host_connectivity(topo);
+    for (const FlowSpec& flow : out_.flows) {
+      const topology::HostId a = routes_->hosts().find(sketches_[flow.src].name);
+      const topology::HostId b = routes_->hosts().find(sketches_[flow.dst].name);
+      if (a < 0 || b < 0 || !reach.connected(a, b))
+        node_problems_.push_back(
+            fmt::format("{}: expected hosts the network joins, found {} and {} unconnected",
+                        flow_entry_[flow.id], sketches_[flow.src].name, sketches_[flow.dst].name));
+    }
+  }
+
+  // The routed FIB entries of switch `n`, for the hosts `routes` did not name.
+  void add_routes(size_t n, const std::set<std::string>& static_hosts,
+                  config::SwitchConfig& config) {
+    if (!routes_ || topology_switch_[n] < 0) return;
+    const int sw = topology_switch_[n];
+    if (config.ecmp_seed == 0) config.ecmp_seed = ecmp_seeds_[sw];
+    const topology::HostTable& hosts = routes_->hosts();
+    for (topology::HostId h = 0; h < hosts.size(); ++h) {
+      const std::string& name = hosts.at(h).name;
+      const topology::PortGroup& group = routes_->next_ports(sw, h);
+      if (group.empty() || static_hosts.count(name)) continue;
+      config::FibEntry entry{host_mac(names_.at(name)), group.front(), {}};
+      if (group.size() > 1) entry.group = group;
+      config.fib.push_back(std::move(entry));
+    }
+  }
+
   void build_node_configs() {
+    compute_routes();
     for (size_t n = 0; n < sketches_.size(); ++n) {
       const NodeSketch& sketch = sketches_[n];
       toml::table merged;
@@ -388,7 +675,8 @@ class ScenarioReader {
         if (!tier->as_integer() || tier->as_integer()->get() < 0 || tier->as_integer()->get() > 7)
           node_problems_.push_back(where(*tier) + fmt::format("{}.tier: expected a tier in [0, 7] "
                                                               "(0: ToR), found {}",
-                                                              sketch.name, config::describe(*tier)));
+                                                              sketch.name,
+                                                              config::describe(*tier)));
         own.erase("tier");
       }
       std::optional<std::string> mac_text;
@@ -426,9 +714,11 @@ class ScenarioReader {
           port->insert_or_assign("rate", static_cast<int64_t>(link_rate(static_cast<int>(n), p)));
         }
       }
+      std::set<std::string> static_hosts;
       if (routes_copy) {
         toml::array fib;
         for (const auto& [host, port] : *routes_copy) {
+          static_hosts.insert(std::string(host.str()));
           const auto found = names_.find(std::string(host.str()));
           if (found == names_.end() || !sketches_[found->second].host) {
             node_problems_.push_back(where(port) +
@@ -459,6 +749,7 @@ class ScenarioReader {
       }
       for (const std::string& w : node.config.warnings)
         out_.warnings.push_back(fmt::format("{} ({})", w, sketch.name));
+      add_routes(n, static_hosts, node.config);
       if (sketch.host) {
         node.mac = host_mac(n);  // the given one if it parses
         const auto parsed = mac_text ? wire::MacAddress::parse(*mac_text) : std::nullopt;
@@ -501,6 +792,16 @@ class ScenarioReader {
   std::vector<std::string> node_problems_;
   toml::table tagger_rules_;  // [lab] tagger_rules, parsed
   std::string tagger_rules_file_;
+  // [topology]
+  Routing routing_ = Routing::kStatic;
+  bool generates_ = false;                // [topology] has a spec (its links may replace [[links]])
+  std::optional<uint32_t> ecmp_seed_;     // default: from [lab] seed
+  std::deque<toml::table> owned_tables_;  // generated nodes' tables (sketches point here)
+  std::vector<LabLinkSpec> generated_links_;
+  std::optional<topology::RouteTable> routes_;
+  std::vector<int> topology_switch_;     // per node: its switch in the routed topology (-1: host)
+  std::vector<uint32_t> ecmp_seeds_;     // per switch of the routed topology
+  std::vector<std::string> flow_entry_;  // per flow: "file:line:col: flows[i]" of its entry
 };
 
 }  // namespace

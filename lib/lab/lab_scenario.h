@@ -79,6 +79,9 @@ struct LabScenario {
   std::vector<LabNode> nodes;
   std::vector<LabLinkSpec> links;
   std::vector<FlowSpec> flows;
+  // [topology] failures: the links failed before the run ("S1:p2-L3:p1") and the draw's seed.
+  std::vector<std::string> failed_links;
+  uint64_t failure_seed = 0;
 
   // The port at the far end of `port`'s link; node -1 when it has none.
   PortRef peer(PortRef port) const;

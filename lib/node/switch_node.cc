@@ -11,9 +11,9 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include "node/port_engines.h"
 #include "switch/control_pool.h"
 #include "switch/ethdev_port_io.h"
-#include "node/port_engines.h"
 #include "switch/queued_flush.h"
 
 namespace fcswitch {
@@ -55,8 +55,8 @@ SwitchNode::SwitchNode(const config::SwitchConfig& config, uint64_t tick_hz,
 void SwitchNode::create_pools() {
   const std::string prefix = config_.name;
   const int socket = static_cast<int>(rte_socket_id());
-  pool_ = rte_pktmbuf_pool_create((prefix + "_pool").c_str(), config_.mbufs, config_.mbuf_cache,
-                                  0, RTE_MBUF_DEFAULT_BUF_SIZE, socket < 0 ? 0 : socket);
+  pool_ = rte_pktmbuf_pool_create((prefix + "_pool").c_str(), config_.mbufs, config_.mbuf_cache, 0,
+                                  RTE_MBUF_DEFAULT_BUF_SIZE, socket < 0 ? 0 : socket);
   if (!pool_)
     throw std::runtime_error(
         fmt::format("mempool of {} mbufs: {}", config_.mbufs, rte_strerror(rte_errno)));
@@ -70,7 +70,25 @@ void SwitchNode::build() {
   state_ = std::make_unique<SwitchState>(n, prefix, config.fwd_ring_packets,
                                          config.egress_queue_packets, config.ingress_fair_egress);
   fib_ = std::make_unique<L2Fib>(prefix + "_fib", kFibEntries);
-  for (const auto& entry : config.fib) fib_->add_static(entry.mac, entry.port);
+  FwdSettings fwd{config.priority_maps,
+                  config.lossless_priorities,
+                  config.buffer,
+                  config.mac_learning,
+                  nullptr,
+                  {},
+                  config.ecmp_seed,
+                  config.decrement_ttl};
+  for (const auto& entry : config.fib) {
+    if (entry.group.empty()) {
+      fib_->add_static(entry.mac, entry.port);
+      continue;
+    }
+    // Hosts reached through the same ports share one group.
+    const std::vector<uint16_t> group(entry.group.begin(), entry.group.end());
+    auto same = std::find(fwd.ecmp_groups.begin(), fwd.ecmp_groups.end(), group);
+    if (same == fwd.ecmp_groups.end()) same = fwd.ecmp_groups.insert(same, group);
+    fib_->add_static_group(entry.mac, static_cast<int>(same - fwd.ecmp_groups.begin()));
+  }
 
   for (int p = 0; p < n; ++p) {
     const auto& port = config.ports[p];
@@ -85,8 +103,6 @@ void SwitchNode::build() {
                              control_pool_, config.name),
         *state_));
   }
-  FwdSettings fwd{config.priority_maps, config.lossless_priorities, config.buffer,
-                  config.mac_learning, nullptr};
   if (config.tagger) {
     std::vector<std::string> problems;  // none: the config was validated with the same build
     auto table = tagger::TagRewriteTable::build(static_cast<int>(config.ports.size()),
@@ -197,8 +213,7 @@ unsigned SwitchNode::mempool_size() const {
   return (pool_ ? pool_->size : 0) + control_pool_->size;
 }
 unsigned SwitchNode::mempool_in_use() const {
-  return (pool_ ? rte_mempool_in_use_count(pool_) : 0) +
-         rte_mempool_in_use_count(control_pool_);
+  return (pool_ ? rte_mempool_in_use_count(pool_) : 0) + rte_mempool_in_use_count(control_pool_);
 }
 
 }  // namespace fcswitch

@@ -29,7 +29,7 @@ struct SwitchProgress {
 // A port as the node's tasks see it: how to reach it and what to send from.
 struct NodePort {
   std::unique_ptr<PortIo> io;
-  wire::MacAddress mac;           // source of the flow-control frames the port sends
+  wire::MacAddress mac;            // source of the flow-control frames the port sends
   bool pads_short_frames = false;  // the device pads frames under 60 bytes itself
 };
 

@@ -41,6 +41,9 @@ struct PortConfig {
 struct FibEntry {
   wire::MacAddress mac;
   int port = 0;  // index into SwitchConfig::ports
+  // More than one: an ECMP group; each flow takes the member its 5-tuple hashes to
+  // (topology/flow_hash.h, with SwitchConfig::ecmp_seed). `port` is then the first.
+  std::vector<int> group;
 };
 
 enum class TaskKind : uint8_t { kRx, kFwd, kTx };
@@ -67,6 +70,9 @@ struct SwitchConfig {
   PriorityMask lossless_priorities = 0;
   SharedBufferConfig buffer;
   bool mac_learning = true;
+  uint32_t ecmp_seed = 0;
+  bool decrement_ttl = false;  // [switch] decrement_ttl: as a router, so loops end  // [switch]
+                               // ecmp_seed: differs per switch so groups do not polarise
   bool ingress_fair_egress = false;      // [switch] egress_service = "ingress-fair"
   std::optional<TaggerSettings> tagger;  // [tagger]
   std::optional<MetricsConfig> metrics;  // [metrics]: Prometheus exposer

@@ -5,9 +5,11 @@
 
 #include "core/units.h"
 #include "switch/burst.h"
+#include "switch/flow_key.h"
 #include "wire/control_frame_kind.h"
 #include "wire/credit_frame.h"
 #include "wire/frame_header.h"
+#include "wire/ttl_decrement.h"
 
 namespace fcswitch {
 
@@ -25,6 +27,9 @@ FwdTask::FwdTask(const FwdSettings& settings, SwitchState& state, L2Fib& fib)
       lossless_(settings.lossless_priorities),
       mac_learning_(settings.mac_learning),
       tagger_(settings.tagger),
+      ecmp_groups_(settings.ecmp_groups),
+      ecmp_seed_(settings.ecmp_seed),
+      decrement_ttl_(settings.decrement_ttl),
       stages_(static_cast<size_t>(state.ports) * kNumEgressQueues),
       admitted_packets_(std::make_unique<OwnedCounter[]>(state.ports * kNumPriorities)),
       admitted_bytes_(std::make_unique<OwnedCounter[]>(state.ports * kNumPriorities)),
@@ -80,7 +85,16 @@ void FwdTask::forward(rte_mbuf* m, int in_port) {
   if (mac_learning_ && !header.src.is_multicast() && !fib_.learn(header.src, in_port))
     fib_full_.increment();
 
-  const int out_port = header.dst.is_multicast() ? L2Fib::kUnknown : fib_.lookup(header.dst);
+  if (decrement_ttl_ &&
+      wire::decrement_ttl(rte_pktmbuf_mtod(m, uint8_t*), header) == wire::TtlResult::kExpired)
+    return drop(m, in_port, DropReason::kTtlExpired);
+  int out_port = header.dst.is_multicast() ? L2Fib::kUnknown : fib_.lookup(header.dst);
+  if (L2Fib::is_group(out_port)) {
+    const auto& group = ecmp_groups_[out_port - L2Fib::kGroupBase];
+    const auto key = flow_key(rte_pktmbuf_mtod(m, const uint8_t*), rte_pktmbuf_data_len(m), header);
+    out_port = group[topology::ecmp_member(topology::flow_hash(key, ecmp_seed_),
+                                           static_cast<int>(group.size()))];
+  }
   if (out_port == in_port) return drop(m, in_port, DropReason::kSamePort);
   if (out_port != L2Fib::kUnknown) return admit(m, in_port, out_port, priority, header);
 

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "core/owned_counter.h"
+#include "core/task.h"
 #include "core/traffic_class.h"
 #include "switch/drop_counters.h"
 #include "switch/l2_fib.h"
@@ -15,7 +16,6 @@
 #include "switch/shared_buffer_policy.h"
 #include "switch/switch_state.h"
 #include "switch/tagger_stage.h"
-#include "core/task.h"
 
 struct rte_mbuf;
 
@@ -27,6 +27,11 @@ struct FwdSettings {
   SharedBufferConfig buffer;
   bool mac_learning = true;
   std::shared_ptr<TaggerStage> tagger;  // null: no Tagger; classify by [classify] alone
+  // ECMP groups the FIB's group entries point at (L2Fib::kGroupBase + index), and this
+  // switch's hash seed.
+  std::vector<std::vector<uint16_t>> ecmp_groups;
+  uint32_t ecmp_seed = 0;
+  bool decrement_ttl = false;  // IP packets lose one TTL per switch; at 0 ttl_expired
 };
 
 class FwdTask : public Task {
@@ -80,6 +85,9 @@ class FwdTask : public Task {
   PriorityMask lossless_;
   bool mac_learning_;
   std::shared_ptr<TaggerStage> tagger_;
+  std::vector<std::vector<uint16_t>> ecmp_groups_;
+  uint32_t ecmp_seed_;
+  bool decrement_ttl_;
   int next_input_ = 0;
   int input_ = 0;  // the input port whose burst the stages hold
 

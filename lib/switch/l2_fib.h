@@ -15,6 +15,9 @@ namespace fcswitch {
 class L2Fib {
  public:
   static constexpr int kUnknown = -1;
+  // lookup() returns a port, or kGroupBase + g for ECMP group g (FwdTask picks the member).
+  static constexpr int kGroupBase = 1 << 20;
+  static bool is_group(int target) { return target >= kGroupBase; }
 
   L2Fib(const std::string& name, uint32_t capacity);  // throws std::runtime_error
   ~L2Fib();
@@ -22,6 +25,9 @@ class L2Fib {
   L2Fib& operator=(const L2Fib&) = delete;
 
   bool add_static(wire::MacAddress mac, int port);
+  bool add_static_group(wire::MacAddress mac, int group) {
+    return add_static(mac, kGroupBase + group);
+  }
   int lookup(wire::MacAddress mac) const;
   // Learns (or moves) `mac` to `port` unless it is static. False when the table is full.
   bool learn(wire::MacAddress mac, int port);

@@ -5,13 +5,20 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <map>
+#include <set>
 #include <string>
 #include <vector>
 
 #include "config/config_error.h"
+#include "lab/flow_frame.h"
 #include "lab/lab_network.h"
 #include "lab/lab_report.h"
 #include "lab/lab_scenario.h"
+#include "topology/flow_hash.h"
+#include "topology/path_prediction.h"
+#include "topology/shortest_routes.h"
+#include "topology/topology_spec.h"
 
 namespace fcswitch::lab {
 namespace {
@@ -249,6 +256,230 @@ TEST(LabHosts, IncastSizedAndOnOffFlows) {
     }
     expect_conserved(r);
   }
+}
+
+// [topology] ring:12 with computed routes: 48 ports (DPDK's ethdevs stop at 32), and the
+// GFC ring's PFC deadlock on all twelve ring queues.
+TEST(LabTopology, TwelveSwitchRingDeadlocksOnItsTwelveQueues) {
+  const LabResult r =
+      run(std::string(FCSWITCH_SOURCE_DIR) + "/tests/lab/ring-12.toml", {"lab.duration=12ms"});
+  ASSERT_TRUE(r.deadlock.detected);
+  std::vector<std::string> cycle = r.deadlock.cycle;
+  std::rotate(cycle.begin(), std::find(cycle.begin(), cycle.end(), "S1:cw:prio3"), cycle.end());
+  std::vector<std::string> ring;
+  for (int s = 1; s <= 12; ++s) ring.push_back("S" + std::to_string(s) + ":cw:prio3");
+  EXPECT_EQ(cycle, ring);
+  EXPECT_EQ(r.lossless_drops, 0u);
+  EXPECT_TRUE(r.conservation.holds());
+  EXPECT_EQ(r.pool_in_use_after_shutdown, 0u);
+}
+
+// A k = 4 fat-tree routed by shortest paths with ECMP: at every switch, each flow leaves by
+// the port the one hash (topology/flow_hash.h) picks — predict_path, walking the same routes
+// with the same seeds, says which ports carry which flows, and each port's transmitted count
+// lies between what its flows delivered and what they sent; ports no flow's path uses send
+// nothing. The flows use more than one core (ECMP spreads them).
+TEST(LabTopology, FatTreeFlowsTakeThePortsTheHashPredicts) {
+  const LabScenario scenario = load_lab_scenario(
+      std::string(FCSWITCH_SOURCE_DIR) + "/config/lab/fat-tree-k4.toml", {"lab.duration=1ms"});
+  LabNetwork network(scenario);
+  const LabResult r = network.run();
+  expect_conserved(r);
+
+  const topology::Topology topo = topology::from_spec("fat-tree:4");
+  const topology::RouteTable routes = topology::shortest_routes(topo);
+  const auto seeds = topology::switch_seeds(topo.switches(), static_cast<uint32_t>(scenario.seed));
+  std::map<std::pair<std::string, int>, std::vector<int>> flows_through;  // (switch, port)
+  for (const FlowSpec& flow : scenario.flows) {
+    const auto tuple = flow_five_tuple(FlowFrameSpec{{},
+                                                     {},
+                                                     lab_node_ip(flow.src),
+                                                     lab_node_ip(flow.dst),
+                                                     flow.dscp,
+                                                     static_cast<uint32_t>(flow.id)});
+    const auto path =
+        topology::predict_path(routes, topo, routes.hosts().find(scenario.nodes[flow.src].name),
+                               routes.hosts().find(scenario.nodes[flow.dst].name), tuple, seeds);
+    ASSERT_FALSE(path.empty()) << flow.id;
+    for (const topology::Hop& hop : path)
+      flows_through[{topo.at(hop.sw).name, hop.out_port}].push_back(flow.id);
+  }
+  std::set<std::string> cores_used;
+  for (const auto& [name, node] : network.switch_nodes()) {
+    for (int port = 0; port < node->ports(); ++port) {
+      const uint64_t sent = node->tx_packets(port, 3);
+      const auto found = flows_through.find({name, port});
+      if (found == flows_through.end()) {
+        EXPECT_EQ(sent, 0u) << name << " port " << port << " carries no predicted flow";
+        continue;
+      }
+      uint64_t delivered = 0, generated = 0;
+      for (int id : found->second) {
+        delivered += r.flows[id].received_packets;
+        generated += r.flows[id].sent_packets;
+      }
+      EXPECT_GE(sent, delivered) << name << " port " << port;
+      EXPECT_LE(sent, generated) << name << " port " << port;
+      if (name[0] == 'S' && sent) cores_used.insert(name);
+    }
+  }
+  EXPECT_GE(cores_used.size(), 2u);
+}
+
+// [topology]: a spec that does not parse, a tier that is not one, a generated host named
+// again, and a flow between hosts the network does not join: each named with its place.
+// GFC §6.2.3's random link failures: with 20 % of the fat-tree's links cut before the run (a
+// connected draw), the cut links' ports are not built and routes go around them: every flow
+// still arrives, nothing lost.
+TEST(LabTopology, FatTreeRoutesAroundRandomFailures) {
+  LabNetwork network(load_lab_scenario(
+      std::string(FCSWITCH_SOURCE_DIR) + "/config/lab/fat-tree-k4.toml",
+      {"lab.duration=1ms", "topology.failures.probability=0.2", "topology.failures.seed=5"}));
+  const LabResult r = network.run();
+  expect_conserved(r);
+  ASSERT_FALSE(r.failed_links.empty());
+  for (const FlowResult& f : r.flows) EXPECT_GT(f.received_packets, 0u) << f.from << "→" << f.to;
+  std::map<std::string, const SwitchNode*> nodes;
+  for (const auto& [name, node] : network.switch_nodes()) nodes[name] = node;
+  for (const std::string& link : r.failed_links) {  // "S1:L7-L7:S1"
+    const size_t dash = link.find('-');
+    for (const std::string& end : {link.substr(0, dash), link.substr(dash + 1)}) {
+      const size_t colon = end.find(':');
+      const SwitchNode& node = *nodes.at(end.substr(0, colon));
+      // A cut link's ports lead nowhere: the lab does not build them.
+      EXPECT_EQ(node.config().port_index(end.substr(colon + 1)), -1) << end;
+    }
+  }
+}
+
+// A routing loop (H3's packets go S1 → S2 → S3 → S1 …) with [switch] decrement_ttl: each
+// looping packet dies of its TTL (64 hops), counted as ttl_expired, and nothing else is lost;
+// without it, none does.
+TEST(LabTopology, RoutingLoopEndsByTtl) {
+  const std::string loop = R"([lab]
+duration = "2ms"
+[switch]
+mac_learning = false
+[[hosts]]
+name = "H1"
+[[hosts]]
+name = "H3"
+[[switches]]
+name = "S1"
+ports = [{ name = "h1" }, { name = "h3" }, { name = "S2" }, { name = "S3" }]
+routes = { H3 = "S2" }
+[[switches]]
+name = "S2"
+ports = [{ name = "S1" }, { name = "S3" }]
+routes = { H3 = "S3" }
+[[switches]]
+name = "S3"
+ports = [{ name = "S2" }, { name = "S1" }]
+routes = { H3 = "S1" }
+[[links]]
+a = "H1"
+b = "S1:h1"
+[[links]]
+a = "H3"
+b = "S1:h3"
+[[links]]
+a = "S1:S2"
+b = "S2:S1"
+[[links]]
+a = "S2:S3"
+b = "S3:S2"
+[[links]]
+a = "S3:S1"
+b = "S1:S3"
+[[flows]]
+from = "H1"
+to = "H3"
+rate = "100Mbps"
+)";
+  const auto ttl_drops = [](const LabResult& r) {
+    uint64_t n = 0;
+    for (const PortResult& p : r.ports)
+      for (const auto& [reason, count] : p.drops) n += reason == "ttl_expired" ? count : 0;
+    return n;
+  };
+  {
+    LabNetwork with_ttl(parse_lab_scenario(loop, "loop.toml", {"switch.decrement_ttl=true"}));
+    const LabResult r = with_ttl.run();
+    EXPECT_TRUE(r.conservation.holds());
+    EXPECT_EQ(r.flows[0].received_packets, 0u);
+    EXPECT_GT(r.flows[0].sent_packets, 10u);
+    EXPECT_GT(ttl_drops(r), 0u);
+    EXPECT_EQ(ttl_drops(r), r.conservation.dropped);  // every drop a TTL expiry
+  }
+  LabNetwork without(parse_lab_scenario(loop, "loop.toml", {}));
+  const LabResult r = without.run();
+  EXPECT_EQ(ttl_drops(r), 0u);
+  EXPECT_EQ(r.conservation.dropped, 0u);  // still circling when the run ends
+}
+
+TEST(LabScenario, TopologyErrorsNameTheirPlace) {
+  const auto problems = [](const std::string& text) {
+    try {
+      parse_lab_scenario(text, "bad.toml", {});
+    } catch (const config::ConfigError& e) {
+      return e.problems();
+    }
+    return std::vector<std::string>{};
+  };
+  const auto bad_spec = problems("[lab]\nduration = \"1ms\"\n[topology]\nspec = \"fat-tree:3\"\n");
+  ASSERT_EQ(bad_spec.size(), 1u);
+  EXPECT_EQ(bad_spec[0].rfind("bad.toml:4:8: topology.spec: expected a topology (", 0), 0u)
+      << bad_spec[0];
+  EXPECT_NE(bad_spec[0].find("found \"fat-tree:3\" (fat-tree:K: expected an even K >= 2, found 3)"),
+            std::string::npos)
+      << bad_spec[0];
+
+  const auto bad_tier = problems(
+      "[lab]\nduration = \"1ms\"\n[topology]\nspec = \"ring:3\"\n[topology.tier.top]\n"
+      "rate = \"1Gbps\"\n[[hosts]]\nname = \"H1\"\n");
+  EXPECT_NE(std::find_if(bad_tier.begin(), bad_tier.end(),
+                         [](const std::string& p) {
+                           return p.find(
+                                      "topology.tier.top: expected a tier: \"hosts\" or a "
+                                      "number 0-6") != std::string::npos;
+                         }),
+            bad_tier.end());
+  EXPECT_NE(std::find_if(bad_tier.begin(), bad_tier.end(),
+                         [](const std::string& p) {
+                           return p.rfind(
+                                      "bad.toml:8:8: hosts[0].name: \"H1\" names another node "
+                                      "already (of [topology]",
+                                      0) == 0;
+                         }),
+            bad_tier.end());
+
+  const auto islands = problems(R"([lab]
+duration = "1ms"
+[topology]
+routing = "shortest"
+[[hosts]]
+name = "H1"
+[[hosts]]
+name = "H2"
+[[switches]]
+name = "S1"
+ports = [{ name = "h" }]
+[[switches]]
+name = "S2"
+ports = [{ name = "h" }]
+[[links]]
+a = "H1"
+b = "S1:h"
+[[links]]
+a = "H2"
+b = "S2:h"
+[[flows]]
+from = "H1"
+to = "H2"
+)");
+  EXPECT_EQ(islands, (std::vector<std::string>{
+                         "bad.toml:21:1: flows[0]: expected hosts the network joins, found H1 "
+                         "and H2 unconnected"}));
 }
 
 TEST(LabScenario, ErrorsNameTheirPlace) {

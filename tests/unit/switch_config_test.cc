@@ -114,6 +114,35 @@ TEST(SwitchConfig, DefaultsAreTheDocumentedOnes) {
   EXPECT_EQ(c.lcores[0].size(), 3u);  // rx:a, fwd, tx:a on one lcore
 }
 
+// A FIB entry may name several ports: an ECMP group, hashed with the switch's ecmp_seed.
+TEST(SwitchConfig, FibEntryMayBeAnEcmpGroup) {
+  const SwitchConfig c = parse_switch_config(R"([switch]
+ecmp_seed = 7
+[[ports]]
+name = "a"
+device = "net_null0"
+[[ports]]
+name = "b"
+device = "net_null1"
+[[ports]]
+name = "c"
+device = "net_null2"
+[[fib]]
+mac = "02:00:00:00:00:01"
+port = ["c", "a"]
+[[fib]]
+mac = "02:00:00:00:00:02"
+port = ["b"]
+)",
+                                             "ecmp.toml");
+  EXPECT_EQ(c.ecmp_seed, 7u);
+  ASSERT_EQ(c.fib.size(), 2u);
+  EXPECT_EQ(c.fib[0].group, (std::vector<int>{2, 0}));
+  EXPECT_EQ(c.fib[0].port, 2);
+  EXPECT_TRUE(c.fib[1].group.empty());  // one port: a plain entry
+  EXPECT_EQ(c.fib[1].port, 1);
+}
+
 // The GFC testbed layout: RX and TX of each port on their own lcores and one FWD lcore,
 // 9 for 4 ports.
 TEST(SwitchConfig, TestbedLayoutHasTwoLcoresPerPortAndOneFwd) {

@@ -22,8 +22,22 @@ LabLink::~LabLink() {
   discard_in_flight();
 }
 
+void LabLink::set_up(bool up) {
+  if (!up && up_) lost_down_.add(discard_in_flight());
+  up_ = up;
+}
+
 bool LabLink::poll(uint64_t now) {
   delivered_ = took_ = false;
+  if (!up_) {  // what the port sends falls off the cut end
+    void* frame;
+    while (rte_ring_sc_dequeue(from_, &frame) == 0) {
+      rte_pktmbuf_free(static_cast<rte_mbuf*>(frame));
+      lost_down_.increment();
+      took_ = true;
+    }
+    return took_;
+  }
   while (count_ && wire_frames_[head_].arrival_ticks <= now) {
     rte_mbuf* m = wire_frames_[head_].frame;
     head_ = (head_ + 1) % wire_frames_.size();
@@ -53,6 +67,7 @@ bool LabLink::poll(uint64_t now) {
 }
 
 uint64_t LabLink::next_event_ticks() const {
+  if (!up_) return kNeverTicks;  // drained whenever its node sends
   uint64_t next = count_ ? wire_frames_[head_].arrival_ticks : kNeverTicks;
   if (!rte_ring_empty(from_) && count_ < wire_frames_.size())
     next = std::min(next, wire_.next_open_ticks());

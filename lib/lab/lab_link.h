@@ -47,6 +47,11 @@ class LabLink {
   uint64_t frames_delivered() const { return frames_delivered_.read(); }
   uint64_t bytes_delivered() const { return bytes_delivered_.read(); }
   uint64_t rx_missed() const { return rx_missed_.read(); }
+  // A cut cable ([[events]] fail): the frames on the wire are lost, and so is every frame
+  // the port sends until the link comes back (set_up(true)). Both counted here.
+  void set_up(bool up);
+  bool up() const { return up_; }
+  uint64_t frames_lost_down() const { return lost_down_.read(); }
   unsigned in_flight() const { return count_; }
   // Shutdown, clock stopped: frees the frames on the wire; returns how many.
   unsigned discard_in_flight();
@@ -69,6 +74,8 @@ class LabLink {
   OwnedCounter frames_delivered_;
   OwnedCounter bytes_delivered_;
   OwnedCounter rx_missed_;
+  OwnedCounter lost_down_;
+  bool up_ = true;
 };
 
 }  // namespace fcswitch::lab

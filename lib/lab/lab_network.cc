@@ -69,7 +69,12 @@ void LabNetwork::build() {
         fmt::format("lab data pool of {} mbufs: {}", scenario_.mbufs, rte_strerror(rte_errno)));
   const size_t n = scenario_.nodes.size();
   size_t ports = 0;
-  for (const LabNode& node : scenario_.nodes) ports += node.config.ports.size();
+  for (const LabNode& node : scenario_.nodes) {
+    first_port_.push_back(ports);
+    ports += node.config.ports.size();
+    static_fib_.push_back(node.static_fib);
+  }
+  routes_ = scenario_.routing.initial;
   control_pool_ = create_control_pool(
       "lab_control", static_cast<unsigned>(kControlMbufsBase + kControlMbufsPerPort * ports), 64);
   rings_.resize(n);
@@ -224,6 +229,7 @@ LabResult LabNetwork::run(const std::string& out_dir) {
   const uint64_t tsc_start = virtual_clock ? 0 : rte_rdtsc();
   uint64_t now = 0;
   while (true) {
+    if (apply_events(now) && virtual_clock) schedule_->wake_all();
     if (virtual_clock) {
       // The first step starts everything (flows, timers); the last brings every node's
       // time-accounting counters (paused time) up to the end, as a full poll would.
@@ -245,6 +251,8 @@ LabResult LabNetwork::run(const std::string& out_dir) {
     if (now >= end) break;
     if (virtual_clock) {
       uint64_t next = std::min({schedule_->next_event_ticks(), next_sample, next_check, end});
+      if (next_event_ < scenario_.events.size())
+        next = std::min(next, ticks_.from_ns(scenario_.events[next_event_].at_ns));
       if (!sampler.tail_marked()) next = std::min(next, tail_start);
       now = std::max(next, now + 1);
     } else {
@@ -257,6 +265,57 @@ LabResult LabNetwork::run(const std::string& out_dir) {
       std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
   shut_down(result);
   return result;
+}
+
+bool LabNetwork::apply_events(uint64_t now) {
+  bool applied = false;
+  for (; next_event_ < scenario_.events.size() &&
+         ticks_.from_ns(scenario_.events[next_event_].at_ns) <= now;
+       ++next_event_) {
+    const LabEvent& event = scenario_.events[next_event_];
+    applied = true;
+    if (event.kind == LabEvent::Kind::kRoute) {
+      // The event's routes replace the switch's own for those hosts, and win from now on.
+      std::vector<config::FibEntry>& mine = static_fib_[event.node];
+      const auto replaced = fib_macs(event.routes);
+      std::erase_if(mine, [&](const config::FibEntry& e) { return replaced.count(e.mac.value); });
+      mine.insert(mine.end(), event.routes.begin(), event.routes.end());
+      reinstall_routes(event.node);
+      spdlog::info("{} ns: {} routes changed", ticks_.to_ns(now), scenario_.nodes[event.node].name);
+      continue;
+    }
+    const bool up = event.kind == LabEvent::Kind::kRestoreLink;
+    links_[2 * event.link]->set_up(up);
+    links_[2 * event.link + 1]->set_up(up);
+    const LabLinkSpec& spec = scenario_.links[event.link];
+    const LabRouting& routing = scenario_.routing;
+    spdlog::info("{} ns: link {} - {} {}", ticks_.to_ns(now), scenario_.port_name(spec.a),
+                 scenario_.port_name(spec.b), up ? "restored" : "failed");
+    if (!routes_ || routing.topology_switch[spec.a.node] < 0 ||
+        routing.topology_switch[spec.b.node] < 0)
+      continue;  // a host's link: nothing to route around
+    // Lower end first, as topology::switch_links names links.
+    topology::SwitchLink cut{routing.topology_switch[spec.a.node], spec.a.port,
+                             routing.topology_switch[spec.b.node], spec.b.port};
+    if (std::pair(cut.switch_b, cut.port_b) < std::pair(cut.switch_a, cut.port_a))
+      cut = {cut.switch_b, cut.port_b, cut.switch_a, cut.port_a};
+    std::erase(failed_, cut);
+    if (!up) failed_.push_back(cut);
+    if (!event.reroute) continue;
+    routes_ = routing.routes(failed_);
+    for (size_t node = 0; node < switches_.size(); ++node)
+      if (switches_[node]) reinstall_routes(static_cast<int>(node));
+  }
+  return applied;
+}
+
+void LabNetwork::reinstall_routes(int node) {
+  std::vector<config::FibEntry> entries = static_fib_[node];
+  if (routes_) {
+    const auto routed = scenario_.routing.fib(node, *routes_, fib_macs(entries));
+    entries.insert(entries.end(), routed.begin(), routed.end());
+  }
+  switches_[node]->replace_fib(entries);
 }
 
 LabResult LabNetwork::collect(const LabSampler& sampler, uint64_t end) const {
@@ -362,10 +421,10 @@ LabResult LabNetwork::collect(const LabSampler& sampler, uint64_t end) const {
   for (size_t l = 0; l < links_.size(); ++l) {
     const LabLinkSpec& spec = scenario_.links[l / 2];
     const PortRef to = l % 2 == 0 ? spec.b : spec.a;
-    size_t index = 0;
-    for (int n = 0; n < to.node; ++n) index += scenario_.nodes[n].config.ports.size();
-    r.ports[index + to.port].link_rx_missed += links_[l]->rx_missed();
-    r.conservation.dropped += links_[l]->rx_missed();
+    const PortRef from = l % 2 == 0 ? spec.a : spec.b;
+    r.ports[first_port_[to.node] + to.port].link_rx_missed += links_[l]->rx_missed();
+    r.ports[first_port_[from.node] + from.port].link_down_lost += links_[l]->frames_lost_down();
+    r.conservation.dropped += links_[l]->rx_missed() + links_[l]->frames_lost_down();
     r.packet_hops += links_[l]->frames_delivered();
   }
   // Every lab flow's frame is a data-pool mbuf until a sink or a drop frees it.

@@ -16,6 +16,7 @@
 #include <rte_ring.h>
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -57,6 +58,9 @@ class LabNetwork {
   bool poll_all(uint64_t now);  // one round of everything (wall clock); whether anything moved
   void build_schedule();        // the virtual clock's
   LabResult collect(const LabSampler& sampler, uint64_t end_ticks) const;
+  // [[events]] due by `now`; returns whether any was applied.
+  bool apply_events(uint64_t now);
+  void reinstall_routes(int node);  // its static routes over the current routed ones
   void shut_down(LabResult& result);
 
   LabScenario scenario_;
@@ -72,6 +76,11 @@ class LabNetwork {
   std::vector<FlowSent> sent_;
   std::vector<FlowReceived> received_;
   uint64_t clock_steps_ = 0;
+  std::vector<size_t> first_port_;  // per node: its first port's index in LabResult::ports
+  size_t next_event_ = 0;           // into scenario_.events
+  std::vector<topology::SwitchLink> failed_;               // switch-to-switch links cut by events
+  std::optional<topology::RouteTable> routes_;             // as now routed ([topology] routing)
+  std::vector<std::vector<config::FibEntry>> static_fib_;  // per node: routes that win
 };
 
 }  // namespace fcswitch::lab

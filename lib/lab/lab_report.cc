@@ -98,6 +98,7 @@ nlohmann::ordered_json summary_json(const LabResult& r) {
                      {"pfc_frames_sent", p.pfc_frames_sent},
                      {"credit_frames_sent", p.credit_frames_sent},
                      {"link_rx_missed", p.link_rx_missed},
+                     {"link_down_lost", p.link_down_lost},
                      {"foreign_frames", p.foreign_frames},
                      {"source_mbuf_waits", p.source_mbuf_waits},
                      {"drops", counts(p.drops)}});

@@ -42,6 +42,7 @@ struct PortResult {
   uint64_t pfc_frames_sent = 0, credit_frames_sent = 0;
   NamedCounts drops;            // reasons with a non-zero count
   uint64_t link_rx_missed = 0;  // frames the link found no room for at this port
+  uint64_t link_down_lost = 0;  // frames this port sent into its link while it was cut
   // Hosts: frames of no lab flow (dropped by the sink), and times a flow waited for an mbuf
   // (the scenario's pool is too small: nothing is lost, the flow is slowed).
   uint64_t foreign_frames = 0, source_mbuf_waits = 0;

@@ -83,8 +83,6 @@ struct NodeSketch {
   std::vector<std::string> ports;
 };
 
-enum class Routing : uint8_t { kStatic, kShortest, kUpdown };
-
 struct LinkDefaults {
   uint64_t rate_bps = 10'000'000'000;
   uint64_t delay_ns = 0;
@@ -111,8 +109,12 @@ class ScenarioReader {
     read_nodes("switches", false);
     read_links();
     read_flows();
+    read_events();
     reader_.reject_unknown_keys();
-    if (problems_.empty()) build_node_configs();
+    if (problems_.empty()) {
+      build_node_configs();
+      if (out_.nodes.size() == sketches_.size()) read_event_routes();
+    }
     std::vector<std::string> all = problems_.take();
     for (std::string& p : node_problems_)
       if (std::find(all.begin(), all.end(), p) == all.end()) all.push_back(std::move(p));
@@ -163,11 +165,11 @@ class ScenarioReader {
     if (!table) return;
     TableReader r(*table, "topology", problems_);
     if (auto routing = r.choice("routing", {"static", "shortest", "updown"}))
-      routing_ = *routing == "shortest" ? Routing::kShortest
-                 : *routing == "updown" ? Routing::kUpdown
-                                        : Routing::kStatic;
+      routing_ = *routing == "shortest" ? RoutingMode::kShortest
+                 : *routing == "updown" ? RoutingMode::kUpdown
+                                        : RoutingMode::kStatic;
     else if (table->contains("spec"))
-      routing_ = Routing::kShortest;
+      routing_ = RoutingMode::kShortest;
     if (auto seed = r.integer("ecmp_seed", 0, UINT32_MAX))
       ecmp_seed_ = static_cast<uint32_t>(*seed);
     LinkDefaults all;
@@ -584,15 +586,15 @@ class ScenarioReader {
     tagger->insert_or_assign("rules", *rules);
   }
 
-  // Each node's fcswitch config: the shared sections, the node's own keys over them, and
-  // what the lab owns.
   // Routes every switch to every host over the whole network (generated and the scenario's
   // own nodes and links), as [topology] routing says; the FIB gets them (ECMP groups where
   // several next hops are equally short) below any `routes` a switch gives itself.
   void compute_routes() {
-    if (routing_ == Routing::kStatic) return;
-    topology::Topology topo;
-    topology_switch_.assign(sketches_.size(), -1);
+    LabRouting& routing = out_.routing;
+    routing.mode = routing_;
+    if (routing_ == RoutingMode::kStatic) return;
+    topology::Topology& topo = routing.topo;
+    routing.topology_switch.assign(sketches_.size(), -1);
     for (size_t n = 0; n < sketches_.size(); ++n) {
       const NodeSketch& sketch = sketches_[n];
       if (sketch.host) continue;
@@ -600,34 +602,38 @@ class ScenarioReader {
       if (!sketch.generated)
         if (const auto* t = sketch.table->get_as<int64_t>("tier"))
           tier = static_cast<int>(t->get());
-      topology_switch_[n] = topo.add_switch(sketch.name, tier);
-      for (const std::string& port : sketch.ports) topo.add_port(topology_switch_[n], port);
+      routing.topology_switch[n] = topo.add_switch(sketch.name, tier);
+      for (const std::string& port : sketch.ports) topo.add_port(routing.topology_switch[n], port);
     }
     for (const LabLinkSpec& link : out_.links) {
-      const int a = topology_switch_[link.a.node], b = topology_switch_[link.b.node];
+      const int a = routing.topology_switch[link.a.node];
+      const int b = routing.topology_switch[link.b.node];
       if (a >= 0 && b >= 0) {
         topo.link(a, link.a.port, b, link.b.port);
       } else if (a >= 0 || b >= 0) {
         const PortRef sw = a >= 0 ? link.a : link.b;
         const PortRef host = a >= 0 ? link.b : link.a;
-        topo.attach_host(topology_switch_[sw.node], sketches_[host.node].name, sw.port);
+        topo.attach_host(routing.topology_switch[sw.node], sketches_[host.node].name, sw.port);
       }
     }
     topo.finish();
     try {
-      routes_ = routing_ == Routing::kUpdown ? topology::updown_routes(topo)
-                                             : topology::shortest_routes(topo);
+      routing.initial = routing.routes();
     } catch (const std::exception& error) {
       node_problems_.push_back(fmt::format("{}: topology.routing: {}", out_.file, error.what()));
+      routing.mode = RoutingMode::kStatic;
       return;
     }
-    ecmp_seeds_ = topology::switch_seeds(topo.switches(),
-                                         ecmp_seed_.value_or(static_cast<uint32_t>(out_.seed)));
+    const topology::HostTable& hosts = routing.initial->hosts();
+    for (topology::HostId h = 0; h < hosts.size(); ++h)
+      routing.macs.push_back(host_mac(names_.at(hosts.at(h).name)));
+    routing.ecmp_seeds = topology::switch_seeds(
+        topo.switches(), ecmp_seed_.value_or(static_cast<uint32_t>(out_.seed)));
     // A flow between hosts the network does not join would send into nothing: say so.
     const topology::HostConnectivity reach = topology::host_connectivity(topo);
     for (const FlowSpec& flow : out_.flows) {
-      const topology::HostId a = routes_->hosts().find(sketches_[flow.src].name);
-      const topology::HostId b = routes_->hosts().find(sketches_[flow.dst].name);
+      const topology::HostId a = hosts.find(sketches_[flow.src].name);
+      const topology::HostId b = hosts.find(sketches_[flow.dst].name);
       if (a < 0 || b < 0 || !reach.connected(a, b))
         node_problems_.push_back(
             fmt::format("{}: expected hosts the network joins, found {} and {} unconnected",
@@ -635,23 +641,99 @@ class ScenarioReader {
     }
   }
 
-  // The routed FIB entries of switch `n`, for the hosts `routes` did not name.
-  void add_routes(size_t n, const std::set<std::string>& static_hosts,
-                  config::SwitchConfig& config) {
-    if (!routes_ || topology_switch_[n] < 0) return;
-    const int sw = topology_switch_[n];
-    if (config.ecmp_seed == 0) config.ecmp_seed = ecmp_seeds_[sw];
-    const topology::HostTable& hosts = routes_->hosts();
-    for (topology::HostId h = 0; h < hosts.size(); ++h) {
-      const std::string& name = hosts.at(h).name;
-      const topology::PortGroup& group = routes_->next_ports(sw, h);
-      if (group.empty() || static_hosts.count(name)) continue;
-      config::FibEntry entry{host_mac(names_.at(name)), group.front(), {}};
-      if (group.size() > 1) entry.group = group;
-      config.fib.push_back(std::move(entry));
+  // [[events]]: at `at`, `fail` or `restore` a link (named by a port at either end;
+  // `reroute`, default true, recomputes the routes), or give switch `switch` new `routes`.
+  void read_events() {
+    const toml::array* array = reader_.array("events");
+    if (!array) return;
+    for (size_t i = 0; i < array->size(); ++i) {
+      const toml::node& node = *array->get(i);
+      const std::string path = fmt::format("events[{}]", i);
+      const toml::table* table = node.as_table();
+      if (!table) {
+        problems_.expected(node.source(), path, "a table { at, fail | restore | switch }",
+                           config::describe(node));
+        continue;
+      }
+      TableReader r(*table, path, problems_);
+      LabEvent event;
+      if (auto at = r.duration_ns("at", 0, kMaxDurationNs)) {
+        event.at_ns = *at;
+        if (out_.duration_ns && *at >= out_.duration_ns)
+          r.refuse("at", fmt::format("a time before the end of the run ({} ns)", out_.duration_ns),
+                   fmt::format("{} ns", *at));
+      } else if (!table->contains("at")) {
+        r.refuse("at", "a time (\"2ms\")", "nothing");
+      }
+      const int actions =
+          table->contains("fail") + table->contains("restore") + table->contains("switch");
+      if (actions != 1) r.refuse("fail", "exactly one of fail, restore or switch (with routes)");
+      for (std::string_view key : {"fail", "restore"}) {
+        if (!table->contains(key)) continue;
+        event.kind = key == "fail" ? LabEvent::Kind::kFailLink : LabEvent::Kind::kRestoreLink;
+        if (auto port = port_ref(r, key)) {
+          for (size_t l = 0; l < out_.links.size(); ++l)
+            if ((out_.links[l].a.node == port->node && out_.links[l].a.port == port->port) ||
+                (out_.links[l].b.node == port->node && out_.links[l].b.port == port->port))
+              event.link = static_cast<int>(l);
+          if (event.link < 0) r.refuse(key, "a port with a link");
+        }
+        if (auto reroute = r.boolean("reroute")) event.reroute = *reroute;
+      }
+      if (table->contains("switch")) {
+        event.kind = LabEvent::Kind::kRoute;
+        const auto name = r.string("switch");
+        const auto found = name ? names_.find(*name) : names_.end();
+        if (found == names_.end() || sketches_[found->second].host) {
+          r.refuse("switch", "the name of a switch");
+        } else {
+          event.node = static_cast<int>(found->second);
+        }
+        event_routes_.push_back(r.table("routes", true));
+      } else {
+        event_routes_.push_back(nullptr);
+      }
+      r.reject_unknown_keys();
+      out_.events.push_back(std::move(event));
     }
   }
 
+  // An event's `routes` { host = port or [ports] }, read as the switch's [[fib]] is.
+  void read_event_routes() {
+    for (size_t i = 0; i < out_.events.size(); ++i) {
+      LabEvent& event = out_.events[i];
+      if (event.kind != LabEvent::Kind::kRoute || !event_routes_[i] || event.node < 0) continue;
+      const config::SwitchConfig& sw = out_.nodes[event.node].config;
+      for (const auto& [host, port] : *event_routes_[i]) {
+        const auto found = names_.find(std::string(host.str()));
+        std::vector<int> ports;
+        if (const auto* one = port.as_string()) {
+          ports.push_back(sw.port_index(one->get()));
+        } else if (const auto* list = port.as_array()) {
+          for (const toml::node& p : *list)
+            ports.push_back(p.is_string() ? sw.port_index(p.as_string()->get()) : -1);
+        }
+        const bool bad_port =
+            ports.empty() || std::find(ports.begin(), ports.end(), -1) != ports.end();
+        if (found == names_.end() || !sketches_[found->second].host || bad_port) {
+          node_problems_.push_back(
+              where(port) +
+              fmt::format("events[{}].routes.{}: expected a host and a port (or ports) of {}, "
+                          "found {}",
+                          i, host.str(), sw.name, config::describe(port)));
+          continue;
+        }
+        config::FibEntry entry{host_mac(found->second), ports.front(), {}};
+        if (ports.size() > 1) entry.group = ports;
+        event.routes.push_back(std::move(entry));
+      }
+    }
+    std::stable_sort(out_.events.begin(), out_.events.end(),
+                     [](const LabEvent& a, const LabEvent& b) { return a.at_ns < b.at_ns; });
+  }
+
+  // Each node's fcswitch config: the shared sections, the node's own keys over them, and
+  // what the lab owns.
   void build_node_configs() {
     compute_routes();
     for (size_t n = 0; n < sketches_.size(); ++n) {
@@ -714,11 +796,9 @@ class ScenarioReader {
           port->insert_or_assign("rate", static_cast<int64_t>(link_rate(static_cast<int>(n), p)));
         }
       }
-      std::set<std::string> static_hosts;
       if (routes_copy) {
         toml::array fib;
         for (const auto& [host, port] : *routes_copy) {
-          static_hosts.insert(std::string(host.str()));
           const auto found = names_.find(std::string(host.str()));
           if (found == names_.end() || !sketches_[found->second].host) {
             node_problems_.push_back(where(port) +
@@ -749,7 +829,14 @@ class ScenarioReader {
       }
       for (const std::string& w : node.config.warnings)
         out_.warnings.push_back(fmt::format("{} ({})", w, sketch.name));
-      add_routes(n, static_hosts, node.config);
+      node.static_fib = node.config.fib;  // its own `routes` and [[fib]]: they win
+      if (out_.routing.initial && out_.routing.topology_switch[n] >= 0) {
+        const int sw = out_.routing.topology_switch[n];
+        if (node.config.ecmp_seed == 0) node.config.ecmp_seed = out_.routing.ecmp_seeds[sw];
+        const auto routed =
+            out_.routing.fib(static_cast<int>(n), *out_.routing.initial, fib_macs(node.static_fib));
+        node.config.fib.insert(node.config.fib.end(), routed.begin(), routed.end());
+      }
       if (sketch.host) {
         node.mac = host_mac(n);  // the given one if it parses
         const auto parsed = mac_text ? wire::MacAddress::parse(*mac_text) : std::nullopt;
@@ -793,18 +880,22 @@ class ScenarioReader {
   toml::table tagger_rules_;  // [lab] tagger_rules, parsed
   std::string tagger_rules_file_;
   // [topology]
-  Routing routing_ = Routing::kStatic;
+  RoutingMode routing_ = RoutingMode::kStatic;
   bool generates_ = false;                // [topology] has a spec (its links may replace [[links]])
   std::optional<uint32_t> ecmp_seed_;     // default: from [lab] seed
   std::deque<toml::table> owned_tables_;  // generated nodes' tables (sketches point here)
   std::vector<LabLinkSpec> generated_links_;
-  std::optional<topology::RouteTable> routes_;
-  std::vector<int> topology_switch_;     // per node: its switch in the routed topology (-1: host)
-  std::vector<uint32_t> ecmp_seeds_;     // per switch of the routed topology
+  std::vector<const toml::table*> event_routes_;  // per event: its `routes`, if a route event
   std::vector<std::string> flow_entry_;  // per flow: "file:line:col: flows[i]" of its entry
 };
 
 }  // namespace
+
+std::unordered_set<uint64_t> fib_macs(const std::vector<config::FibEntry>& entries) {
+  std::unordered_set<uint64_t> macs;
+  for (const config::FibEntry& e : entries) macs.insert(e.mac.value);
+  return macs;
+}
 
 PortRef LabScenario::peer(PortRef port) const {
   for (const LabLinkSpec& link : links) {

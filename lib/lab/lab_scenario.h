@@ -13,10 +13,12 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <unordered_set>
 #include <vector>
 
 #include "config/switch_config.h"
 #include "core/tick_rate.h"
+#include "lab/lab_routing.h"
 #include "wire/mac_address.h"
 
 namespace fcswitch::lab {
@@ -35,7 +37,13 @@ struct LabNode {
   // port; its [switch] name is the host's.
   config::SwitchConfig config;
   wire::MacAddress mac;  // hosts: the address flows are sent to and from
+  // Switches: the FIB entries of their own (`routes`, [[fib]]), which routing never replaces;
+  // config.fib holds these and the routed ones.
+  std::vector<config::FibEntry> static_fib;
 };
+
+// The MACs `entries` route (the hosts a switch routes itself).
+std::unordered_set<uint64_t> fib_macs(const std::vector<config::FibEntry>& entries);
 
 struct LabLinkSpec {
   PortRef a, b;
@@ -54,6 +62,17 @@ struct FlowSpec {
   uint64_t stop_ns = kNeverTicks;
   uint64_t rate_bps = 0;           // 0: as fast as the host's port and its flow control allow
   uint64_t on_ns = 0, off_ns = 0;  // on-off pattern; 0: always on
+};
+
+// Something that happens to the network during the run ([[events]]).
+struct LabEvent {
+  enum class Kind : uint8_t { kFailLink, kRestoreLink, kRoute };
+  Kind kind = Kind::kFailLink;
+  uint64_t at_ns = 0;
+  int link = -1;        // kFailLink, kRestoreLink: index into LabScenario::links
+  bool reroute = true;  // kFailLink, kRestoreLink: routes recomputed ([topology] routing)
+  int node = -1;        // kRoute: the switch
+  std::vector<config::FibEntry> routes;  // kRoute: its new static routes (they win from now on)
 };
 
 struct DeadlockSettings {
@@ -82,6 +101,8 @@ struct LabScenario {
   // [topology] failures: the links failed before the run ("S1:p2-L3:p1") and the draw's seed.
   std::vector<std::string> failed_links;
   uint64_t failure_seed = 0;
+  LabRouting routing;  // [topology] routing: how the FIB entries were made, to remake them
+  std::vector<LabEvent> events;  // in time order
 
   // The port at the far end of `port`'s link; node -1 when it has none.
   PortRef peer(PortRef port) const;

@@ -78,17 +78,7 @@ void SwitchNode::build() {
                   {},
                   config.ecmp_seed,
                   config.decrement_ttl};
-  for (const auto& entry : config.fib) {
-    if (entry.group.empty()) {
-      fib_->add_static(entry.mac, entry.port);
-      continue;
-    }
-    // Hosts reached through the same ports share one group.
-    const std::vector<uint16_t> group(entry.group.begin(), entry.group.end());
-    auto same = std::find(fwd.ecmp_groups.begin(), fwd.ecmp_groups.end(), group);
-    if (same == fwd.ecmp_groups.end()) same = fwd.ecmp_groups.insert(same, group);
-    fib_->add_static_group(entry.mac, static_cast<int>(same - fwd.ecmp_groups.begin()));
-  }
+  fwd.ecmp_groups = install_fib(config.fib);
 
   for (int p = 0; p < n; ++p) {
     const auto& port = config.ports[p];
@@ -117,6 +107,28 @@ void SwitchNode::build() {
     spdlog::warn(
         "{} mbufs hold less than one lossless ingress buffer of minimum-size frames ({} bytes)",
         config.mbufs, config.buffer.lossless_ingress_bytes);
+}
+
+std::vector<std::vector<uint16_t>> SwitchNode::install_fib(
+    const std::vector<config::FibEntry>& entries) {
+  std::vector<std::vector<uint16_t>> groups;
+  for (const auto& entry : entries) {
+    if (entry.group.empty()) {
+      fib_->add_static(entry.mac, entry.port);
+      continue;
+    }
+    // Hosts reached through the same ports share one group.
+    const std::vector<uint16_t> group(entry.group.begin(), entry.group.end());
+    auto same = std::find(groups.begin(), groups.end(), group);
+    if (same == groups.end()) same = groups.insert(same, group);
+    fib_->add_static_group(entry.mac, static_cast<int>(same - groups.begin()));
+  }
+  return groups;
+}
+
+void SwitchNode::replace_fib(const std::vector<config::FibEntry>& entries) {
+  fib_->clear();
+  fwd_->set_ecmp_groups(install_fib(entries));
 }
 
 SwitchNode::~SwitchNode() {

@@ -54,6 +54,9 @@ class SwitchNode {
   static bool settled(const SwitchProgress& before, const SwitchProgress& after);
 
   void stop_rx() { state_->rx_stopped.store(true); }
+  // The FIB becomes `entries` (learned entries are forgotten). Only while FWD is not polled:
+  // the lab calls it between clock steps, when a link fails or a route changes.
+  void replace_fib(const std::vector<config::FibEntry>& entries);
   // Control thread, with the lcores stopped: frees what is still queued, counted as
   // shutdown_flush drops. Returns how many.
   uint64_t flush();
@@ -112,6 +115,8 @@ class SwitchNode {
 
  private:
   void create_pools();
+  // Static entries into the FIB; returns the ECMP groups they point at.
+  std::vector<std::vector<uint16_t>> install_fib(const std::vector<config::FibEntry>& entries);
   void build();
   Task* task_for(const config::TaskRef& ref) const;
 

@@ -38,6 +38,10 @@ class FwdTask : public Task {
  public:
   FwdTask(const FwdSettings& settings, SwitchState& state, L2Fib& fib);
   ~FwdTask() override;
+  // The groups the FIB's group entries point at, replaced with the FIB (SwitchNode::replace_fib).
+  void set_ecmp_groups(std::vector<std::vector<uint16_t>> groups) {
+    ecmp_groups_ = std::move(groups);
+  }
 
   // Per (ingress port, priority): admitted packets and bytes (each flooded copy counts).
   uint64_t admitted_packets(int port, int priority) const {

@@ -54,6 +54,10 @@ bool L2Fib::learn(wire::MacAddress mac, int port) {
   return store(mac, port, false);
 }
 
+void L2Fib::clear() {
+  rte_hash_reset(hash_);
+}
+
 int32_t L2Fib::size() const {
   return rte_hash_count(hash_);
 }

@@ -32,6 +32,7 @@ class L2Fib {
   // Learns (or moves) `mac` to `port` unless it is static. False when the table is full.
   bool learn(wire::MacAddress mac, int port);
   int32_t size() const;
+  void clear();  // every entry, static or learned
 
  private:
   bool store(wire::MacAddress mac, int port, bool is_static);

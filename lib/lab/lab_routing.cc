@@ -1,0 +1,30 @@
+#include "lab/lab_routing.h"
+
+#include "topology/shortest_routes.h"
+#include "topology/updown_routes.h"
+
+namespace fcswitch::lab {
+
+topology::RouteTable LabRouting::routes(std::span<const topology::SwitchLink> failed) const {
+  const topology::Topology left = failed.empty() ? topo : topology::without_links(topo, failed);
+  return mode == RoutingMode::kUpdown ? topology::updown_routes(left)
+                                      : topology::shortest_routes(left);
+}
+
+std::vector<config::FibEntry> LabRouting::fib(
+    int node, const topology::RouteTable& table,
+    const std::unordered_set<uint64_t>& static_macs) const {
+  std::vector<config::FibEntry> entries;
+  const int sw = topology_switch[node];
+  if (sw < 0) return entries;
+  for (topology::HostId h = 0; h < table.hosts().size(); ++h) {
+    const topology::PortGroup& group = table.next_ports(sw, h);
+    if (group.empty() || static_macs.count(macs[h].value)) continue;
+    config::FibEntry entry{macs[h], group.front(), {}};
+    if (group.size() > 1) entry.group = group;
+    entries.push_back(std::move(entry));
+  }
+  return entries;
+}
+
+}  // namespace fcswitch::lab

@@ -88,13 +88,11 @@ void expand_poisson(const WorkloadSpec& spec, size_t entry, const HostInfo& host
   }
 }
 
-// Pyrrha §6 incastmix: incast i at start + i × period to destination i mod |to|, drawn by
-// lib/workload's incast_schedule one incast at a time, so that a given period is kept exactly.
-void expand_incast(const WorkloadSpec& spec, size_t entry, const HostInfo& hosts, uint64_t stop_ns,
-                   uint64_t seed, std::vector<FlowSpec>& out) {
-  const std::vector<int> taking_part = participants(spec, hosts);
-  const workload::OtherRackHostPicker picker = picker_of(taking_part, hosts);
-  std::vector<int> destinations;  // indices into taking_part
+// Indices into `taking_part` of the incast destinations, in turn: `to`, or (Pyrrha's code) the
+// first host of each rack, racks in ascending order.
+std::vector<int> destinations_of(const WorkloadSpec& spec, const HostInfo& hosts,
+                                 const std::vector<int>& taking_part) {
+  std::vector<int> destinations;
   if (spec.to.empty()) {
     // Pyrrha's code: the first host of rack i mod racks.
     std::vector<std::pair<int, int>> first_of_rack;  // (rack, index)
@@ -115,6 +113,16 @@ void expand_incast(const WorkloadSpec& spec, size_t entry, const HostInfo& hosts
       destinations.push_back(static_cast<int>(found - taking_part.begin()));
     }
   }
+  return destinations;
+}
+
+// Pyrrha §6 incastmix: incast i at start + i × period to destination i mod |to|, drawn by
+// lib/workload's incast_schedule one incast at a time, so that a given period is kept exactly.
+void expand_incast(const WorkloadSpec& spec, size_t entry, const HostInfo& hosts, uint64_t stop_ns,
+                   uint64_t seed, std::vector<FlowSpec>& out) {
+  const std::vector<int> taking_part = participants(spec, hosts);
+  const workload::OtherRackHostPicker picker = picker_of(taking_part, hosts);
+  const std::vector<int> destinations = destinations_of(spec, hosts, taking_part);
   workload::IncastParams params;
   params.senders = spec.senders;
   if (spec.size_bytes) {
@@ -150,15 +158,8 @@ uint64_t incast_period_of(const WorkloadSpec& spec, const HostInfo& hosts) {
   // The slowest destination's link: no destination is loaded above `load`.
   const std::vector<int> taking_part = participants(spec, hosts);
   uint64_t rate_bps = UINT64_MAX;
-  if (spec.to.empty()) {
-    for (int h : taking_part) rate_bps = std::min(rate_bps, hosts.hosts[h].link_rate_bps);
-  } else {
-    for (const std::string& name : spec.to) {
-      const int h = hosts.find(name);
-      if (h < 0) throw std::invalid_argument("expand_workloads: no host named " + name);
-      rate_bps = std::min(rate_bps, hosts.hosts[h].link_rate_bps);
-    }
-  }
+  for (int d : destinations_of(spec, hosts, taking_part))
+    rate_bps = std::min(rate_bps, hosts.hosts[taking_part[d]].link_rate_bps);
   workload::IncastParams params;
   params.senders = spec.senders;
   params.min_mtus = spec.size_bytes ? 1 : spec.min_mtus;

@@ -197,6 +197,21 @@ TEST(WorkloadFlows, IncastSendersPerPeriodAtTheLoad) {
   EXPECT_NEAR(load, 0.5, 0.05);
 }
 
+TEST(WorkloadFlows, IncastPeriodFollowsTheDestinationsLink) {
+  HostInfo hosts = make_hosts(2, 2);
+  hosts.hosts[0].link_rate_bps = 4 * kTenGbps;  // H0
+  WorkloadSpec spec;
+  spec.kind = WorkloadKind::kIncast;
+  spec.senders = 8;
+  spec.load = 0.5;
+  spec.to = {"H0"};
+  EXPECT_EQ(incast_period_of(spec, hosts), 678'272u / 4);
+  spec.to = {"H0", "H2"};  // the slowest destination sets it: no link above `load`
+  EXPECT_EQ(incast_period_of(spec, hosts), 678'272u);
+  spec.period_ns = 5000;
+  EXPECT_EQ(incast_period_of(spec, hosts), 5000u);
+}
+
 TEST(WorkloadFlows, IncastWithAGivenPeriodSizeAndDestination) {
   const HostInfo hosts = make_hosts(2, 3);
   WorkloadSpec spec;

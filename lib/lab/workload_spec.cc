@@ -1,0 +1,332 @@
+#include "lab/workload_spec.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <set>
+
+#include "config/config_problems.h"
+#include "core/tick_rate.h"
+#include "workload/cdf_error.h"
+
+namespace fcswitch::lab {
+
+namespace {
+
+using config::TableReader;
+
+constexpr uint64_t kMaxWorkloadNs = 3600ull * kNsPerSecond;  // as the lab's own durations
+constexpr std::string_view kPoissonOnlyKeys[] = {"cdf"};
+constexpr std::string_view kIncastOnlyKeys[] = {"senders", "size", "size_mtus",
+                                                "period",  "to",   "jitter"};
+
+std::string kind_name(WorkloadKind kind) {
+  return kind == WorkloadKind::kPoisson ? "poisson" : "incast";
+}
+
+// `load` in (0, 1]: TableReader::number takes closed ranges, and a load of 0 generates nothing.
+std::optional<double> read_load(TableReader& r) {
+  const toml::node* node = r.node("load");
+  if (!node) return std::nullopt;
+  std::optional<double> value;
+  if (const auto* f = node->as_floating_point()) value = f->get();
+  if (const auto* i = node->as_integer()) value = static_cast<double>(i->get());
+  if (!value || !(*value > 0) || *value > 1) {
+    r.problems().expected(node->source(), r.key_path("load"), "a load in (0, 1]",
+                          config::describe(*node));
+    return std::nullopt;
+  }
+  return value;
+}
+
+// A host name, or a list of them, each one of `hosts` and given once. False on any problem.
+bool read_host_names(TableReader& r, std::string_view key, const HostInfo& hosts,
+                     std::vector<std::string>& out) {
+  const toml::node* node = r.node(key);
+  if (!node) return true;
+  std::vector<const toml::node*> items;
+  if (const auto* list = node->as_array()) {
+    for (const toml::node& item : *list) items.push_back(&item);
+  } else {
+    items.push_back(node);
+  }
+  if (items.empty()) {
+    r.problems().expected(node->source(), r.key_path(key), "a host or a non-empty list of hosts",
+                          config::describe(*node));
+    return false;
+  }
+  bool ok = true;
+  std::set<std::string, std::less<>> seen;
+  for (const toml::node* item : items) {
+    const auto* text = item->as_string();
+    if (!text || hosts.find(text->get()) < 0) {
+      r.problems().expected(item->source(), r.key_path(key), "the name of a host with a link",
+                            config::describe(*item));
+      ok = false;
+    } else if (!seen.insert(text->get()).second) {
+      r.problems().expected(item->source(), r.key_path(key), "each host once",
+                            config::describe(*item));
+      ok = false;
+    } else {
+      out.push_back(text->get());
+    }
+  }
+  return ok;
+}
+
+// `size_mtus`: [min, max] or one number of MTUs (frames).
+bool read_size_mtus(TableReader& r, WorkloadSpec& spec) {
+  const toml::node* node = r.node("size_mtus");
+  if (!node) return true;
+  constexpr int64_t kMaxMtus = 1'000'000;
+  const std::string expected =
+      fmt::format("a number of MTUs, or [min, max] with 1 <= min <= max <= {}", kMaxMtus);
+  std::vector<int64_t> values;
+  if (const auto* one = node->as_integer()) values = {one->get(), one->get()};
+  if (const auto* list = node->as_array(); list && list->size() == 2)
+    for (const toml::node& item : *list)
+      if (const auto* i = item.as_integer()) values.push_back(i->get());
+  if (values.size() != 2 || values[0] < 1 || values[1] < values[0] || values[1] > kMaxMtus) {
+    r.problems().expected(node->source(), r.key_path("size_mtus"), expected,
+                          config::describe(*node));
+    return false;
+  }
+  spec.min_mtus = static_cast<uint32_t>(values[0]);
+  spec.max_mtus = static_cast<uint32_t>(values[1]);
+  return true;
+}
+
+// The names of the .cdf files a bare name may be (for the message when one is not there).
+std::string bare_cdf_names(const std::string& dir) {
+  std::vector<std::string> names;
+  std::error_code error;
+  for (const auto& entry : std::filesystem::directory_iterator(dir, error))
+    if (entry.path().extension() == ".cdf") names.push_back(entry.path().stem().string());
+  std::sort(names.begin(), names.end());
+  std::string out;
+  for (const std::string& name : names) out += (out.empty() ? "" : ", ") + name;
+  return out;
+}
+
+class WorkloadReader {
+ public:
+  WorkloadReader(TableReader& r, const HostInfo& hosts, const WorkloadFiles& files)
+      : r_(r), hosts_(hosts), files_(files) {}
+
+  // False when the entry has a problem (each recorded).
+  bool read(WorkloadSpec& spec) {
+    bool ok = true;
+    if (auto kind = r_.choice("kind", {"poisson", "incast"})) {
+      spec.kind = *kind == "incast" ? WorkloadKind::kIncast : WorkloadKind::kPoisson;
+    } else {
+      if (!r_.has("kind"))
+        r_.problems().expected(r_.raw().source(), r_.key_path("kind"),
+                               "one of \"poisson\" \"incast\"", "nothing");
+      // Without a kind the other keys cannot be judged: say only what is missing.
+      for (const auto& [key, node] : r_.raw()) r_.node(key.str());
+      return false;
+    }
+    ok &= read_common(spec);
+    ok &= spec.kind == WorkloadKind::kPoisson ? read_poisson(spec) : read_incast(spec);
+    r_.reject_unknown_keys();
+    return ok && known_keys_only();
+  }
+
+ private:
+  bool read_common(WorkloadSpec& spec) {
+    bool ok = true;
+    if (auto p = got("priority", r_.integer("priority", 0, 7), ok))
+      spec.dscp = static_cast<uint8_t>(*p << 3);
+    if (auto d = got("dscp", r_.integer("dscp", 0, 63), ok)) spec.dscp = static_cast<uint8_t>(*d);
+    if (auto f = got("frame", r_.bytes("frame", 60, 9600), ok))
+      spec.frame_bytes = static_cast<uint32_t>(*f);
+    if (auto s = got("start", r_.duration_ns("start", 0, kMaxWorkloadNs), ok)) spec.start_ns = *s;
+    if (auto s = got("stop", r_.duration_ns("stop", 1, kMaxWorkloadNs), ok)) spec.stop_ns = *s;
+    if (spec.stop_ns && *spec.stop_ns <= spec.start_ns) {
+      r_.refuse("stop", fmt::format("a stop after start ({} ns)", spec.start_ns));
+      ok = false;
+    }
+    if (auto s = got("seed", r_.integer("seed", 0, INT64_MAX), ok))
+      spec.seed_offset = static_cast<uint64_t>(*s);
+    hosts_ok_ = read_host_names(r_, "hosts", hosts_, spec.hosts);
+    return ok && hosts_ok_;
+  }
+
+  // Keys of the other kind are errors, not silently ignored (DESIGN.md §7).
+  void refuse_other_kind(std::span<const std::string_view> keys, WorkloadKind kind, bool& ok) {
+    for (std::string_view key : keys) {
+      if (!r_.has(key)) continue;
+      r_.node(key);
+      const WorkloadKind other =
+          kind == WorkloadKind::kPoisson ? WorkloadKind::kIncast : WorkloadKind::kPoisson;
+      r_.refuse(key, fmt::format("no `{}` for kind \"{}\" (a key of kind \"{}\")", key,
+                                 kind_name(kind), kind_name(other)));
+      ok = false;
+    }
+  }
+
+  bool read_poisson(WorkloadSpec& spec) {
+    bool ok = true;
+    refuse_other_kind(kIncastOnlyKeys, WorkloadKind::kPoisson, ok);
+    if (auto load = got("load", read_load(r_), ok)) spec.load = *load;
+    if (!r_.has("load")) {
+      r_.refuse("load", "a load in (0, 1] of each host's link", "nothing");
+      ok = false;
+    }
+    if (auto cdf = r_.string("cdf", true)) {
+      ok &= load_cdf(*cdf, spec);
+    } else {
+      ok = false;
+    }
+    // GFC §6.2.3: every destination is in another rack, so the hosts must span two racks.
+    std::set<int> racks;
+    for (int h : participants(spec)) racks.insert(hosts_.hosts[h].rack);
+    if (hosts_ok_ && racks.size() < 2) {
+      r_.refuse("hosts", "hosts in at least two racks (each flow goes to another rack)",
+                racks.empty() ? "no host" : "every host in one rack");
+      ok = false;
+    }
+    return ok;
+  }
+
+  bool load_cdf(const std::string& value, WorkloadSpec& spec) {
+    spec.cdf_file = resolve_cdf_path(value, files_);
+    try {
+      spec.sizes =
+          std::make_shared<const workload::FlowSizeCdf>(workload::FlowSizeCdf::load(spec.cdf_file));
+      return true;
+    } catch (const workload::CdfError& error) {
+      std::string why = error.what();
+      if (error.line() == 0 && spec.cdf_file.rfind(files_.workloads_dir, 0) == 0)
+        why += fmt::format("; bare names: {}", bare_cdf_names(files_.workloads_dir));
+      r_.refuse("cdf", fmt::format("a flow-size CDF ({})", why));
+      return false;
+    }
+  }
+
+  bool read_incast(WorkloadSpec& spec) {
+    bool ok = true;
+    refuse_other_kind(kPoissonOnlyKeys, WorkloadKind::kIncast, ok);
+    if (auto n = r_.integer("senders", 1, 1'000'000, true)) {
+      spec.senders = static_cast<int>(*n);
+    } else {
+      ok = false;
+    }
+    // The size is workload::IncastParams::mtu_payload_bytes (32 bits) when fixed.
+    if (auto s = got("size", r_.bytes("size", 1, UINT32_MAX), ok)) spec.size_bytes = *s;
+    ok &= read_size_mtus(r_, spec);
+    if (r_.has("size") && r_.has("size_mtus")) {
+      r_.refuse("size_mtus", "either size or size_mtus, not both");
+      ok = false;
+    }
+    if (auto p = got("period", r_.duration_ns("period", 1, kMaxWorkloadNs), ok))
+      spec.period_ns = *p;
+    if (auto load = got("load", read_load(r_), ok)) spec.load = *load;
+    if (r_.has("period") && r_.has("load")) {
+      r_.refuse("load", "either period or load, not both");
+      ok = false;
+    } else if (!r_.has("period") && !r_.has("load")) {
+      r_.refuse("period", "a period (\"500us\") or a load in (0, 1] of the destination's link",
+                "nothing");
+      ok = false;
+    }
+    if (auto j = got("jitter", r_.duration_ns("jitter", 0, kMaxWorkloadNs), ok))
+      spec.jitter_ns = *j;
+    if (!read_host_names(r_, "to", hosts_, spec.to)) return false;
+    if (!ok || !hosts_ok_) return false;
+    // Pyrrha §6: senders come from outside the destination's rack, so each destination needs
+    // a taking-part host elsewhere.
+    const std::vector<int> taking_part = participants(spec);
+    std::vector<int> destinations;
+    for (const std::string& name : spec.to) destinations.push_back(hosts_.find(name));
+    if (spec.to.empty()) destinations = taking_part;
+    for (int d : destinations) {
+      const bool listed = std::find(taking_part.begin(), taking_part.end(), d) != taking_part.end();
+      if (!listed) {
+        r_.refuse("to", "destinations among the hosts of `hosts`",
+                  fmt::format("\"{}\", not one of them", hosts_.hosts[d].name));
+        return false;
+      }
+      const bool other_rack = std::any_of(taking_part.begin(), taking_part.end(), [&](int h) {
+        return hosts_.hosts[h].rack != hosts_.hosts[d].rack;
+      });
+      if (!other_rack) {
+        r_.refuse(spec.to.empty() ? "hosts" : "to",
+                  "a host of `hosts` outside each destination's rack (the senders)",
+                  fmt::format("none for \"{}\"", hosts_.hosts[d].name));
+        return false;
+      }
+    }
+    return true;
+  }
+
+  // `value` as read; a key present but not read (a problem was recorded) clears `ok`.
+  template <typename T>
+  std::optional<T> got(std::string_view key, std::optional<T> value, bool& ok) const {
+    if (!value && r_.has(key)) ok = false;
+    return value;
+  }
+
+  // The entry's keys are all known ones (reject_unknown_keys recorded the others).
+  bool known_keys_only() const {
+    static constexpr std::string_view kKnown[] = {
+        "kind", "priority", "dscp",    "frame", "start",     "stop",   "seed", "hosts",
+        "cdf",  "load",     "senders", "size",  "size_mtus", "period", "to",   "jitter"};
+    for (const auto& [key, node] : r_.raw())
+      if (std::find(std::begin(kKnown), std::end(kKnown), key.str()) == std::end(kKnown))
+        return false;
+    return true;
+  }
+
+  std::vector<int> participants(const WorkloadSpec& spec) const {
+    std::vector<int> out;
+    if (spec.hosts.empty()) {
+      for (size_t h = 0; h < hosts_.hosts.size(); ++h) out.push_back(static_cast<int>(h));
+    } else {
+      for (const std::string& name : spec.hosts) out.push_back(hosts_.find(name));
+    }
+    return out;
+  }
+
+  TableReader& r_;
+  const HostInfo& hosts_;
+  const WorkloadFiles& files_;
+  bool hosts_ok_ = true;  // `hosts` named only hosts, each once
+};
+
+}  // namespace
+
+std::string resolve_cdf_path(const std::string& value, const WorkloadFiles& files) {
+  const std::filesystem::path path(value);
+  // A bare name: no folder and no extension ("web-search").
+  if (!path.has_parent_path() && !path.has_extension())
+    return (std::filesystem::path(files.workloads_dir) / (value + ".cdf")).string();
+  if (path.is_relative()) return (std::filesystem::path(files.scenario_dir) / path).string();
+  return value;
+}
+
+std::vector<WorkloadSpec> read_workloads(config::TableReader& root, const HostInfo& hosts,
+                                         const WorkloadFiles& files) {
+  std::vector<WorkloadSpec> out;
+  const toml::array* array = root.array("workloads");
+  if (!array) return out;
+  for (size_t i = 0; i < array->size(); ++i) {
+    const toml::node& node = *array->get(i);
+    const std::string path = root.key_path(fmt::format("workloads[{}]", i));
+    const toml::table* table = node.as_table();
+    if (!table) {
+      root.problems().expected(node.source(), path, "a table", config::describe(node));
+      continue;
+    }
+    TableReader r(*table, path, root.problems());
+    WorkloadSpec spec;
+    spec.where = fmt::format("{}:{}:{}: {}",
+                             table->source().path ? *table->source().path : root.problems().file(),
+                             table->source().begin.line, table->source().begin.column, path);
+    if (WorkloadReader(r, hosts, files).read(spec)) out.push_back(std::move(spec));
+  }
+  return out;
+}
+
+}  // namespace fcswitch::lab

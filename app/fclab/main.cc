@@ -125,6 +125,8 @@ int run(const Options& options) {
       result = network.run(runs[i].out_dir);
     }
     fcswitch::lab::write_summary(result, runs[i].out_dir + "/summary.json");
+    if (result.fct)
+      fcswitch::lab::write_flows_fct_csv(runs[i].out_dir + "/flows_fct.csv", *result.fct);
     std::cout << fcswitch::lab::human_summary(result) << "output in " << runs[i].out_dir << "\n\n";
     if (options.plots) plot(runs[i].out_dir);
     results.emplace_back(runs[i].label, std::move(result));

@@ -17,6 +17,7 @@
 #include "lab/lab_sampler.h"
 #include "switch/control_pool.h"
 #include "switch/ring_port_io.h"
+#include "topology/path_prediction.h"
 
 namespace fcswitch::lab {
 
@@ -267,6 +268,40 @@ LabResult LabNetwork::run(const std::string& out_dir) {
   return result;
 }
 
+std::vector<std::vector<workload::PathHop>> LabNetwork::flow_paths() const {
+  const LabRouting& routing = *&scenario_.routing;
+  std::map<std::pair<int, int>, const LabLinkSpec*> link_at;  // (node, port) → its link
+  for (const LabLinkSpec& link : scenario_.links) {
+    link_at[{link.a.node, link.a.port}] = &link;
+    link_at[{link.b.node, link.b.port}] = &link;
+  }
+  std::vector<int> node_of_switch(routing.topo.switches(), -1);
+  for (size_t n = 0; n < routing.topology_switch.size(); ++n)
+    if (routing.topology_switch[n] >= 0)
+      node_of_switch[routing.topology_switch[n]] = static_cast<int>(n);
+  const auto hop = [](const LabLinkSpec* link) {
+    return workload::PathHop{static_cast<double>(link->rate_bps),
+                             static_cast<double>(link->delay_ns)};
+  };
+  std::vector<std::vector<workload::PathHop>> paths;
+  for (const FlowSpec& flow : scenario_.flows) {
+    std::vector<workload::PathHop>& path = paths.emplace_back();
+    const LabNode& src = scenario_.nodes[flow.src];
+    const LabNode& dst = scenario_.nodes[flow.dst];
+    const auto tuple = flow_five_tuple(FlowFrameSpec{src.mac, dst.mac, lab_node_ip(flow.src),
+                                                     lab_node_ip(flow.dst), flow.dscp,
+                                                     static_cast<uint32_t>(flow.id)});
+    const topology::HostTable& hosts = routing.initial->hosts();
+    const auto hops = topology::predict_path(*routing.initial, routing.topo, hosts.find(src.name),
+                                             hosts.find(dst.name), tuple, routing.ecmp_seeds);
+    if (hops.empty()) continue;  // unreachable: no ideal FCT
+    path.push_back(hop(link_at.at({flow.src, 0})));
+    for (const topology::Hop& h : hops)
+      path.push_back(hop(link_at.at({node_of_switch[h.sw], h.out_port})));
+  }
+  return paths;
+}
+
 bool LabNetwork::apply_events(uint64_t now) {
   bool applied = false;
   for (; next_event_ < scenario_.events.size() &&
@@ -427,6 +462,8 @@ LabResult LabNetwork::collect(const LabSampler& sampler, uint64_t end) const {
     r.conservation.dropped += links_[l]->rx_missed() + links_[l]->frames_lost_down();
     r.packet_hops += links_[l]->frames_delivered();
   }
+  if (scenario_.routing.initial)
+    r.fct = fct_report(scenario_.flows, outcomes_of(r.flows), flow_paths());
   // Every lab flow's frame is a data-pool mbuf until a sink or a drop frees it.
   r.conservation.in_flight = rte_mempool_in_use_count(data_pool_);
   return r;

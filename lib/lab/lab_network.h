@@ -58,6 +58,8 @@ class LabNetwork {
   bool poll_all(uint64_t now);  // one round of everything (wall clock); whether anything moved
   void build_schedule();        // the virtual clock's
   LabResult collect(const LabSampler& sampler, uint64_t end_ticks) const;
+  // Each flow's links, from its host's to the destination's, as routed before the run.
+  std::vector<std::vector<workload::PathHop>> flow_paths() const;
   // [[events]] due by `now`; returns whether any was applied.
   bool apply_events(uint64_t now);
   void reinstall_routes(int node);  // its static routes over the current routed ones

@@ -56,6 +56,7 @@ nlohmann::ordered_json summary_json(const LabResult& r) {
   j["seed"] = r.seed;
   j["overrides"] = r.overrides;
   j["failed_links"] = r.failed_links;
+  if (r.fct) j["fct"] = fct_json(*r.fct);
   if (!r.failed_links.empty()) j["failure_seed"] = r.failure_seed;
   j["deadlock"] = {
       {"detected", r.deadlock.detected},

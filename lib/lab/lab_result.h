@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "lab/deadlock_detector.h"
+#include "lab/flow_fct_report.h"
 
 namespace fcswitch::lab {
 
@@ -60,6 +61,9 @@ struct LabResult {
   std::string scenario, clock;
   std::vector<std::string> overrides;
   uint64_t seed = 0;
+  // Sized flows' FCT and slowdown by size bucket; with [topology] routing only (the ideal FCT
+  // needs each flow's path).
+  std::optional<FctReport> fct;
   std::vector<std::string> failed_links;  // [topology] failures, before the run
   uint64_t failure_seed = 0;
   double duration_s = 0;

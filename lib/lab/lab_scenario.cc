@@ -13,6 +13,8 @@
 #include "config/config_error.h"
 #include "config/config_problems.h"
 #include "config/table_reader.h"
+#include "lab/workload_flows.h"
+#include "lab/workload_spec.h"
 #include "topology/flow_hash.h"
 #include "topology/host_connectivity.h"
 #include "topology/host_table.h"
@@ -109,6 +111,7 @@ class ScenarioReader {
     read_nodes("switches", false);
     read_links();
     read_flows();
+    read_workloads();
     read_events();
     reader_.reject_unknown_keys();
     if (problems_.empty()) {
@@ -638,6 +641,30 @@ class ScenarioReader {
         node_problems_.push_back(
             fmt::format("{}: expected hosts the network joins, found {} and {} unconnected",
                         flow_entry_[flow.id], sketches_[flow.src].name, sketches_[flow.dst].name));
+    }
+  }
+
+  // [[workloads]] (lab/workload_spec.h): flows drawn from a distribution, appended to
+  // [[flows]] before the run.
+  void read_workloads() {
+    std::vector<std::string> names;
+    std::vector<bool> is_host;
+    for (const NodeSketch& s : sketches_) {
+      names.push_back(s.name);
+      is_host.push_back(s.host);
+    }
+    const HostInfo hosts = host_info_from_links(names, is_host, out_.links);
+    const WorkloadFiles files{std::filesystem::path(out_.file).parent_path().string(),
+                              FCSWITCH_WORKLOAD_DIR};
+    const std::vector<WorkloadSpec> specs = lab::read_workloads(reader_, hosts, files);
+    if (specs.empty() || !problems_.empty()) return;
+    std::vector<size_t> workload_of;  // per generated flow: its [[workloads]] entry
+    std::vector<FlowSpec> flows =
+        expand_workloads(specs, hosts, out_.duration_ns, out_.seed, &workload_of);
+    for (size_t i = 0; i < flows.size(); ++i) {
+      flows[i].id = static_cast<int>(out_.flows.size());
+      flow_entry_.push_back(specs[workload_of[i]].where);
+      out_.flows.push_back(flows[i]);
     }
   }
 

@@ -451,6 +451,49 @@ restore = "S1:S2"
   }
 }
 
+// One sized flow alone on the fat-tree: its FCT is the ideal of its path (slowdown 1, to the
+// virtual clock's 1 ns ticks), and the report puts it in its size bucket.
+TEST(LabWorkload, LoneFlowHasSlowdownOne) {
+  const LabResult r = run(std::string(FCSWITCH_SOURCE_DIR) + "/config/lab/fat-tree-k4.toml",
+                          {"lab.duration=1ms",
+                           "flows=[{ from = \"T1h1\", to = \"T5h1\", size = \"100KB\", "
+                           "priority = 3 }]"});
+  expect_conserved(r);
+  ASSERT_TRUE(r.fct.has_value());
+  ASSERT_EQ(r.fct->flows.size(), 1u);
+  const FlowFct& f = r.fct->flows[0];
+  ASSERT_TRUE(f.slowdown.has_value());
+  EXPECT_NEAR(*f.slowdown, 1.0, 1e-3) << "fct " << *f.fct_s << " s, ideal " << f.ideal_fct_s;
+  EXPECT_EQ(r.fct->buckets[2].completed.count, 1u);  // 100 KB: the [100 KB, 1 MB) bucket
+}
+
+// GFC §6.2.3 in small: the enterprise workload (Fig. 15) at load 0.3 on a fat-tree with 5 %
+// of its links failed. Flows come from the CDF by Poisson arrivals, every one between racks;
+// the run accounts for every frame and reports FCT and slowdown for the sized flows.
+TEST(LabWorkload, EnterpriseWorkloadOnAFailedFatTree) {
+  const LabScenario scenario = load_lab_scenario(
+      std::string(FCSWITCH_SOURCE_DIR) + "/config/lab/fat-tree-enterprise.toml", {});
+  ASSERT_GT(scenario.flows.size(), 100u);
+  for (const FlowSpec& f : scenario.flows) {
+    const std::string& a = scenario.nodes[f.src].name;
+    const std::string& b = scenario.nodes[f.dst].name;
+    EXPECT_NE(a.substr(0, a.find('h')), b.substr(0, b.find('h'))) << a << "→" << b;  // racks
+    EXPECT_GT(f.size_bytes, 0u);
+  }
+  LabNetwork network(scenario);
+  const LabResult r = network.run();
+  EXPECT_TRUE(r.conservation.holds());
+  EXPECT_EQ(r.lossless_drops, 0u);
+  EXPECT_FALSE(r.failed_links.empty());
+  ASSERT_TRUE(r.fct.has_value());
+  EXPECT_EQ(r.fct->flows.size(), scenario.flows.size());
+  EXPECT_GT(r.fct->all.completed.count, r.fct->flows.size() * 8 / 10);
+  for (const FlowFct& f : r.fct->flows)
+    if (f.slowdown) {
+      EXPECT_GE(*f.slowdown, 1.0 - 1e-3) << f.from << "→" << f.to;
+    }
+}
+
 // A routing loop (H3's packets go S1 → S2 → S3 → S1 …) with [switch] decrement_ttl: each
 // looping packet dies of its TTL (64 hops), counted as ttl_expired, and nothing else is lost;
 // without it, none does.

@@ -18,25 +18,15 @@ fclab=${FCLAB:-build/app/fclab}  # another build to compare: FCLAB=/path/fclab
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 
-# A ring of $1 switches as tests/lab/ring-12.toml: Si's host Hi sends to H(i+2) clockwise,
-# every route clockwise, every setting as in the three-switch ring.
+# A ring of $1 switches as tests/lab/ring-12.toml ([topology] ring:N, shortest routes): Si's
+# host Hi sends to H(i+2) clockwise; every setting as in the three-switch ring.
 ring_toml() {
   python3 - "$1" <<'EOF'
-import re, sys
+import sys
 n = int(sys.argv[1])
 base = open("tests/lab/ring-12.toml").read()
-head = base[: base.index("[[hosts]]")].replace('name = "gfc-ring-12"', f'name = "gfc-ring-{n}"')
-out = [head]
-out += [f'[[hosts]]\nname = "H{i}"\n' for i in range(1, n + 1)]
-for i in range(1, n + 1):
-    routes = ", ".join([f'H{i} = "h"'] + [f'H{j} = "cw"' for j in range(1, n + 1) if j != i])
-    out.append(f'[[switches]]\nname = "S{i}"\nports = [{{ name = "h" }}, {{ name = "cw" }}, '
-               f'{{ name = "ccw" }}]\nroutes = {{ {routes} }}\n')
-link = 'rate = "10Gbps"\ndelay = "19.1us"\n'
-for i in range(1, n + 1):
-    out.append(f'[[links]]\na = "S{i}:cw"\nb = "S{i % n + 1}:ccw"\n{link}')
-for i in range(1, n + 1):
-    out.append(f'[[links]]\na = "H{i}"\nb = "S{i}:h"\n{link}')
+head = base[: base.index("[[flows]]")].replace('name = "gfc-ring-12"', f'name = "gfc-ring-{n}"')
+out = [head.replace('spec = "ring:12"', f'spec = "ring:{n}"')]
 for i in range(1, n + 1):
     out.append(f'[[flows]]\nfrom = "H{i}"\nto = "H{(i + 1) % n + 1}"\npriority = 3\n')
 print("\n".join(out))
@@ -83,6 +73,14 @@ run "ring-500 fifo/gfc-buffer" "$out/ring-500.toml" --set flow_control.engine=gf
   --set lab.duration=${RING500_DURATION:-2ms} --set lab.mbufs=262143 \
   --set switch.egress_queue_packets=1024 --set switch.fwd_ring_packets=512 -- -m 4096
 
-# --- fat-trees: to come with the topology support (lib/topology in the lab) ---
-# run "fat-tree k=4 …"  SCENARIO …   a fat-tree with few busy links: cost of the busy part only
-# run "fat-tree k=16 …" SCENARIO …   320 switches, 1024 hosts: within 2x the ring's hops/wall s
+# Fat-trees: cost follows the busy part (8 flows on k = 8), and GFC §6.2.3's scale (k = 16,
+# 1 024 hosts, the enterprise workload at 0.3, 5 % failed links).
+run "fat-tree k=8, 8 flows, pfc" config/lab/fat-tree-k4.toml --set topology.spec=fat-tree:8 \
+  --set lab.duration=5ms
+run "fat-tree k=8 enterprise 0.5, pfc" config/lab/fat-tree-enterprise.toml \
+  --set topology.spec=fat-tree:8 \
+  --set 'workloads=[{ kind = "poisson", cdf = "enterprise", load = 0.5, priority = 3 }]' \
+  --set lab.duration=${FATTREE_DURATION:-2ms} --set lab.mbufs=131071 -- -m 4096
+run "fat-tree k=16 enterprise 0.3, pfc" config/lab/fat-tree-enterprise.toml \
+  --set topology.spec=fat-tree:16 --set lab.duration=${FATTREE_DURATION:-2ms} \
+  --set switch.egress_queue_packets=2048 --set lab.mbufs=262143 -- -m 8192

@@ -1,5 +1,7 @@
 #include "topology/shortest_routes.h"
 
+#include "topology/switch_hops.h"
+
 #include <vector>
 
 namespace fcswitch::topology {
@@ -7,22 +9,6 @@ namespace fcswitch::topology {
 namespace {
 
 constexpr int kUnreached = -1;
-
-// Hops from every switch to `target` over switch-to-switch links.
-std::vector<int> hops_to(const Topology& topo, int target) {
-  std::vector<int> hops(topo.switches(), kUnreached);
-  std::vector<int> frontier{target};
-  hops[target] = 0;
-  for (size_t next = 0; next < frontier.size(); ++next) {
-    const int sw = frontier[next];
-    for (const TopologyPort& p : topo.at(sw).ports) {
-      if (p.peer != PeerKind::kSwitch || hops[p.peer_switch] != kUnreached) continue;
-      hops[p.peer_switch] = hops[sw] + 1;
-      frontier.push_back(p.peer_switch);
-    }
-  }
-  return hops;
-}
 
 }  // namespace
 
@@ -33,7 +19,8 @@ RouteTable shortest_routes(const Topology& topo) {
   std::vector<std::vector<int>> hops_by_switch(topo.switches());
   for (HostId h = 0; h < hosts.size(); ++h) {
     const int target = hosts.at(h).sw;
-    if (hops_by_switch[target].empty()) hops_by_switch[target] = hops_to(topo, target);
+    if (hops_by_switch[target].empty())
+      hops_by_switch[target] = hops_to(topo, target, kUnreached, [](int, int) { return true; });
     const std::vector<int>& hops = hops_by_switch[target];
     for (int sw = 0; sw < topo.switches(); ++sw) {
       if (sw == target) {

@@ -1,5 +1,7 @@
 #include "topology/updown_routes.h"
 
+#include "topology/switch_hops.h"
+
 #include <algorithm>
 #include <limits>
 #include <numeric>
@@ -14,25 +16,6 @@ constexpr int kUnreached = std::numeric_limits<int>::max();
 
 bool higher(const Topology& topo, int a, int b) {
   return topo.at(a).tier > topo.at(b).tier;
-}
-
-// Hops from every switch down to `target` moving to a lower tier at each hop: a BFS from the
-// target that climbs.
-std::vector<int> descent_hops(const Topology& topo, int target) {
-  std::vector<int> hops(topo.switches(), kUnreached);
-  std::vector<int> frontier{target};
-  hops[target] = 0;
-  for (size_t next = 0; next < frontier.size(); ++next) {
-    const int sw = frontier[next];
-    for (const TopologyPort& p : topo.at(sw).ports) {
-      if (p.peer != PeerKind::kSwitch || !higher(topo, p.peer_switch, sw) ||
-          hops[p.peer_switch] != kUnreached)
-        continue;
-      hops[p.peer_switch] = hops[sw] + 1;
-      frontier.push_back(p.peer_switch);
-    }
-  }
-  return hops;
 }
 
 }  // namespace
@@ -52,7 +35,10 @@ RouteTable updown_routes(const Topology& topo) {
   const HostTable& hosts = routes.hosts();
   for (HostId h = 0; h < hosts.size(); ++h) {
     const int target = hosts.at(h).sw;
-    const std::vector<int> down = descent_hops(topo, target);
+    // Hops down to `target`, a lower tier at each hop: a BFS from the target that climbs.
+    const std::vector<int> down = hops_to(topo, target, kUnreached, [&](int nearer, int farther) {
+      return higher(topo, farther, nearer);
+    });
     // total[s]: hops of the shortest up-down path from s (descend at once when possible).
     std::vector<int> total(down);
     for (int sw : by_tier) {

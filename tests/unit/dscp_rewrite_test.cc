@@ -8,30 +8,17 @@
 #include <random>
 #include <vector>
 
+#include "ipv4_header_checksum.h"
 #include "wire/frame_header.h"
 
 namespace fcswitch::wire {
 namespace {
 
-uint16_t full_checksum(const uint8_t* ip) {
-  uint32_t sum = 0;
-  for (int i = 0; i < 20; i += 2)
-    if (i != 10) sum += static_cast<uint32_t>(ip[i] << 8 | ip[i + 1]);
-  while (sum >> 16) sum = (sum & 0xFFFF) + (sum >> 16);
-  return static_cast<uint16_t>(~sum);
-}
-
 TEST(DscpRewrite, IncrementalChecksumEqualsFullRecomputeOnRandomHeaders) {
   std::mt19937_64 rng(1624);
   std::vector<uint8_t> frame(64);
   for (int round = 0; round < 1'000'000; ++round) {
-    for (auto& b : frame) b = static_cast<uint8_t>(rng());
-    frame[12] = 0x08;
-    frame[13] = 0x00;
-    frame[14] = 0x45;
-    const uint16_t before = full_checksum(&frame[14]);
-    frame[24] = static_cast<uint8_t>(before >> 8);
-    frame[25] = static_cast<uint8_t>(before);
+    random_ipv4_frame(rng, frame);
     const auto header = parse_frame_header(frame.data(), frame.size());
     ASSERT_EQ(header.l3, L3Kind::kIpv4);
     const std::vector<uint8_t> original = frame;
@@ -43,7 +30,7 @@ TEST(DscpRewrite, IncrementalChecksumEqualsFullRecomputeOnRandomHeaders) {
     // RFC 1624 §3: the incremental form may give 0xFFFF where a recompute gives 0x0000
     // (both are zero in one's complement); a header checksum is never 0 here since the
     // version word is in the sum, so they must be equal.
-    ASSERT_EQ(after, full_checksum(&frame[14])) << "round " << round;
+    ASSERT_EQ(after, full_ipv4_checksum(&frame[14])) << "round " << round;
     for (size_t i = 0; i < frame.size(); ++i)
       if (i != 15 && i != 24 && i != 25) {
         ASSERT_EQ(frame[i], original[i]) << "byte " << i;

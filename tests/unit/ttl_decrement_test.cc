@@ -7,31 +7,18 @@
 #include <random>
 #include <vector>
 
+#include "ipv4_header_checksum.h"
 #include "wire/frame_header.h"
 
 namespace fcswitch::wire {
 namespace {
-
-uint16_t full_checksum(const uint8_t* ip) {
-  uint32_t sum = 0;
-  for (int i = 0; i < 20; i += 2)
-    if (i != 10) sum += static_cast<uint32_t>(ip[i] << 8 | ip[i + 1]);
-  while (sum >> 16) sum = (sum & 0xFFFF) + (sum >> 16);
-  return static_cast<uint16_t>(~sum);
-}
 
 TEST(TtlDecrement, Ipv4ChecksumEqualsFullRecomputeAndExpiryLeavesThePacket) {
   std::mt19937_64 rng(791);
   std::vector<uint8_t> frame(64);
   int expired = 0;
   for (int round = 0; round < 200'000; ++round) {
-    for (auto& b : frame) b = static_cast<uint8_t>(rng());
-    frame[12] = 0x08;
-    frame[13] = 0x00;
-    frame[14] = 0x45;
-    const uint16_t before = full_checksum(&frame[14]);
-    frame[24] = static_cast<uint8_t>(before >> 8);
-    frame[25] = static_cast<uint8_t>(before);
+    random_ipv4_frame(rng, frame);
     const auto header = parse_frame_header(frame.data(), frame.size());
     const std::vector<uint8_t> original = frame;
     const TtlResult result = decrement_ttl(frame.data(), header);
@@ -43,7 +30,7 @@ TEST(TtlDecrement, Ipv4ChecksumEqualsFullRecomputeAndExpiryLeavesThePacket) {
     }
     ASSERT_EQ(result, TtlResult::kDecremented);
     ASSERT_EQ(frame[22], original[22] - 1);
-    ASSERT_EQ(static_cast<uint16_t>(frame[24] << 8 | frame[25]), full_checksum(&frame[14]))
+    ASSERT_EQ(static_cast<uint16_t>(frame[24] << 8 | frame[25]), full_ipv4_checksum(&frame[14]))
         << "round " << round;
   }
   EXPECT_GT(expired, 0);

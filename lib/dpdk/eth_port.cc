@@ -19,10 +19,29 @@ void check(int rc, const std::string& what) {
 
 }  // namespace
 
+std::string missing_device_message(const config::PortConfig& config) {
+  const std::string dev = device_name(config.device);
+  return is_pci_address(config.device)
+             ? fmt::format(
+                   "port {}: no DPDK device \"{}\" (not bound to vfio-pci, or not in "
+                   "the EAL's allow list?)",
+                   config.name, dev)
+             : fmt::format(
+                   "port {}: no DPDK device \"{}\": its driver refused \"{}\" (the EAL "
+                   "lines above say why: a tap name or memif socket already in use, an "
+                   "interface that does not exist?)",
+                   config.name, dev, config.device);
+}
+
+bool device_exists(const config::PortConfig& config) {
+  uint16_t id;
+  return rte_eth_dev_get_port_by_name(device_name(config.device).c_str(), &id) == 0;
+}
+
 EthPort::EthPort(const config::PortConfig& config, rte_mempool* pool) : name_(config.name) {
   const std::string dev = device_name(config.device);
   if (rte_eth_dev_get_port_by_name(dev.c_str(), &id_) != 0)
-    throw std::runtime_error(fmt::format("port {}: no DPDK device \"{}\"", name_, dev));
+    throw std::runtime_error(missing_device_message(config));
 
   rte_eth_dev_info info{};
   check(rte_eth_dev_info_get(id_, &info), "port " + name_ + ": dev_info");

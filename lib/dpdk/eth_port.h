@@ -6,11 +6,16 @@
 
 #include <rte_mempool.h>
 
-#include "params/switch_params.h"
 #include "dpdk/nic_profile.h"
+#include "params/switch_params.h"
 #include "wire/mac_address.h"
 
 namespace fcswitch::dpdk {
+
+// Whether the EAL made the device `config` names (a vdev whose driver refused its arguments
+// is not there), and what to say when it did not.
+bool device_exists(const config::PortConfig& config);
+std::string missing_device_message(const config::PortConfig& config);
 
 class EthPort {
  public:

@@ -28,6 +28,9 @@ SwitchNode::SwitchNode(const config::SwitchConfig& config, uint64_t tick_hz)
     : config_(config),
       ticks_{tick_hz ? tick_hz : rte_get_tsc_hz()},
       shutdown_drops_(static_cast<int>(config.ports.size())) {
+  // Before any memory is taken: a missing device is the problem to report, not what follows.
+  for (const auto& port : config.ports)
+    if (!dpdk::device_exists(port)) throw std::runtime_error(dpdk::missing_device_message(port));
   create_pools();
   for (const auto& port : config.ports) {
     eth_ports_.push_back(std::make_unique<dpdk::EthPort>(port, pool_));

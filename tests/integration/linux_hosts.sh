@@ -65,7 +65,31 @@ in_ns() {
   ip netns exec "$n" "$@"
 }
 
+# Bad input first: a tap name already taken refuses the port with a message naming it, and
+# nothing starts.
+taken_tap() {
+  local taken=fcx${id}
+  ip tuntap add dev "$taken" mode tap || return 1
+  cat > "$dir/taken.toml" <<TOML
+[eal]
+args = ["--no-huge", "-m", "256", "--no-pci", "--no-telemetry", "--file-prefix=fclx$id",
+        "--log-level=warning"]
+[[ports]]
+name = "a"
+device = "net_tap0,iface=$taken"
+TOML
+  "$fcswitch" "$dir/taken.toml" --duration 1 > "$dir/taken.log" 2>&1
+  local rc=$?
+  ip link del "$taken"
+  rm -rf /var/run/dpdk/fclx$id
+  [ "$rc" -ne 0 ] || { cat "$dir/taken.log"; echo "FAIL: a taken tap name was accepted"; return 1; }
+  grep -q "port a: no DPDK device \"net_tap0\": its driver refused" "$dir/taken.log" ||
+    { cat "$dir/taken.log"; echo "FAIL: no clear message for a taken tap name"; return 1; }
+  echo "taken tap name: refused, port named"
+}
+
 body() {
+  if [ "$mode" = tap ]; then taken_tap || return 1; fi
   for n in "${ns[@]}"; do ip netns add "$n" || return 1; done
   local devices=()
   if [ "$mode" = tap ]; then

@@ -9,9 +9,9 @@
 #include <vector>
 
 #include "core/owned_counter.h"
+#include "core/task.h"
 #include "switch/priority_classifier.h"
 #include "switch/switch_state.h"
-#include "core/task.h"
 
 namespace fcswitch::lab {
 

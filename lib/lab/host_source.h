@@ -17,11 +17,11 @@
 #include <vector>
 
 #include "core/owned_counter.h"
+#include "core/task.h"
 #include "core/tick_rate.h"
 #include "lab/lab_scenario.h"
 #include "shaping/rate_limiter.h"
 #include "switch/switch_state.h"
-#include "core/task.h"
 
 namespace fcswitch::lab {
 

@@ -269,7 +269,7 @@ LabResult LabNetwork::run(const std::string& out_dir) {
 }
 
 std::vector<std::vector<workload::PathHop>> LabNetwork::flow_paths() const {
-  const LabRouting& routing = *&scenario_.routing;
+  const LabRouting& routing = scenario_.routing;
   std::map<std::pair<int, int>, const LabLinkSpec*> link_at;  // (node, port) → its link
   for (const LabLinkSpec& link : scenario_.links) {
     link_at[{link.a.node, link.a.port}] = &link;

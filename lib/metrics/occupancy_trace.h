@@ -12,10 +12,10 @@
 #include <string>
 #include <vector>
 
-#include "params/observability_params.h"
 #include "core/owned_counter.h"
-#include "node/switch_node.h"
 #include "core/task.h"
+#include "node/switch_node.h"
+#include "params/observability_params.h"
 
 namespace fcswitch::metrics {
 

@@ -11,12 +11,12 @@
 #include <cstdint>
 
 #include "core/owned_counter.h"
+#include "core/task.h"
 #include "fc/control_message.h"
 #include "switch/burst.h"
 #include "switch/drop_counters.h"
 #include "switch/port_io.h"
 #include "switch/switch_state.h"
-#include "core/task.h"
 #include "wire/control_decode_status.h"
 #include "wire/control_frame_kind.h"
 

@@ -76,7 +76,7 @@ struct SwitchState {
     if (meta.lossy) lossy_pool.charge(0, meta.charged_bytes);
     egress_depth[egress_port]->charge(meta.egress_queue, meta.charged_bytes);
     egress_by_ingress[egress_port]->charge(slot * kNumEgressQueues + meta.egress_queue,
-                                          meta.charged_bytes);
+                                           meta.charged_bytes);
   }
   // CBFC's ABR resynchronisation (IBA): ABR := FCTBS for each priority the credit frame
   // carries, at the place the frame falls among the packets of `in_port`. The consumer of
@@ -93,7 +93,7 @@ struct SwitchState {
     if (meta.lossy) lossy_pool.release(egress_port, 0, meta.charged_bytes);
     egress_depth[egress_port]->release(0, meta.egress_queue, meta.charged_bytes);
     egress_by_ingress[egress_port]->release(0, slot * kNumEgressQueues + meta.egress_queue,
-                                           meta.charged_bytes);
+                                            meta.charged_bytes);
   }
 };
 

@@ -16,6 +16,7 @@
 
 #include "core/owned_counter.h"
 #include "core/packet_meta.h"
+#include "core/task.h"
 #include "core/tick_rate.h"
 #include "core/traffic_class.h"
 #include "fc/engine.h"
@@ -27,7 +28,6 @@
 #include "switch/egress_scheduler.h"
 #include "switch/port_io.h"
 #include "switch/switch_state.h"
-#include "core/task.h"
 #include "wire/mac_address.h"
 #include "wire/pfc_frame.h"
 

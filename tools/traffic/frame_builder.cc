@@ -39,7 +39,8 @@ Frame build_frame(const FrameSpec& spec) {
       f[ip + 9] = 253;  // experimental protocol
       // Header checksum (RFC 791): one's complement of the one's-complement sum of the words.
       uint32_t sum = 0;
-      for (size_t i = 0; i < 20; i += 2) sum += static_cast<uint32_t>(f[ip + i] << 8 | f[ip + i + 1]);
+      for (size_t i = 0; i < 20; i += 2)
+        sum += static_cast<uint32_t>(f[ip + i] << 8 | f[ip + i + 1]);
       while (sum >> 16) sum = (sum & 0xFFFF) + (sum >> 16);
       f[ip + 10] = static_cast<uint8_t>(~sum >> 8);
       f[ip + 11] = static_cast<uint8_t>(~sum);

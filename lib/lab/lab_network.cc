@@ -121,16 +121,8 @@ void LabNetwork::build() {
                                                rings_[spec.a.node][spec.a.port].in.get(), params,
                                                ticks_));
   }
-  for (const FlowSpec& flow : scenario_.flows) {
-    const LabNode& src = scenario_.nodes[flow.src];
-    const LabNode& dst = scenario_.nodes[flow.dst];
-    hosts_[flow.src]->source().add_flow(
-        flow,
-        make_flow_frame(FlowFrameSpec{src.mac, dst.mac, lab_node_ip(flow.src),
-                                      lab_node_ip(flow.dst), flow.dscp,
-                                      static_cast<uint32_t>(flow.id), flow.frame_bytes}),
-        sent_[flow.id]);
-  }
+  for (const FlowSpec& flow : scenario_.flows)
+    hosts_[flow.src]->source().add_flow(flow, make_flow_frame(frame_spec(flow)), sent_[flow.id]);
   for (size_t i = 0; i < n; ++i) {
     if (switches_[i])
       for (const auto& lcore : switches_[i]->lcore_tasks())
@@ -268,6 +260,16 @@ LabResult LabNetwork::run(const std::string& out_dir) {
   return result;
 }
 
+FlowFrameSpec LabNetwork::frame_spec(const FlowSpec& flow) const {
+  return FlowFrameSpec{scenario_.nodes[flow.src].mac,
+                       scenario_.nodes[flow.dst].mac,
+                       lab_node_ip(flow.src),
+                       lab_node_ip(flow.dst),
+                       flow.dscp,
+                       static_cast<uint32_t>(flow.id),
+                       flow.frame_bytes};
+}
+
 std::vector<std::vector<workload::PathHop>> LabNetwork::flow_paths() const {
   const LabRouting& routing = scenario_.routing;
   std::map<std::pair<int, int>, const LabLinkSpec*> link_at;  // (node, port) → its link
@@ -286,14 +288,11 @@ std::vector<std::vector<workload::PathHop>> LabNetwork::flow_paths() const {
   std::vector<std::vector<workload::PathHop>> paths;
   for (const FlowSpec& flow : scenario_.flows) {
     std::vector<workload::PathHop>& path = paths.emplace_back();
-    const LabNode& src = scenario_.nodes[flow.src];
-    const LabNode& dst = scenario_.nodes[flow.dst];
-    const auto tuple = flow_five_tuple(FlowFrameSpec{src.mac, dst.mac, lab_node_ip(flow.src),
-                                                     lab_node_ip(flow.dst), flow.dscp,
-                                                     static_cast<uint32_t>(flow.id)});
     const topology::HostTable& hosts = routing.initial->hosts();
-    const auto hops = topology::predict_path(*routing.initial, routing.topo, hosts.find(src.name),
-                                             hosts.find(dst.name), tuple, routing.ecmp_seeds);
+    const auto hops = topology::predict_path(*routing.initial, routing.topo,
+                                             hosts.find(scenario_.nodes[flow.src].name),
+                                             hosts.find(scenario_.nodes[flow.dst].name),
+                                             flow_five_tuple(frame_spec(flow)), routing.ecmp_seeds);
     if (hops.empty()) continue;  // unreachable: no ideal FCT
     path.push_back(hop(link_at.at({flow.src, 0})));
     for (const topology::Hop& h : hops)

@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "dpdk/ring.h"
+#include "lab/flow_frame.h"
 #include "lab/host_sink.h"
 #include "lab/lab_host.h"
 #include "lab/lab_link.h"
@@ -58,6 +59,7 @@ class LabNetwork {
   bool poll_all(uint64_t now);  // one round of everything (wall clock); whether anything moved
   void build_schedule();        // the virtual clock's
   LabResult collect(const LabSampler& sampler, uint64_t end_ticks) const;
+  FlowFrameSpec frame_spec(const FlowSpec& flow) const;  // its frames' addresses and size
   // Each flow's links, from its host's to the destination's, as routed before the run.
   std::vector<std::vector<workload::PathHop>> flow_paths() const;
   // [[events]] due by `now`; returns whether any was applied.

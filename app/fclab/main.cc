@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "config/config_error.h"
+#include "core/progress_line.h"
 #include "dpdk/eal_session.h"
 #include "lab/lab_network.h"
 #include "lab/lab_report.h"
@@ -34,6 +35,8 @@ struct Options {
   std::string sweep;
   bool check_only = false;
   bool plots = true;
+  bool quiet = false;           // no progress lines on stderr
+  double progress_every_s = 5;  // between progress lines when stderr is not a terminal
   std::string log_level = "warn";
   std::string metrics;  // "address:port" of /metrics while a run lasts; empty: none
   std::vector<std::string> eal_args;
@@ -122,7 +125,10 @@ int run(const Options& options) {
         spdlog::warn("metrics: http://{}/metrics while {} runs", options.metrics,
                      runs[i].label.empty() ? scenarios[i].name : runs[i].label);
       }
-      result = network.run(runs[i].out_dir);
+      fcswitch::ProgressLine progress = fcswitch::stderr_progress(
+          runs.size() > 1 ? fmt::format("run {} of {}", i + 1, runs.size()) : "run", "simulated ms",
+          options.quiet, options.progress_every_s);
+      result = network.run(runs[i].out_dir, &progress);
     }
     fcswitch::lab::write_summary(result, runs[i].out_dir + "/summary.json");
     if (result.fct)
@@ -158,6 +164,12 @@ int main(int argc, char** argv) {
                  "run once per value: --sweep flow_control.priority.3.engine=pfc,cbfc");
   app.add_flag("--check", options.check_only, "validate the scenario and exit");
   app.add_flag("!--no-plots", options.plots, "do not draw PNG plots");
+  app.add_flag("--quiet", options.quiet,
+               "no progress on stderr (by default: simulated time and packet-hops/s, on a "
+               "terminal in place, else a line every --progress-every seconds)");
+  app.add_option("--progress-every", options.progress_every_s,
+                 "seconds between progress lines when stderr is not a terminal (default 5)")
+      ->check(CLI::PositiveNumber);
   app.add_option("--log-level", options.log_level, "trace, debug, info, warn, error");
   app.add_option("--metrics", options.metrics,
                  "serve Prometheus /metrics at ADDRESS:PORT (e.g. 127.0.0.1:9417) while a run "

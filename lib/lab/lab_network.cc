@@ -206,7 +206,7 @@ std::vector<std::pair<std::string, const SwitchNode*>> LabNetwork::switch_nodes(
   return out;
 }
 
-LabResult LabNetwork::run(const std::string& out_dir) {
+LabResult LabNetwork::run(const std::string& out_dir, ProgressLine* progress) {
   const auto wall_start = std::chrono::steady_clock::now();
   std::vector<const SwitchNode*> switches;
   for (const auto& s : switches_) switches.push_back(s.get());
@@ -232,6 +232,17 @@ LabResult LabNetwork::run(const std::string& out_dir) {
       poll_all(now);
     }
     ++clock_steps_;
+    // Now and then (a clock read per 1 024 steps): how far, and how fast in packet-hops.
+    if (progress && clock_steps_ % 1024 == 0 && progress->due()) {
+      uint64_t hops = 0;
+      for (const auto& link : links_) hops += link->frames_delivered();
+      const double wall_s =
+          std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
+      progress->update(
+          static_cast<double>(ticks_.to_ns(now)) / 1e6,
+          static_cast<double>(scenario_.duration_ns) / 1e6,
+          fmt::format("{:.2f} M packet-hops/s", static_cast<double>(hops) / wall_s / 1e6));
+    }
     if (now >= next_sample) {
       sampler.sample(now);
       next_sample += sample_every;

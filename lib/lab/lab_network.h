@@ -20,6 +20,7 @@
 #include <string>
 #include <vector>
 
+#include "core/progress_line.h"
 #include "dpdk/ring.h"
 #include "lab/flow_frame.h"
 #include "lab/host_sink.h"
@@ -42,7 +43,8 @@ class LabNetwork {
   LabNetwork& operator=(const LabNetwork&) = delete;
 
   // Runs the scenario for its duration, then shuts the network down (every frame freed).
-  LabResult run(const std::string& out_dir = "");
+  // `progress`: simulated time reached and packet-hops per wall second, now and then.
+  LabResult run(const std::string& out_dir = "", ProgressLine* progress = nullptr);
 
   // The switches, with their scenario names (for metrics); valid while the network lives.
   std::vector<std::pair<std::string, const SwitchNode*>> switch_nodes() const;

@@ -215,6 +215,46 @@ void read_layout(TableReader& root, SwitchConfig& config) {
   }
 }
 
+}  // namespace
+
+std::vector<std::string> fib_port_names(TableReader& reader, std::string_view key) {
+  std::vector<std::string> names;
+  const toml::node* node = reader.node(key);
+  if (!node) {
+    reader.refuse(key, "a port name or a list of port names (ECMP)", "nothing");
+  } else if (const auto* one = node->as_string()) {
+    names.push_back(one->get());
+  } else if (const auto* list = node->as_array(); list && !list->empty()) {
+    for (const toml::node& item : *list)
+      names.push_back(item.is_string() ? item.as_string()->get() : std::string());
+  } else {
+    reader.refuse(key, "a port name or a non-empty list of port names (ECMP)");
+  }
+  return names;
+}
+
+bool resolve_fib_ports(TableReader& reader, std::string_view key,
+                       const std::vector<std::string>& names, const SwitchConfig& config,
+                       FibEntry& entry) {
+  entry.group.clear();
+  for (const std::string& name : names) {
+    const int port = config.port_index(name);
+    if (port < 0 || std::find(entry.group.begin(), entry.group.end(), port) != entry.group.end()) {
+      reader.refuse(key, names.size() == 1 ? "the name of a port in [[ports]]"
+                                           : "names of ports in [[ports]], each once");
+      entry.group.clear();
+      return false;
+    }
+    entry.group.push_back(port);
+  }
+  if (entry.group.empty()) return false;
+  entry.port = entry.group.front();
+  if (entry.group.size() == 1) entry.group.clear();
+  return true;
+}
+
+namespace {
+
 void read_fib(TableReader& root, SwitchConfig& config) {
   const toml::array* entries = root.array("fib");
   if (!entries) return;
@@ -228,19 +268,7 @@ void read_fib(TableReader& root, SwitchConfig& config) {
     }
     TableReader reader(*table, path, root.problems());
     auto mac_text = reader.string("mac", true);
-    // One port, or a list of them: an ECMP group.
-    std::vector<std::string> port_names;
-    const toml::node* port_node = reader.node("port");
-    if (!port_node) {
-      reader.refuse("port", "a port name or a list of port names (ECMP)", "nothing");
-    } else if (const auto* one = port_node->as_string()) {
-      port_names.push_back(one->get());
-    } else if (const auto* list = port_node->as_array(); list && !list->empty()) {
-      for (const toml::node& item : *list)
-        port_names.push_back(item.is_string() ? item.as_string()->get() : std::string());
-    } else {
-      reader.refuse("port", "a port name or a non-empty list of port names (ECMP)");
-    }
+    const std::vector<std::string> port_names = fib_port_names(reader, "port");
     reader.reject_unknown_keys();
     if (!mac_text || port_names.empty()) continue;
     auto mac = wire::MacAddress::parse(*mac_text);
@@ -249,21 +277,8 @@ void read_fib(TableReader& root, SwitchConfig& config) {
       continue;
     }
     FibEntry entry{*mac, -1, {}};
-    for (const std::string& name : port_names) {
-      const int port = config.port_index(name);
-      if (port < 0 ||
-          std::find(entry.group.begin(), entry.group.end(), port) != entry.group.end()) {
-        reader.refuse("port", port_names.size() == 1 ? "the name of a port in [[ports]]"
-                                                     : "names of ports in [[ports]], each once");
-        entry.group.clear();
-        break;
-      }
-      entry.group.push_back(port);
-    }
-    if (entry.group.empty()) continue;
-    entry.port = entry.group.front();
-    if (entry.group.size() == 1) entry.group.clear();
-    config.fib.push_back(std::move(entry));
+    if (resolve_fib_ports(reader, "port", port_names, config, entry))
+      config.fib.push_back(std::move(entry));
   }
 }
 

@@ -21,6 +21,17 @@ SwitchConfig load_switch_config(const std::string& path);
 // The same from text; `file` names it in messages.
 SwitchConfig parse_switch_config(std::string_view text, const std::string& file);
 
+class TableReader;
+
+// A FIB entry's port at `key`: one port name, or a list of them (an ECMP group). Refuses, with
+// the place, a value that is neither; returns the names as given (empty when refused).
+std::vector<std::string> fib_port_names(TableReader& reader, std::string_view key);
+// `names` as ports of `config` into entry.port and entry.group (a group only when more than
+// one). Refuses an unknown or repeated name; false then.
+bool resolve_fib_ports(TableReader& reader, std::string_view key,
+                       const std::vector<std::string>& names, const SwitchConfig& config,
+                       FibEntry& entry);
+
 // The GFC testbed layout (RX and TX of each port on their own lcores, one FWD lcore: 2N+1
 // lcores for N ports) and the compact one (every task on one lcore).
 std::vector<std::vector<TaskRef>> testbed_layout(int ports);

@@ -6,9 +6,11 @@
 namespace fcswitch::lab {
 
 topology::RouteTable LabRouting::routes(std::span<const topology::SwitchLink> failed) const {
-  const topology::Topology left = failed.empty() ? topo : topology::without_links(topo, failed);
-  return mode == RoutingMode::kUpdown ? topology::updown_routes(left)
-                                      : topology::shortest_routes(left);
+  const auto route = [&](const topology::Topology& network) {
+    return mode == RoutingMode::kUpdown ? topology::updown_routes(network)
+                                        : topology::shortest_routes(network);
+  };
+  return failed.empty() ? route(topo) : route(topology::without_links(topo, failed));
 }
 
 std::vector<config::FibEntry> LabRouting::fib(

@@ -730,29 +730,19 @@ class ScenarioReader {
     for (size_t i = 0; i < out_.events.size(); ++i) {
       LabEvent& event = out_.events[i];
       if (event.kind != LabEvent::Kind::kRoute || !event_routes_[i] || event.node < 0) continue;
-      const config::SwitchConfig& sw = out_.nodes[event.node].config;
-      for (const auto& [host, port] : *event_routes_[i]) {
-        const auto found = names_.find(std::string(host.str()));
-        std::vector<int> ports;
-        if (const auto* one = port.as_string()) {
-          ports.push_back(sw.port_index(one->get()));
-        } else if (const auto* list = port.as_array()) {
-          for (const toml::node& p : *list)
-            ports.push_back(p.is_string() ? sw.port_index(p.as_string()->get()) : -1);
-        }
-        const bool bad_port =
-            ports.empty() || std::find(ports.begin(), ports.end(), -1) != ports.end();
-        if (found == names_.end() || !sketches_[found->second].host || bad_port) {
-          node_problems_.push_back(
-              where(port) +
-              fmt::format("events[{}].routes.{}: expected a host and a port (or ports) of {}, "
-                          "found {}",
-                          i, host.str(), sw.name, config::describe(port)));
+      // Read as a switch's [[fib]] port is: a port, or a list of them (ECMP).
+      TableReader r(*event_routes_[i], fmt::format("events[{}].routes", i), problems_);
+      for (const auto& [key, value] : *event_routes_[i]) {
+        const std::string host(key.str());
+        const auto found = names_.find(host);
+        if (found == names_.end() || !sketches_[found->second].host) {
+          r.refuse(host, "a route to a host in [[hosts]]");
           continue;
         }
-        config::FibEntry entry{host_mac(found->second), ports.front(), {}};
-        if (ports.size() > 1) entry.group = ports;
-        event.routes.push_back(std::move(entry));
+        config::FibEntry entry{host_mac(found->second), -1, {}};
+        if (config::resolve_fib_ports(r, host, config::fib_port_names(r, host),
+                                      out_.nodes[event.node].config, entry))
+          event.routes.push_back(std::move(entry));
       }
     }
     std::stable_sort(out_.events.begin(), out_.events.end(),

@@ -440,6 +440,16 @@ restore = "S1:S2"
     EXPECT_GT(lost_at_s1(r), 500u);  // 1.5 ms of 5 Gb/s (619 frames) into the cut link
     EXPECT_EQ(r.flows[0].tail_throughput_bps, 0.0);
   }
+  try {  // a new route to a port the switch does not have
+    parse_lab_scenario(diamond, "diamond.toml",
+                       {"events=[{ at = \"1ms\", switch = \"S1\", routes = { H2 = \"S9\" } }]"});
+    FAIL() << "a route to a missing port was accepted";
+  } catch (const config::ConfigError& e) {
+    EXPECT_NE(e.problems().front().find("events[0].routes.H2: expected the name of a port in "
+                                        "[[ports]], found string \"S9\""),
+              std::string::npos)
+        << e.what();
+  }
   try {
     parse_lab_scenario(diamond, "diamond.toml", {"lab.duration=1ms"});
     FAIL() << "an event after the end was accepted";

@@ -127,6 +127,7 @@ PortConfig read_port(const toml::table& table, size_t index, ConfigProblems& pro
     port.rx_descriptors = static_cast<uint16_t>(*n);
   if (auto n = reader.integer("tx_descriptors", 0, 4096))
     port.tx_descriptors = static_cast<uint16_t>(*n);
+  if (auto n = reader.integer("tx_burst", 1, 32)) port.tx_burst = static_cast<uint16_t>(*n);
   if (auto t = reader.integer("control_ether_type", 0x0600, 0xFFFF))
     port.control_ether_type = static_cast<uint16_t>(*t);
   read_scheduler(reader, port);
@@ -333,8 +334,23 @@ void read_switch_section(TableReader& root, SwitchConfig& config) {
   if (auto v = reader.boolean("decrement_ttl")) config.decrement_ttl = *v;
   if (auto v = reader.integer("ecmp_seed", 0, UINT32_MAX))
     config.ecmp_seed = static_cast<uint32_t>(*v);
-  if (auto v = reader.choice("egress_service", {"fifo", "ingress-fair"}))
-    config.ingress_fair_egress = *v == "ingress-fair";
+  std::string queueing = "output";
+  if (auto v = reader.choice("queueing", {"output", "input-fair", "input-hol"})) queueing = *v;
+  config.queueing = queueing == "input-fair"  ? Queueing::kInputFair
+                    : queueing == "input-hol" ? Queueing::kInputHol
+                                              : Queueing::kOutput;
+  if (auto v = reader.choice("crossbar", {"input-turns", "egress-round-robin"})) {
+    config.crossbar =
+        *v == "egress-round-robin" ? Crossbar::kEgressRoundRobin : Crossbar::kInputTurns;
+    // Kept, not refused: a sweep over queueing may leave a file's crossbar in place.
+    if (config.queueing != Queueing::kInputHol)
+      reader.warn("crossbar", "queueing = \"input-hol\" (only input FIFOs have a crossbar)",
+                  fmt::format("queueing = \"{}\": the crossbar has no effect", queueing));
+  }
+  if (reader.has("egress_service") && reader.node("egress_service"))
+    reader.refuse("egress_service",
+                  "queueing, its new name: \"output\" (was \"fifo\"), \"input-fair\" (was "
+                  "\"ingress-fair\") or \"input-hol\"");
   if (auto v = reader.integer("mbufs", 1023, 16'777'215)) config.mbufs = static_cast<uint32_t>(*v);
   if (auto v = reader.integer("mbuf_cache", 0, 512)) config.mbuf_cache = static_cast<uint32_t>(*v);
   auto ring_size = [&](std::string_view key, uint32_t& out) {

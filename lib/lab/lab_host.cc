@@ -37,7 +37,7 @@ LabHost::LabHost(const LabNode& node, std::unique_ptr<PortIo> io, rte_mempool* d
                                  /*pad_short_frames=*/true, nic.scheduler,
                                  make_tx_flow_control(nic, config_.buffer.lossless_ingress_bytes,
                                                       ticks, node.mac, control_pool_, node.name),
-                                 *state_);
+                                 *state_, nic.tx_burst);
 }
 
 LabHost::~LabHost() {
@@ -58,7 +58,7 @@ uint64_t LabHost::next_action_ticks(uint64_t now) const {
 }
 
 uint64_t LabHost::flush() {
-  return flush_queued(*state_, {tx_.get()}, shutdown_drops_);
+  return flush_queued(*state_, nullptr, {tx_.get()}, shutdown_drops_);
 }
 
 }  // namespace fcswitch::lab

@@ -70,8 +70,9 @@ void SwitchNode::build() {
   const config::SwitchConfig& config = config_;
   const std::string prefix = config.name;
   const int n = static_cast<int>(ports_.size());
-  state_ = std::make_unique<SwitchState>(n, prefix, config.fwd_ring_packets,
-                                         config.egress_queue_packets, config.ingress_fair_egress);
+  state_ =
+      std::make_unique<SwitchState>(n, prefix, config.fwd_ring_packets, config.egress_queue_packets,
+                                    config.queueing == config::Queueing::kInputFair);
   fib_ = std::make_unique<L2Fib>(prefix + "_fib", kFibEntries);
   FwdSettings fwd{config.priority_maps,
                   config.lossless_priorities,
@@ -82,6 +83,8 @@ void SwitchNode::build() {
                   config.ecmp_seed,
                   config.decrement_ttl};
   fwd.ecmp_groups = install_fib(config.fib);
+  fwd.input_queued = config.queueing == config::Queueing::kInputHol;
+  fwd.input_turns = config.crossbar == config::Crossbar::kInputTurns;
 
   for (int p = 0; p < n; ++p) {
     const auto& port = config.ports[p];
@@ -94,7 +97,7 @@ void SwitchNode::build() {
         "tx:" + port.name, p, *ports_[p].io, !ports_[p].pads_short_frames, port.scheduler,
         make_tx_flow_control(port, config.buffer.lossless_ingress_bytes, ticks_, ports_[p].mac,
                              control_pool_, config.name),
-        *state_));
+        *state_, port.tx_burst));
   }
   if (config.tagger) {
     std::vector<std::string> problems;  // none: the config was validated with the same build
@@ -185,6 +188,7 @@ SwitchProgress SwitchNode::progress() const {
     p.empty &= tx_tasks_[port]->held() == 0;
     for (int q = 0; q < kNumEgressQueues; ++q) p.work += tx_tasks_[port]->packets(q);
   }
+  p.empty &= fwd_->held() == 0;
   p.work += fwd_->processed() + total_drops();
   for (int port = 0; port < ports(); ++port) p.work -= fwd_->credit_frames(port);
   for (const auto& t : rx_tasks_) p.task_polls.push_back(t->polls());
@@ -203,7 +207,7 @@ bool SwitchNode::settled(const SwitchProgress& before, const SwitchProgress& aft
 uint64_t SwitchNode::flush() {
   std::vector<TxTask*> tx;
   for (const auto& t : tx_tasks_) tx.push_back(t.get());
-  return flush_queued(*state_, tx, shutdown_drops_);
+  return flush_queued(*state_, fwd_.get(), tx, shutdown_drops_);
 }
 
 void SwitchNode::stop_ports() {

@@ -33,6 +33,8 @@ struct PortConfig {
   uint32_t wire_overhead_bytes = 24;  // per frame on the wire beyond DPDK's length (rate limits)
   uint16_t rx_descriptors = 0;        // 0: the profile's default
   uint16_t tx_descriptors = 0;
+  uint16_t tx_burst =
+      32;  // frames TX commits past its gates at a time, at most the free descriptors
   uint16_t control_ether_type = 0x8808;  // frames of this type are consumed by RX
   SchedulerConfig scheduler;
   PortFlowControl flow_control;
@@ -54,6 +56,30 @@ struct TaskRef {
   friend bool operator==(const TaskRef&, const TaskRef&) = default;
 };
 
+// Where a switch holds the packets it has admitted, and how its egresses take them.
+enum class Queueing {
+  // A shared-buffer switch: one FIFO per egress queue (with ingress accounting).
+  kOutput,
+  // One lane per ingress port in each egress queue, served in turn: every input gets its turn
+  // at every egress, and no input waits for an egress its packet does not go to.
+  kInputFair,
+  // An input-queued switch, as the GFC testbed's (DPDK test-pipeline, GFC §6.1.1): per
+  // (ingress port, priority) one FIFO; a packet leaves it only from its head, only when its
+  // egress queue has room, so a held egress holds back every input whose head goes to it.
+  kInputHol,
+};
+
+// How an input-queued switch matches its input FIFOs' heads to egress queues with room.
+enum class Crossbar {
+  // The inputs take turns, one head each per pass, wherever it goes (test-pipeline's worker
+  // forwards a burst of one input, then the next): an input whose packets go to several
+  // egresses gets less of each than an input whose packets all go to one.
+  kInputTurns,
+  // Each egress queue grants one requesting head per pass, round robin over the inputs: every
+  // input that requests an egress gets an equal share of it (a fair crossbar, as iSLIP).
+  kEgressRoundRobin,
+};
+
 struct EalConfig {
   std::vector<std::string> args;
   std::string cpus;  // CPU list for the lcores ("0-3,8"); empty: the process's affinity
@@ -70,13 +96,13 @@ struct SwitchConfig {
   PriorityMask lossless_priorities = 0;
   SharedBufferConfig buffer;
   bool mac_learning = true;
-  uint32_t ecmp_seed = 0;
-  bool decrement_ttl = false;  // [switch] decrement_ttl: as a router, so loops end  // [switch]
-                               // ecmp_seed: differs per switch so groups do not polarise
-  bool ingress_fair_egress = false;      // [switch] egress_service = "ingress-fair"
-  std::optional<TaggerSettings> tagger;  // [tagger]
-  std::optional<MetricsConfig> metrics;  // [metrics]: Prometheus exposer
-  std::optional<TraceConfig> trace;      // [trace]: high-resolution occupancy trace
+  uint32_t ecmp_seed = 0;      // [switch] ecmp_seed: differs per switch so groups do not polarise
+  bool decrement_ttl = false;  // [switch] decrement_ttl: as a router, so loops end
+  Queueing queueing = Queueing::kOutput;      // [switch] queueing
+  Crossbar crossbar = Crossbar::kInputTurns;  // [switch] crossbar (input-hol only)
+  std::optional<TaggerSettings> tagger;       // [tagger]
+  std::optional<MetricsConfig> metrics;       // [metrics]: Prometheus exposer
+  std::optional<TraceConfig> trace;           // [trace]: high-resolution occupancy trace
   std::vector<FibEntry> fib;
   uint32_t mbufs = 65535;
   uint32_t mbuf_cache = 256;

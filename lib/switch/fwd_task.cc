@@ -3,6 +3,8 @@
 #include <rte_mbuf.h>
 #include <rte_ring.h>
 
+#include <algorithm>
+
 #include "core/units.h"
 #include "switch/burst.h"
 #include "switch/flow_key.h"
@@ -30,6 +32,7 @@ FwdTask::FwdTask(const FwdSettings& settings, SwitchState& state, L2Fib& fib)
       ecmp_groups_(settings.ecmp_groups),
       ecmp_seed_(settings.ecmp_seed),
       decrement_ttl_(settings.decrement_ttl),
+      input_turns_(settings.input_turns),
       stages_(static_cast<size_t>(state.ports) * kNumEgressQueues),
       admitted_packets_(std::make_unique<OwnedCounter[]>(state.ports * kNumPriorities)),
       admitted_bytes_(std::make_unique<OwnedCounter[]>(state.ports * kNumPriorities)),
@@ -37,6 +40,15 @@ FwdTask::FwdTask(const FwdSettings& settings, SwitchState& state, L2Fib& fib)
       credit_frames_(std::make_unique<OwnedCounter[]>(state.ports)),
       drops_(state.ports) {
   touched_stages_.reserve(stages_.size());
+  if (settings.input_queued) {
+    inputs_ = std::make_unique<InputQueues>(state.ports);
+    room_.resize(stages_.size());
+    room_poll_.resize(stages_.size(), 0);
+    grant_.resize(stages_.size(), -1);
+    grant_rank_.resize(stages_.size(), 0);
+    last_granted_.resize(stages_.size(), state.ports - 1);
+    requested_.reserve(stages_.size());
+  }
   // A burst of floods can drop at most one copy per packet per port.
   to_free_.reserve(static_cast<size_t>(kBurstSize) * (state.ports + 1));
 }
@@ -59,8 +71,116 @@ bool FwdTask::poll(uint64_t /*now_tsc*/) {
     // Stages hold at most one input burst: a packet is copied at most once per port.
     flush();
   }
+  if (inputs_) {
+    busy |= serve_inputs();
+    held_.set(inputs_->packets());
+  }
   next_input_ = (next_input_ + 1) % state_.ports;
   return busy;
+}
+
+bool FwdTask::take_room(int stage_index) {
+  if (room_poll_[stage_index] != serve_poll_) {
+    room_poll_[stage_index] = serve_poll_;
+    const unsigned free = rte_ring_free_count(
+        state_.egress_ring(stage_index / kNumEgressQueues, stage_index % kNumEgressQueues, input_));
+    room_[stage_index] = static_cast<uint16_t>(std::min<unsigned>(free, kBurstSize));
+  }
+  if (room_[stage_index] == 0) return false;
+  --room_[stage_index];
+  return true;
+}
+
+bool FwdTask::serve_inputs() {
+  if (inputs_->packets() == 0) return false;
+  ++serve_poll_;
+  const bool moved_any = input_turns_ ? match_input_turns() : match_egress_round_robin();
+  flush();
+  return moved_any;
+}
+
+void FwdTask::move_head(int slot, int stage_index) {
+  Stage& stage = stages_[stage_index];
+  if (stage.count == 0) touched_stages_.push_back(stage_index);
+  stage.pkts[stage.count++] = inputs_->front(slot).packet;
+  inputs_->pop(slot);
+}
+
+int FwdTask::head_stage(int slot) const {
+  const InputQueues::Entry& head = inputs_->front(slot);
+  return head.egress_port * kNumEgressQueues + state_.meta(head.packet).egress_queue;
+}
+
+bool FwdTask::match_input_turns() {
+  bool moved_any = false;
+  for (bool moved = true; moved;) {
+    moved = false;
+    for (int i = 0; i < state_.ports; ++i) {
+      const int port = (next_input_ + i) % state_.ports;
+      const PriorityMask backlogged = inputs_->backlogged(port);
+      for (int prio = kNumPriorities - 1; prio >= 0; --prio) {
+        if (!has_priority(backlogged, prio)) continue;
+        const int slot = InputQueues::slot(port, prio);
+        const int stage_index = head_stage(slot);
+        if (!take_room(stage_index)) continue;  // head-of-line: this FIFO waits
+        move_head(slot, stage_index);
+        moved = true;
+      }
+    }
+    moved_any |= moved;
+  }
+  return moved_any;
+}
+
+bool FwdTask::match_egress_round_robin() {
+  bool moved_any = false;
+  // A crossbar, matched pass by pass: each head requests its egress queue; each egress queue
+  // with room grants one request, to the input next after the one it granted last (round
+  // robin), and the granted heads move. An input whose head is not granted waits, and so
+  // does everything behind it. Granting at the egress, not taking turns at the inputs, gives
+  // every input that requests an egress an equal share of it however many of its packets go
+  // elsewhere (input turns would shortchange an input whose packets are mixed).
+  for (;;) {
+    for (int i = 0; i < state_.ports; ++i) {
+      const PriorityMask backlogged = inputs_->backlogged(i);
+      for (int prio = 0; prio < kNumPriorities; ++prio) {
+        if (!has_priority(backlogged, prio)) continue;
+        const int slot = InputQueues::slot(i, prio);
+        const int stage_index = head_stage(slot);
+        // Rank by distance after the last granted input; a higher priority first within one.
+        const int rank = ((i - last_granted_[stage_index] - 1 + 2 * state_.ports) % state_.ports) *
+                             kNumPriorities +
+                         (kNumPriorities - 1 - prio);
+        if (grant_[stage_index] < 0) {
+          requested_.push_back(stage_index);
+        } else if (rank >= grant_rank_[stage_index]) {
+          continue;
+        }
+        grant_[stage_index] = slot;
+        grant_rank_[stage_index] = rank;
+      }
+    }
+    bool moved = false;
+    for (int stage_index : requested_) {
+      const int slot = grant_[stage_index];
+      grant_[stage_index] = -1;
+      if (!take_room(stage_index)) continue;
+      move_head(slot, stage_index);
+      last_granted_[stage_index] = slot / kNumPriorities;
+      moved = true;
+    }
+    requested_.clear();
+    if (!moved) break;
+    moved_any = true;
+  }
+  return moved_any;
+}
+
+unsigned FwdTask::take_held(rte_mbuf** out, unsigned max) {
+  if (!inputs_) return 0;
+  const unsigned n = inputs_->take(out, max);
+  held_.set(inputs_->packets());
+  return n;
 }
 
 void FwdTask::forward(rte_mbuf* m, int in_port) {
@@ -141,8 +261,10 @@ void FwdTask::admit(rte_mbuf* m, int in_port, int out_port, uint8_t priority,
 
   const int stage_index = out_port * kNumEgressQueues + queue;
   Stage& stage = stages_[stage_index];
-  // FWD is the ring's only producer, so its free space can only grow until the flush.
-  if (stage.count + 1u > rte_ring_free_count(state_.egress_ring(out_port, queue, in_port)))
+  // FWD is the ring's only producer, so its free space can only grow until the flush. (An
+  // input-queued switch holds the packet in its input FIFO until the ring has room.)
+  if (!inputs_ &&
+      stage.count + 1u > rte_ring_free_count(state_.egress_ring(out_port, queue, in_port)))
     return drop(m, in_port, DropReason::kEgressRingFull);
 
   const PacketMeta meta{static_cast<uint8_t>(in_port), priority, static_cast<uint8_t>(queue),
@@ -153,6 +275,7 @@ void FwdTask::admit(rte_mbuf* m, int in_port, int out_port, uint8_t priority,
     max_occupancy_[slot].set(occupancy + bytes);
   admitted_packets_[slot].increment();
   admitted_bytes_[slot].add(bytes);
+  if (inputs_) return inputs_->push(slot, m, static_cast<uint16_t>(out_port));
   if (stage.count == 0) touched_stages_.push_back(stage_index);
   stage.pkts[stage.count++] = m;
 }

@@ -3,6 +3,11 @@
 // source, look up the destination (or flood), admit to the shared buffer, and append to the
 // egress queue (port, priority). Charges the ingress occupancy the packet will release when
 // it leaves the switch.
+//
+// In an input-queued switch (FwdSettings::input_queued) an admitted packet joins its input's
+// FIFO instead (switch/input_queues.h), and FWD then moves the heads of the FIFOs to their
+// egress queues, one packet per FIFO in turn, while the egress queue has room: test-pipeline's
+// worker, with head-of-line blocking per (input, priority) rather than for the whole switch.
 
 #include <memory>
 #include <vector>
@@ -11,6 +16,7 @@
 #include "core/task.h"
 #include "core/traffic_class.h"
 #include "switch/drop_counters.h"
+#include "switch/input_queues.h"
 #include "switch/l2_fib.h"
 #include "switch/priority_classifier.h"
 #include "switch/shared_buffer_policy.h"
@@ -32,6 +38,8 @@ struct FwdSettings {
   std::vector<std::vector<uint16_t>> ecmp_groups;
   uint32_t ecmp_seed = 0;
   bool decrement_ttl = false;  // IP packets lose one TTL per switch; at 0 ttl_expired
+  bool input_queued = false;   // [switch] queueing = "input-hol"
+  bool input_turns = false;    // [switch] crossbar = "input-turns"
 };
 
 class FwdTask : public Task {
@@ -56,6 +64,10 @@ class FwdTask : public Task {
     return max_occupancy_[SwitchState::occupancy_slot(port, priority)].read();
   }
   uint64_t processed() const { return processed_.read(); }
+  // Packets admitted and waiting in the input FIFOs (input-queued only; 0 otherwise).
+  uint64_t held() const { return held_.read(); }
+  // Control thread, after the lcores have stopped: hands back what the input FIFOs hold.
+  unsigned take_held(rte_mbuf** out, unsigned max);
   // Credit frames RX passed on for the ABR resynchronisation, consumed here.
   uint64_t credit_frames(int port) const { return credit_frames_[port].read(); }
   uint64_t flood_copies() const { return flood_copies_.read(); }
@@ -81,6 +93,12 @@ class FwdTask : public Task {
   void drop(rte_mbuf* m, int in_port, DropReason reason);
   void resynchronise(rte_mbuf* m, int in_port);
   void flush();
+  bool serve_inputs();
+  bool match_egress_round_robin();
+  bool match_input_turns();
+  int head_stage(int slot) const;  // the stage the head of that input FIFO goes to
+  void move_head(int slot, int stage_index);
+  bool take_room(int stage_index);  // one packet's room in that egress ring, in this poll
 
   SwitchState& state_;
   L2Fib& fib_;
@@ -92,18 +110,32 @@ class FwdTask : public Task {
   std::vector<std::vector<uint16_t>> ecmp_groups_;
   uint32_t ecmp_seed_;
   bool decrement_ttl_;
+  bool input_turns_;
   int next_input_ = 0;
   int input_ = 0;  // the input port whose burst the stages hold
 
-  std::vector<Stage> stages_;        // [port * kNumEgressQueues + queue]
-  std::vector<int> touched_stages_;  // which stages hold packets
-  std::vector<rte_mbuf*> to_free_;   // dropped in this burst, freed together
+  std::vector<Stage> stages_;            // [port * kNumEgressQueues + queue]
+  std::vector<int> touched_stages_;      // which stages hold packets
+  std::vector<rte_mbuf*> to_free_;       // dropped in this burst, freed together
+  std::unique_ptr<InputQueues> inputs_;  // input-queued only
+  // Per stage: what its egress ring can still take in this poll, valid when room_poll_ is
+  // this poll's (FWD is the ring's only producer: its free space only grows meanwhile).
+  std::vector<uint16_t> room_;
+  std::vector<uint64_t> room_poll_;
+  uint64_t serve_poll_ = 0;
+  // The crossbar's matching, per stage: the input FIFO (slot) granted in this pass and its
+  // rank, or -1; the input port it granted last; the stages requested in this pass.
+  std::vector<int> grant_;
+  std::vector<int> grant_rank_;
+  std::vector<int> last_granted_;
+  std::vector<int> requested_;
 
   std::unique_ptr<OwnedCounter[]> admitted_packets_;
   std::unique_ptr<OwnedCounter[]> admitted_bytes_;
   std::unique_ptr<OwnedGauge[]> max_occupancy_;
   std::unique_ptr<OwnedCounter[]> credit_frames_;
   OwnedCounter processed_;
+  OwnedGauge held_;
   OwnedCounter flood_copies_;
   OwnedCounter fib_full_;
   DropCounters drops_;

@@ -17,6 +17,10 @@ class PortIo {
   virtual uint16_t rx_burst(rte_mbuf** pkts, uint16_t max) = 0;
   // Hands the first n of `pkts` (n returned) to the port; the rest stay the caller's.
   virtual uint16_t tx_burst(rte_mbuf** pkts, uint16_t count) = 0;
+  // How many frames, at most `max`, the port would take now (free TX descriptors); `max` when
+  // the device cannot tell. TX commits no more than this past its gates: a frame picked but
+  // not taken would leave after a pause or a lower rate had come in, and lengthen τ.
+  virtual uint16_t tx_room(uint16_t max) { return max; }
 };
 
 }  // namespace fcswitch

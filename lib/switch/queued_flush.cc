@@ -5,7 +5,8 @@
 
 namespace fcswitch {
 
-uint64_t flush_queued(SwitchState& state, const std::vector<TxTask*>& tx, DropCounters& drops) {
+uint64_t flush_queued(SwitchState& state, FwdTask* fwd, const std::vector<TxTask*>& tx,
+                      DropCounters& drops) {
   uint64_t flushed = 0;
   void* pkts[512];  // more than a TX task can hold (32 pending + 9 queue heads of 32)
   auto drop_all = [&](int port, unsigned count) {
@@ -13,6 +14,14 @@ uint64_t flush_queued(SwitchState& state, const std::vector<TxTask*>& tx, DropCo
     rte_pktmbuf_free_bulk(reinterpret_cast<rte_mbuf**>(pkts), count);
     flushed += count;
   };
+  if (fwd)
+    while (unsigned n = fwd->take_held(reinterpret_cast<rte_mbuf**>(pkts), 512)) {
+      for (unsigned i = 0; i < n; ++i)
+        drops.add(state.meta(reinterpret_cast<rte_mbuf*>(pkts[i])).ingress_port,
+                  DropReason::kShutdownFlush);
+      rte_pktmbuf_free_bulk(reinterpret_cast<rte_mbuf**>(pkts), n);
+      flushed += n;
+    }
   for (int port = 0; port < state.ports; ++port) {
     while (unsigned n = rte_ring_dequeue_burst(state.fwd_rings[port].get(), pkts, 512, nullptr))
       drop_all(port, n);

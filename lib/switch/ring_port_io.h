@@ -21,6 +21,10 @@ class RingPortIo final : public PortIo {
     return static_cast<uint16_t>(
         rte_ring_sp_enqueue_burst(tx_, reinterpret_cast<void**>(pkts), count, nullptr));
   }
+  uint16_t tx_room(uint16_t max) override {
+    const unsigned free = rte_ring_free_count(tx_);
+    return static_cast<uint16_t>(free < max ? free : max);
+  }
 
  private:
   rte_ring* rx_;

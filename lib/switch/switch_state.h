@@ -19,7 +19,7 @@ namespace fcswitch {
 
 struct SwitchState {
   // `ingress_lanes`: each egress queue keeps one lane (ring) per ingress port, served in
-  // turn, instead of one FIFO (config: [switch] egress_service = "ingress-fair").
+  // turn, instead of one FIFO (config: [switch] queueing = "input-fair").
   SwitchState(int ports, const std::string& name_prefix, unsigned fwd_ring_packets,
               unsigned egress_queue_packets, bool ingress_lanes = false);
 
@@ -30,8 +30,9 @@ struct SwitchState {
   std::vector<dpdk::RingPtr> fwd_rings;
   // [egress port][queue][lane]: FWD produces, TX(port) consumes. These are the egress queues:
   // one FIFO lane each, or one lane per ingress port that TX serves round robin, so that every
-  // input gets its turn at the egress whatever the queue holds (an input-queued switch's
-  // service, as the GFC testbed's: see config/lab/gfc-ring.toml).
+  // input gets its turn at the egress whatever the queue holds (queueing = "input-fair").
+  // With queueing = "input-hol" they are a short output stage behind FWD's input FIFOs
+  // (switch/input_queues.h), as test-pipeline's TX rings.
   std::vector<std::array<std::vector<dpdk::RingPtr>, kNumEgressQueues>> egress_rings;
   int lanes = 1;
   rte_ring* egress_ring(int port, int queue, int ingress_port) const {

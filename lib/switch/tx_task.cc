@@ -16,11 +16,13 @@
 namespace fcswitch {
 
 TxTask::TxTask(std::string name, int port, PortIo& io, bool pad_short_frames,
-               const SchedulerConfig& scheduler, TxFlowControl flow_control, SwitchState& state)
+               const SchedulerConfig& scheduler, TxFlowControl flow_control, SwitchState& state,
+               uint16_t burst_frames)
     : Task(std::move(name)),
       port_(port),
       io_(io),
       pad_short_frames_(pad_short_frames),
+      burst_frames_(burst_frames),
       state_(state),
       scheduler_(scheduler),
       flow_(std::move(flow_control)),
@@ -245,10 +247,12 @@ void TxTask::fill_burst(uint64_t now) {
   for (int q = 0; q < kNumEgressQueues; ++q)
     if (!(backlogged_ >> q & 1u)) refill(q);
   QueueMask open = open_queues(now);
+  if (!(backlogged_ & open)) return;
+  const uint16_t limit = io_.tx_room(burst_frames_);
   std::array<uint32_t, kNumEgressQueues> head_bytes{};
   for (int q = 0; q < kNumEgressQueues; ++q)
     if (backlogged_ >> q & 1u) head_bytes[q] = head_length(q);
-  while (pending_count_ < kBurstSize) {
+  while (pending_count_ < limit) {
     const QueueMask eligible = backlogged_ & open;
     if (!eligible) break;
     // The port's cap applies to data; our feedback frames are not held back by it.
@@ -294,7 +298,9 @@ bool TxTask::poll(uint64_t now) {
     }
   }
   // Fill the burst only once the NIC has taken the previous one, so that order is kept
-  // and a newly eligible higher priority is not stuck behind a full burst for long.
+  // and a newly eligible higher priority is not stuck behind a full burst for long; and
+  // only with what the NIC will take now, so that no frame passes a gate long before it
+  // leaves (what is picked is already committed: a pause or a new rate no longer holds it).
   if (pending_count_ == 0) fill_burst(now);
   last_poll_ticks_ = now;
   if (pending_count_ == 0) {

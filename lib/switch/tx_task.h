@@ -51,8 +51,11 @@ struct TxFlowControl {
 class TxTask : public Task {
  public:
   // `pad_short_frames`: the device does not pad frames under 60 bytes (NicProfile).
+  // `burst_frames`: at most this many frames committed past the gates at a time (and no more
+  // than the port takes: PortIo::tx_room).
   TxTask(std::string name, int port, PortIo& io, bool pad_short_frames,
-         const SchedulerConfig& scheduler, TxFlowControl flow_control, SwitchState& state);
+         const SchedulerConfig& scheduler, TxFlowControl flow_control, SwitchState& state,
+         uint16_t burst_frames = kBurstSize);
   ~TxTask() override;
 
   uint64_t packets(int queue) const { return packets_[queue].read(); }
@@ -123,6 +126,7 @@ class TxTask : public Task {
   int port_;
   PortIo& io_;
   bool pad_short_frames_;
+  uint16_t burst_frames_;
   SwitchState& state_;
   EgressScheduler scheduler_;
   std::array<QueueHead, kNumEgressQueues> heads_;

@@ -21,6 +21,8 @@ lossless_priorities = [3, 4]
 mac_learning = false
 mbufs = 32767
 egress_queue_packets = 8192
+queueing = "input-hol"
+crossbar = "egress-round-robin"
 
 [eal]
 args = ["--no-huge", "-m", "512"]
@@ -44,6 +46,7 @@ profile = "ixgbe-82599"
 rate = "10Gbps"
 mac = "02:00:00:00:01:00"
 tx_descriptors = 64
+tx_burst = 4
 control_ether_type = 0x88B5
 [ports.scheduler]
 strict = [7, "lossy"]
@@ -69,6 +72,8 @@ TEST(SwitchConfig, ReadsEverySection) {
   EXPECT_FALSE(c.mac_learning);
   EXPECT_EQ(c.mbufs, 32767u);
   EXPECT_EQ(c.egress_queue_packets, 8192u);
+  EXPECT_EQ(c.queueing, Queueing::kInputHol);
+  EXPECT_EQ(c.crossbar, Crossbar::kEgressRoundRobin);
   EXPECT_EQ(c.eal.args, (std::vector<std::string>{"--no-huge", "-m", "512"}));
   EXPECT_EQ(c.eal.cpus, "0-1");
   EXPECT_EQ(c.priority_maps.trust, TrustMode::kPcp);
@@ -87,6 +92,7 @@ TEST(SwitchConfig, ReadsEverySection) {
   EXPECT_EQ(c.ports[0].rate_bps, 10'000'000'000u);
   EXPECT_EQ(c.ports[0].mac->value, 0x020000000100ull);
   EXPECT_EQ(c.ports[0].tx_descriptors, 64);
+  EXPECT_EQ(c.ports[0].tx_burst, 4);
   EXPECT_EQ(c.ports[0].control_ether_type, 0x88B5);
   EXPECT_EQ(c.ports[0].scheduler.strict_queues, (1 << 7) | (1 << kLossyQueue));
   EXPECT_EQ(c.ports[0].scheduler.weights[3], 4u);
@@ -109,6 +115,9 @@ TEST(SwitchConfig, DefaultsAreTheDocumentedOnes) {
   EXPECT_EQ(c.priority_maps.dscp_to_priority[46], 5);
   EXPECT_EQ(c.ports[0].rate_bps, 10'000'000'000u);
   EXPECT_EQ(c.ports[0].control_ether_type, 0x8808);
+  EXPECT_EQ(c.ports[0].tx_burst, 32);
+  EXPECT_EQ(c.queueing, Queueing::kOutput);
+  EXPECT_EQ(c.crossbar, Crossbar::kInputTurns);
   EXPECT_EQ(c.layout_name, "compact");
   ASSERT_EQ(c.lcores.size(), 1u);
   EXPECT_EQ(c.lcores[0].size(), 3u);  // rx:a, fwd, tx:a on one lcore

@@ -1,0 +1,61 @@
+#pragma once
+// The input buffer of an input-queued switch ([switch] queueing = "input-hol"): per (ingress
+// port, priority) one FIFO of admitted packets, each with the egress port FWD chose for it. A
+// packet leaves only from the head of its FIFO (FwdTask moves heads to their egress queues
+// when those have room), so an egress that cannot take the head holds back everything behind
+// it — the head-of-line blocking of DPDK test-pipeline's worker, on which the GFC testbed's
+// switch was built (GFC §6.1.1: "the input buffer is 1MB").
+//
+// FWD is the only user: no atomics. The FIFOs grow by doubling and never shrink, so the steady
+// state allocates nothing; how much they may hold is the shared buffer's business (PFC, CBFC
+// and GFC bound each (port, priority) by B_m, the lossy pool bounds the rest).
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "core/traffic_class.h"
+
+struct rte_mbuf;
+
+namespace fcswitch {
+
+class InputQueues {
+ public:
+  struct Entry {
+    rte_mbuf* packet;
+    uint16_t egress_port;
+  };
+
+  explicit InputQueues(int ports);
+
+  static int slot(int port, int priority) { return port * kNumPriorities + priority; }
+
+  void push(int slot, rte_mbuf* packet, uint16_t egress_port);
+  bool empty(int slot) const { return fifos_[slot].count == 0; }
+  const Entry& front(int slot) const {
+    const Fifo& f = fifos_[slot];
+    return f.entries[f.first];
+  }
+  void pop(int slot);
+  // Bit p set: (port, priority p) holds packets.
+  PriorityMask backlogged(int port) const { return backlogged_[port]; }
+  uint64_t packets() const { return packets_; }
+  // Hands back up to `max` held packets (shutdown, tasks stopped); 0 when none is left.
+  unsigned take(rte_mbuf** out, unsigned max);
+
+ private:
+  struct Fifo {
+    std::unique_ptr<Entry[]> entries;
+    uint32_t mask = 0;  // capacity - 1 (a power of two); 0 before the first push
+    uint32_t first = 0;
+    uint32_t count = 0;
+  };
+  void grow(Fifo& f);
+
+  std::vector<Fifo> fifos_;
+  std::vector<PriorityMask> backlogged_;
+  uint64_t packets_ = 0;
+};
+
+}  // namespace fcswitch

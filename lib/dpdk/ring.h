@@ -10,12 +10,18 @@
 
 namespace fcswitch::dpdk {
 
+// Frees a ring from wherever make_spsc_elem_ring took its memory.
 struct RingDeleter {
-  void operator()(rte_ring* ring) const { rte_free(ring); }
+  bool on_dpdk_heap = true;
+  void operator()(rte_ring* ring) const;
 };
 using RingPtr = std::unique_ptr<rte_ring, RingDeleter>;
 
-// Holds exactly `capacity` entries, on DPDK's heap (no memzone: a lab makes tens of thousands).
+// Holds exactly `capacity` entries, on DPDK's heap (no memzone: a lab makes tens of thousands),
+// or, when the EAL runs without hugepages, on the C library's heap: there DPDK's heap is
+// ordinary memory too, but it zeroes every freed block, which makes each page of every ring
+// resident when the rings go (a lab's peak memory), while the C library leaves the pages
+// of slots never used (an idle port's, a queue no packet takes) untouched.
 // Throws std::runtime_error (name too long, no memory).
 RingPtr make_spsc_ring(const std::string& name, unsigned capacity);
 // The same for fixed-size elements of `element_bytes` (a multiple of 4), used with the

@@ -136,16 +136,34 @@ void LabNetwork::build_schedule() {
   std::vector<ScheduledNode> nodes(scenario_.nodes.size());
   for (size_t i = 0; i < nodes.size(); ++i) {
     ScheduledNode& node = nodes[i];
+    using Role = ScheduledTask::Role;
     if (switches_[i]) {
       node.sw = switches_[i].get();
-      for (const auto& lcore : switches_[i]->lcore_tasks())
-        for (Task* t : lcore) {
-          node.tasks.push_back(t);
-          if (auto* fwd = dynamic_cast<FwdTask*>(t)) node.fwd = fwd;
+      // lcore_tasks() lists the config's task references, in order.
+      const auto& refs = switches_[i]->config().lcores;
+      const auto lcores = switches_[i]->lcore_tasks();
+      for (size_t l = 0; l < lcores.size(); ++l)
+        for (size_t k = 0; k < lcores[l].size(); ++k) {
+          Task* t = lcores[l][k];
+          const config::TaskRef& ref = refs[l][k];
+          if (ref.kind == config::TaskKind::kRx) {
+            node.tasks.push_back({t, Role::kReceiver, rings_[i][ref.port].in.get()});
+          } else if (ref.kind == config::TaskKind::kFwd) {
+            node.fwd = static_cast<FwdTask*>(t);
+            node.tasks.push_back({t, Role::kConsumer});
+          } else {
+            node.tasks.push_back({t});
+          }
         }
     } else {
       node.host = hosts_[i].get();
-      node.tasks = hosts_[i]->tasks();
+      for (Task* t : hosts_[i]->tasks()) {
+        if (t == &hosts_[i]->rx()) {
+          node.tasks.push_back({t, Role::kReceiver, rings_[i][HostSource::kNicPort].in.get()});
+        } else {
+          node.tasks.push_back({t, t == &hosts_[i]->sink() ? Role::kConsumer : Role::kOther});
+        }
+      }
     }
   }
   std::vector<ScheduledLink> links;

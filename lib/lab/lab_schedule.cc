@@ -64,7 +64,16 @@ bool LabSchedule::poll_node(int node, uint64_t now, uint64_t round) {
   if (n.fwd) n.fwd->align_rotation(round);
   if (n.host) n.host->source().align_rotation(round);
   bool busy = false;
-  for (Task* t : n.tasks) busy |= t->run_once(now);
+  for (const ScheduledTask& t : n.tasks) {
+    using Role = ScheduledTask::Role;
+    if (t.role == Role::kReceiver && rte_ring_empty(t.input)) continue;
+    if (t.role == Role::kConsumer && !s.consumer_due) continue;
+    const bool moved = t.task->run_once(now);
+    if (t.role == Role::kReceiver && moved) s.consumer_due = true;
+    // A consumer that found nothing had empty inputs; a busy one may have left frames.
+    if (t.role == Role::kConsumer) s.consumer_due = moved;
+    busy |= moved;
+  }
   if (!s.touched) {
     s.touched = true;
     touched_nodes_.push_back(node);

@@ -15,6 +15,12 @@
 // heap keyed by time; an item's timer is read again after every step in which it was polled
 // (only a poll changes it: a node's by frames arriving is covered, since an arrival wakes it).
 //
+// Within a node, a task whose poll could only find nothing is not polled (DESIGN.md §6: an
+// idle port costs no poll): an RX task while the ring the link delivers into is empty, FWD
+// (a host's sink) until an RX task of the node has passed it something, or it was busy in
+// its last poll (it takes a burst per input, and may have left some). Such a poll changes
+// nothing, so skipping it changes no result.
+//
 // Two things an idle poll used to do are kept as if every task had been polled in every
 // round: FWD's and a host source's round robin (align_rotation with the count of full-poll
 // rounds). A node that failed to allocate a frame (a shared pool ran dry) is polled in every
@@ -34,9 +40,20 @@ struct rte_ring;
 
 namespace fcswitch::lab {
 
+struct ScheduledTask {
+  enum class Role : uint8_t {
+    kReceiver,  // RX: has work only when `input` holds frames
+    kConsumer,  // FWD, a host's sink: has work only when a receiver passed it frames
+    kOther,     // TX, a host's source: always polled with its node
+  };
+  Task* task = nullptr;
+  Role role = Role::kOther;
+  rte_ring* input = nullptr;  // a receiver's: the ring its link delivers into
+};
+
 struct ScheduledNode {
-  std::vector<Task*> tasks;        // in poll order
-  const SwitchNode* sw = nullptr;  // one of sw and host
+  std::vector<ScheduledTask> tasks;  // in poll order
+  const SwitchNode* sw = nullptr;    // one of sw and host
   LabHost* host = nullptr;
   FwdTask* fwd = nullptr;  // the switch's, for align_rotation
   // Per port: the TX ring a link takes from, and that link.
@@ -71,9 +88,10 @@ class LabSchedule {
   struct NodeState {
     uint64_t timer_ticks = kNeverTicks;
     uint64_t alloc_failures = 0;
-    bool active = false;   // in next_nodes_
-    bool touched = false;  // polled in this step
-    bool starved = false;  // in starved_
+    bool active = false;       // in next_nodes_
+    bool touched = false;      // polled in this step
+    bool starved = false;      // in starved_
+    bool consumer_due = true;  // its consumer may have frames: a receiver or it was busy
   };
   struct LinkState {
     uint64_t timer_ticks = kNeverTicks;

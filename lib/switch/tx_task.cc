@@ -42,6 +42,12 @@ TxTask::~TxTask() = default;
 bool TxTask::refill(int queue) {
   QueueHead& head = heads_[queue];
   head.first = 0;
+  // Every packet is charged to its queue's depth before it is put in a lane: a queue of no
+  // depth has empty lanes, and an idle port's poll need not try each of its queues' lanes.
+  if (state_.egress_depth[port_]->value(queue) == 0) {
+    backlogged_ &= static_cast<QueueMask>(~(1u << queue));
+    return false;
+  }
   // Lanes in turn, a burst from the first that has packets (one lane: a plain FIFO).
   const auto& lanes = state_.egress_rings[port_][queue];
   const int n = static_cast<int>(lanes.size());

@@ -67,7 +67,9 @@ bool LabSchedule::poll_node(int node, uint64_t now, uint64_t round) {
   for (const ScheduledTask& t : n.tasks) {
     using Role = ScheduledTask::Role;
     if (t.role == Role::kReceiver && rte_ring_empty(t.input)) continue;
-    if (t.role == Role::kConsumer && !s.consumer_due) continue;
+    // An input-queued FWD also has work while its input FIFOs hold packets: TX may have
+    // made room for their heads.
+    if (t.role == Role::kConsumer && !s.consumer_due && !(n.fwd && n.fwd->held())) continue;
     const bool moved = t.task->run_once(now);
     if (t.role == Role::kReceiver && moved) s.consumer_due = true;
     // A consumer that found nothing had empty inputs; a busy one may have left frames.

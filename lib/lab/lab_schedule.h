@@ -18,8 +18,9 @@
 // Within a node, a task whose poll could only find nothing is not polled (DESIGN.md §6: an
 // idle port costs no poll): an RX task while the ring the link delivers into is empty, FWD
 // (a host's sink) until an RX task of the node has passed it something, or it was busy in
-// its last poll (it takes a burst per input, and may have left some). Such a poll changes
-// nothing, so skipping it changes no result.
+// its last poll (it takes a burst per input, and may have left some), or it holds packets in
+// input FIFOs (queueing = "input-hol": their heads move when TX makes room). Such a poll
+// changes nothing, so skipping it changes no result.
 //
 // Two things an idle poll used to do are kept as if every task had been polled in every
 // round: FWD's and a host source's round robin (align_rotation with the count of full-poll

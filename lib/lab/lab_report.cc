@@ -57,7 +57,7 @@ nlohmann::ordered_json summary_json(const LabResult& r) {
   j["overrides"] = r.overrides;
   j["failed_links"] = r.failed_links;
   if (r.fct) j["fct"] = fct_json(*r.fct);
-  if (!r.failed_links.empty()) j["failure_seed"] = r.failure_seed;
+  if (r.failure_seed) j["failure_seed"] = *r.failure_seed;
   j["deadlock"] = {
       {"detected", r.deadlock.detected},
       {"at_s", seconds_or_null(ns_to_s(r.deadlock.detected, r.deadlock.formed_ns))},
@@ -129,7 +129,8 @@ std::string human_summary(const LabResult& r) {
       r.scenario, r.clock, r.duration_s * 1e3, r.wall_s, r.clock_steps, r.packet_hops);
   for (const std::string& o : r.overrides) s += fmt::format("  --set {}\n", o);
   if (!r.failed_links.empty())
-    s += fmt::format("failed links ({}, draw seed {}): {}\n", r.failed_links.size(), r.failure_seed,
+    s += fmt::format("failed links ({}{}): {}\n", r.failed_links.size(),
+                     r.failure_seed ? fmt::format(", draw seed {}", *r.failure_seed) : "",
                      fmt::join(r.failed_links, " "));
   s += fmt::format("deadlock: {}\n", deadlock_text(r.deadlock));
   if (r.deadlock.detected) {

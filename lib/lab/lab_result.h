@@ -65,7 +65,7 @@ struct LabResult {
   // needs each flow's path).
   std::optional<FctReport> fct;
   std::vector<std::string> failed_links;  // [topology] failures, before the run
-  uint64_t failure_seed = 0;
+  std::optional<uint64_t> failure_seed;   // of the random draw; none for links named in the file
   double duration_s = 0;
   std::vector<FlowResult> flows;
   std::vector<QueueResult> queues;

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <deque>
 #include <filesystem>
 #include <fstream>
@@ -202,10 +203,14 @@ class ScenarioReader {
     std::optional<double> fail_probability;
     uint64_t fail_seed = out_.seed;
     bool keep_connected = true;
+    const toml::array* fixed_failures = nullptr;
+    std::optional<TableReader> failures_reader;
     if (const toml::table* failures = r.table("failures")) {
-      TableReader f(*failures, "topology.failures", problems_);
+      TableReader& f = failures_reader.emplace(*failures, "topology.failures", problems_);
+      fixed_failures = f.array("links");
       fail_probability = f.number("probability", 0.0, 1.0);
-      if (!fail_probability) f.refuse("probability", "a probability in [0, 1]");
+      if (!fail_probability && !fixed_failures)
+        f.refuse("probability", "a probability in [0, 1], or links to fail");
       if (auto s = f.integer("seed", 0, INT64_MAX)) fail_seed = static_cast<uint64_t>(*s);
       if (auto k = f.boolean("keep_connected")) keep_connected = *k;
       f.reject_unknown_keys();
@@ -222,8 +227,92 @@ class ScenarioReader {
                fmt::format("\"{}\" ({})", *spec, error.what()));
       return;
     }
+    if (fixed_failures &&
+        !fail_named_links(topo, *fixed_failures, keep_connected, *failures_reader))
+      return;
     if (fail_probability) fail_links(topo, *fail_probability, fail_seed, keep_connected, r);
     add_generated(topo, all, tiers, r);
+  }
+
+  // [topology.failures] links = ["L1-S2", "S1:L5-L5:S1", …]: these switch-to-switch links fail
+  // before the run (GFC §6.2.2, Fig. 11: a fat-tree with three chosen failures). A link is named
+  // by its two switches, or by switch:port at both ends (summary.json's failed_links) where two
+  // switches share several links. False, with a problem located at the entry, for a name that
+  // is not one link of the network, for a link named twice, and (with keep_connected) for
+  // failures that cut a host off another.
+  bool fail_named_links(topology::Topology& topo, const toml::array& names, bool keep_connected,
+                        TableReader& r) {
+    std::vector<topology::SwitchLink> failed;
+    bool ok = true;
+    for (size_t i = 0; i < names.size(); ++i) {
+      const toml::node& node = *names.get(i);
+      const std::string key = fmt::format("topology.failures.links[{}]", i);
+      const auto* text = node.as_string();
+      const std::vector<topology::SwitchLink> found =
+          text ? named_links(topo, text->get()) : std::vector<topology::SwitchLink>{};
+      if (found.size() != 1) {
+        problems_.expected(node.source(), key,
+                           found.empty() ? "a switch-to-switch link, \"A-B\" or \"A:port-B:port\""
+                                         : "one link (these switches share several: name the "
+                                           "ports, \"A:port-B:port\")",
+                           config::describe(node));
+        ok = false;
+      } else if (std::find(failed.begin(), failed.end(), found[0]) != failed.end()) {
+        problems_.note(node.source(), key, "names a link named before it");
+        ok = false;
+      } else {
+        failed.push_back(found[0]);
+      }
+    }
+    if (!ok) return false;
+    topology::Topology left = topology::without_links(topo, failed);
+    if (keep_connected && !topology::host_connectivity(left).all_connected()) {
+      r.refuse("links",
+               "links whose failure leaves every host reaching every other "
+               "(or keep_connected = false)");
+      return false;
+    }
+    for (const topology::SwitchLink& l : failed) out_.failed_links.push_back(link_name(topo, l));
+    topo = std::move(left);
+    return true;
+  }
+
+  // The links `text` names: "A-B" (every link between switches A and B) or "A:pa-B:pb" (that
+  // one). Node names may hold '-', so every '-' is tried as the separator.
+  static std::vector<topology::SwitchLink> named_links(const topology::Topology& topo,
+                                                       std::string_view text) {
+    const auto end = [&](std::string_view side) {
+      const size_t colon = side.find(':');
+      const int sw = topo.switch_index(side.substr(0, colon));
+      const int port = sw < 0 || colon == std::string_view::npos
+                           ? -1
+                           : topo.port_index(sw, side.substr(colon + 1));
+      return std::pair{sw, colon == std::string_view::npos || port >= 0 ? port : -2};
+    };
+    std::vector<topology::SwitchLink> found;
+    for (size_t dash = text.find('-'); dash != std::string_view::npos;
+         dash = text.find('-', dash + 1)) {
+      const auto [a, port_a] = end(text.substr(0, dash));
+      const auto [b, port_b] = end(text.substr(dash + 1));
+      if (a < 0 || b < 0 || port_a == -2 || port_b == -2) continue;
+      for (const topology::SwitchLink& l : topology::switch_links(topo)) {
+        const auto matches = [&](int sa, int pa, int sb, int pb) {
+          return sa == a && sb == b && (port_a < 0 || pa == port_a) && (port_b < 0 || pb == port_b);
+        };
+        if ((matches(l.switch_a, l.port_a, l.switch_b, l.port_b) ||
+             matches(l.switch_b, l.port_b, l.switch_a, l.port_a)) &&
+            std::find(found.begin(), found.end(), l) == found.end())
+          found.push_back(l);
+      }
+    }
+    return found;
+  }
+
+  // "S1:L5-L5:S1": as summary.json lists failed links.
+  static std::string link_name(const topology::Topology& topo, const topology::SwitchLink& l) {
+    return fmt::format("{}:{}-{}:{}", topo.at(l.switch_a).name,
+                       topo.at(l.switch_a).ports[l.port_a].name, topo.at(l.switch_b).name,
+                       topo.at(l.switch_b).ports[l.port_b].name);
   }
 
   // GFC §6.2.3, Table 1: each switch-to-switch link fails with `probability` before the run.
@@ -237,10 +326,7 @@ class ScenarioReader {
       const auto failed = topology::fail_links_at_random(topo, probability, seed + draw);
       topology::Topology left = topology::without_links(topo, failed);
       if (keep_connected && !topology::host_connectivity(left).all_connected()) continue;
-      for (const topology::SwitchLink& l : failed)
-        out_.failed_links.push_back(fmt::format(
-            "{}:{}-{}:{}", topo.at(l.switch_a).name, topo.at(l.switch_a).ports[l.port_a].name,
-            topo.at(l.switch_b).name, topo.at(l.switch_b).ports[l.port_b].name));
+      for (const topology::SwitchLink& l : failed) out_.failed_links.push_back(link_name(topo, l));
       out_.failure_seed = seed + draw;
       topo = std::move(left);
       return;

@@ -11,6 +11,7 @@
 // merged into the scenario before it is read, so one file serves every engine.
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <unordered_set>
@@ -98,9 +99,10 @@ struct LabScenario {
   std::vector<LabNode> nodes;
   std::vector<LabLinkSpec> links;
   std::vector<FlowSpec> flows;
-  // [topology] failures: the links failed before the run ("S1:p2-L3:p1") and the draw's seed.
+  // [topology] failures: the links failed before the run ("S1:p2-L3:p1") and, when they were
+  // drawn at random, the draw's seed.
   std::vector<std::string> failed_links;
-  uint64_t failure_seed = 0;
+  std::optional<uint64_t> failure_seed;
   LabRouting routing;  // [topology] routing: how the FIB entries were made, to remake them
   std::vector<LabEvent> events;  // in time order
 

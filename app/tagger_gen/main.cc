@@ -168,7 +168,7 @@ int generate(const GenerateOptions& o, const std::string& argv_line) {
     if (o.algorithm != "brute" && o.algorithm != "greedy" && o.algorithm != "single")
       throw std::invalid_argument("--algorithm: expected brute, greedy, clos or single");
     ProgressLine line =
-        stderr_progress("rules", trees && o.algorithm == "greedy" ? "tree walks" : "hops",
+        stderr_progress("rules", trees && o.algorithm == "greedy" ? "steps" : "hops",
                         o.quiet, o.progress_every_s);
     const TaggedGraph graph =
         o.algorithm != "greedy" ? brute_force_tagging(topo, routes, &elp)

@@ -35,10 +35,13 @@ bool GreedyDecisions::pend(const PendingTransition& t) {
   return true;
 }
 
-void GreedyDecisions::decide(std::vector<PendingTransition>& pending) {
+void GreedyDecisions::decide(std::vector<PendingTransition>& pending,
+                             const std::function<void(double fraction)>& decided) {
   std::sort(pending.begin(), pending.end());
   pending.erase(std::unique(pending.begin(), pending.end()), pending.end());
-  for (const PendingTransition& p : pending) {
+  for (size_t i = 0; i < pending.size(); ++i) {
+    if (decided && i % 4096 == 0) decided(static_cast<double>(i) / pending.size());
+    const PendingTransition& p = pending[i];
     int new_tag = p.tag;
     // A delivery closes no cycle (the hosts forward nothing), nor does a first hop: nothing
     // enters a host-facing port, so no cycle passes through it and G_tmp need not hold it.

@@ -5,6 +5,7 @@
 // arrays: one row per state, one entry per port of its switch plus one for the hosts.
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <vector>
 
@@ -45,7 +46,9 @@ class GreedyDecisions {
   // Decides one hop's transitions (any order, repeats allowed; sorted here): each keeps its
   // tag unless adding it to G_tag closes a cycle, then the tag goes up by one (Tagger
   // Algorithm 2, lines 4–14).
-  void decide(std::vector<PendingTransition>& pending);
+  // `decided(fraction)` now and then: the sandbox is the one part that cannot be split.
+  void decide(std::vector<PendingTransition>& pending,
+              const std::function<void(double fraction)>& decided = {});
 
   // Every decision as an edge (at, tag) → (next, new tag).
   TaggedGraph graph() const;

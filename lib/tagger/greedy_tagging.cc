@@ -128,8 +128,10 @@ TaggedGraph greedy_tagging(const Topology& topo, const DestinationTrees& trees,
                                    TreeLayerWalk(topo.switches()));
   std::vector<PendingTransition> pending;
   // A route of k hops takes k + 1 transitions (the last to the hosts): hops 0 … longest − 1.
+  // Progress in steps: per hop, one per tree walked, then as many for the decisions.
   const int layers = trees.summary().longest_switches;
-  const double total = static_cast<double>(layers) * trees.trees();
+  const double per_hop = 2.0 * trees.trees();
+  const double total = layers * per_hop;
   // Tagger Algorithm 2, line 3: Algorithm 1's tags in order, i.e. the routes' hops.
   for (int layer = 0; layer < layers; ++layer) {
     pending.clear();
@@ -144,10 +146,12 @@ TaggedGraph greedy_tagging(const Topology& topo, const DestinationTrees& trees,
               if (decided.pend(t)) pending.push_back(t);
           }
         },
-        static_cast<double>(layer) * trees.trees(), total);
+        layer * per_hop, total);
     // As the route walk: no transition left at a hop ends the greedy.
     if (pending.empty()) break;
-    decided.decide(pending);
+    decided.decide(pending, [&](double fraction) {
+      work.report((layer + 0.5 + fraction / 2) * per_hop, total);
+    });
   }
   return decided.graph();
 }

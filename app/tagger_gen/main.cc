@@ -136,7 +136,7 @@ int generate(const GenerateOptions& o, const std::string& argv_line) {
   PhaseTimings phases;
   phases.start("topology");
   const Topology topo = make_topology(o.topology);
-  const std::string elp_spec = !o.elp.empty()           ? o.elp
+  const std::string elp_spec = !o.elp.empty()          ? o.elp
                                : o.algorithm == "clos" ? fmt::format("updown+kbounce:{}", o.bounces)
                                                        : "trees";
   // Destination trees are kept (100 MB for 10,000 switches) and walked tree by tree; any
@@ -167,13 +167,11 @@ int generate(const GenerateOptions& o, const std::string& argv_line) {
   } else {
     if (o.algorithm != "brute" && o.algorithm != "greedy" && o.algorithm != "single")
       throw std::invalid_argument("--algorithm: expected brute, greedy, clos or single");
-    ProgressLine line =
-        stderr_progress("rules", trees && o.algorithm == "greedy" ? "steps" : "hops",
-                        o.quiet, o.progress_every_s);
-    const TaggedGraph graph =
-        o.algorithm != "greedy" ? brute_force_tagging(topo, routes, &elp)
-        : trees                 ? greedy_tagging(topo, *trees, phase_work(o, line))
-                                : greedy_tagging(topo, routes, &elp, phase_work(o, line));
+    ProgressLine line = stderr_progress(
+        "rules", trees && o.algorithm == "greedy" ? "steps" : "hops", o.quiet, o.progress_every_s);
+    const TaggedGraph graph = o.algorithm != "greedy" ? brute_force_tagging(topo, routes, &elp)
+                              : trees ? greedy_tagging(topo, *trees, phase_work(o, line))
+                                      : greedy_tagging(topo, routes, &elp, phase_work(o, line));
     max_graph_tag = o.algorithm == "brute" ? graph.max_tag() : 0;
     rules = rules_from_graph(topo, graph);
     if (o.algorithm == "single") {

@@ -48,7 +48,7 @@ class DestinationTrees {
   const topology::Topology& topo_;
   size_t switches_;
   std::vector<int> destinations_;
-  std::vector<uint8_t> ports_;  // [tree * switches + sw]
+  std::vector<uint8_t> ports_;                                  // [tree * switches + sw]
   std::vector<topology::EndpointId> first_endpoint_, far_end_;  // Topology's, flat
   ElpSummary summary_;
 };

@@ -160,8 +160,7 @@ ElpCoverage check_elp_coverage(const Topology& topo, const std::vector<TagRewrit
 ElpCoverage check_elp_coverage(const Topology& topo, const std::vector<TagRewriteTable>& tables,
                                const DestinationTrees& trees, const ParallelWork& work) {
   const FirstHops first(topo, tables);
-  std::vector<TreeCoverage> slots(std::max<size_t>(work.batch, 1),
-                                  TreeCoverage(topo.switches()));
+  std::vector<TreeCoverage> slots(std::max<size_t>(work.batch, 1), TreeCoverage(topo.switches()));
   ElpCoverage coverage;
   run_in_batches(
       work, static_cast<size_t>(trees.trees()),

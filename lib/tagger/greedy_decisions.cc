@@ -53,8 +53,7 @@ void GreedyDecisions::decide(std::vector<PendingTransition>& pending,
         box->node.assign(topo_.endpoints(), -1);
       }
       // Tagger Algorithm 2, line 7: the edge keeps tag x unless G_tmp (here G_x) gets a cycle.
-      if (!box->order.add_edge(box->node_of(p.source), box->node_of(p.target)))
-        new_tag = p.tag + 1;
+      if (!box->order.add_edge(box->node_of(p.source), box->node_of(p.target))) new_tag = p.tag + 1;
     }
     new_tags_[row(p.source, p.tag) + slot(p.target)] = static_cast<int16_t>(new_tag);
   }

@@ -63,15 +63,14 @@ class GreedyDecisions {
 
   // Entries of a state's row: the port towards `next`, or past the ports for the hosts.
   int slot(topology::EndpointId next) const {
-    return topo_.is_hosts(next) ? hosts_slot_[topo_.sender_switch(next)]
-                                : topo_.sender_port(next);
+    return topo_.is_hosts(next) ? hosts_slot_[topo_.sender_switch(next)] : topo_.sender_port(next);
   }
   int32_t row(topology::EndpointId at, int tag);  // added when new
 
   const topology::Topology& topo_;
-  std::vector<int> hosts_slot_;              // switch → its ports' count
-  std::vector<std::vector<int32_t>> rows_;   // [tag][endpoint] → first entry, -1 none
-  std::vector<int16_t> new_tags_;            // the rows; -1 undecided
+  std::vector<int> hosts_slot_;                      // switch → its ports' count
+  std::vector<std::vector<int32_t>> rows_;           // [tag][endpoint] → first entry, -1 none
+  std::vector<int16_t> new_tags_;                    // the rows; -1 undecided
   std::vector<std::unique_ptr<Sandbox>> sandboxes_;  // by tag
 };
 

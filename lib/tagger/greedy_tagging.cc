@@ -124,8 +124,7 @@ TaggedGraph greedy_tagging(const Topology& topo, const RouteSource& routes, ElpS
 TaggedGraph greedy_tagging(const Topology& topo, const DestinationTrees& trees,
                            const ParallelWork& work) {
   GreedyDecisions decided(topo);
-  std::vector<TreeLayerWalk> walks(std::max<size_t>(work.batch, 1),
-                                   TreeLayerWalk(topo.switches()));
+  std::vector<TreeLayerWalk> walks(std::max<size_t>(work.batch, 1), TreeLayerWalk(topo.switches()));
   std::vector<PendingTransition> pending;
   // A route of k hops takes k + 1 transitions (the last to the hosts): hops 0 … longest − 1.
   // Progress in steps: per hop, one per tree walked, then as many for the decisions.

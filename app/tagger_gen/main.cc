@@ -11,21 +11,26 @@
 #include <toml++/toml.h>
 #include <CLI/CLI.hpp>
 
-#include <chrono>
 #include <fstream>
 #include <iostream>
+#include <optional>
 #include <set>
 #include <sstream>
+#include <thread>
 
+#include "core/progress_line.h"
+#include "phase_timings.h"
 #include "scenario_topology.h"
 #include "tagger/brute_force_tagging.h"
 #include "tagger/clos_bounce_tagging.h"
+#include "tagger/destination_trees.h"
 #include "tagger/elp.h"
 #include "tagger/elp_coverage.h"
 #include "tagger/greedy_tagging.h"
 #include "tagger/switch_tag_rules.h"
 #include "tagger/tag_rewrite_table.h"
 #include "tagger/tagging_verifier.h"
+#include "thread_runner.h"
 #include "topology/topology_spec.h"
 
 namespace fcswitch::tagger_gen {
@@ -35,10 +40,9 @@ using namespace tagger;
 using topology::EndpointId;
 using topology::Topology;
 using topology::TopologySwitch;
-using Clock = std::chrono::steady_clock;
 
-double seconds_since(Clock::time_point start) {
-  return std::chrono::duration<double>(Clock::now() - start).count();
+int default_threads() {
+  return std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
 }
 
 std::vector<int> numbers(const std::string& text) {
@@ -110,70 +114,120 @@ void print_verdict(const VerifierReport& report) {
   }
 }
 
-int generate(const std::string& topology_spec, std::string elp_spec, const std::string& algorithm,
-             int bounces, const std::string& priorities_text, const std::string& out_path,
-             const std::string& one_switch, uint64_t seed, bool coverage,
-             const std::string& argv_line) {
-  const auto t0 = Clock::now();
-  const Topology topo = make_topology(topology_spec);
-  const double topo_s = seconds_since(t0);
-  if (elp_spec.empty())
-    elp_spec = algorithm == "clos" ? fmt::format("updown+kbounce:{}", bounces) : "trees";
-  const RouteSource routes = make_elp(topo, elp_spec, seed);
+struct GenerateOptions {
+  std::string topology, elp, algorithm = "greedy", priorities = "3", out, one_switch;
+  int bounces = 1;
+  uint64_t seed = 1;
+  bool coverage = true;
+  bool quiet = false;               // no progress lines on stderr
+  double progress_every_s = 5;      // between progress lines when stderr is not a terminal
+  int threads = default_threads();  // for the work split by destination tree
+};
 
-  const auto t1 = Clock::now();
-  SwitchTagRules rules;
+// A phase's work split over the threads, its progress on a line of stderr.
+ParallelWork phase_work(const GenerateOptions& o, ProgressLine& line) {
+  ParallelWork work;
+  work.run = thread_runner(o.threads);
+  work.progress = [&line](double done, double total) { line.update(done, total); };
+  return work;
+}
+
+int generate(const GenerateOptions& o, const std::string& argv_line) {
+  PhaseTimings phases;
+  phases.start("topology");
+  const Topology topo = make_topology(o.topology);
+  const std::string elp_spec = !o.elp.empty()          ? o.elp
+                               : o.algorithm == "clos" ? fmt::format("updown+kbounce:{}", o.bounces)
+                                                       : "trees";
+  // Destination trees are kept (100 MB for 10,000 switches) and walked tree by tree; any
+  // other ELP is streamed from its generator again whenever it is walked.
+  std::optional<DestinationTrees> trees;
   ElpSummary elp;
+  if (elp_spec == "trees") {
+    phases.start("routes");
+    ProgressLine line = stderr_progress("routes", "trees", o.quiet, o.progress_every_s);
+    trees.emplace(topo, o.seed, phase_work(o, line));
+    elp = trees->summary();
+  }
+  const RouteSource routes =
+      trees ? RouteSource([&t = *trees](const RouteSink& s) { t.for_each_route(s); })
+            : make_elp(topo, elp_spec, o.seed);
+
+  phases.start("rules");
+  SwitchTagRules rules;
   int max_graph_tag = 0;
-  if (algorithm == "clos") {
-    rules = clos_bounce_rules(topo, bounces);
-    routes([&](int, std::span<const EndpointId> hops) {
-      ++elp.routes;
-      elp.longest_switches = std::max(elp.longest_switches, static_cast<int>(hops.size()) + 1);
-    });
+  if (o.algorithm == "clos") {
+    rules = clos_bounce_rules(topo, o.bounces);
+    if (!trees) {
+      routes([&](int, std::span<const EndpointId> hops) {
+        ++elp.routes;
+        elp.longest_switches = std::max(elp.longest_switches, static_cast<int>(hops.size()) + 1);
+      });
+    }
   } else {
-    if (algorithm != "brute" && algorithm != "greedy" && algorithm != "single")
+    if (o.algorithm != "brute" && o.algorithm != "greedy" && o.algorithm != "single")
       throw std::invalid_argument("--algorithm: expected brute, greedy, clos or single");
-    TaggedGraph graph = algorithm == "greedy" ? greedy_tagging(topo, routes, &elp)
-                                              : brute_force_tagging(topo, routes, &elp);
-    max_graph_tag = algorithm == "brute" ? graph.max_tag() : 0;
+    ProgressLine line = stderr_progress(
+        "rules", trees && o.algorithm == "greedy" ? "steps" : "hops", o.quiet, o.progress_every_s);
+    const TaggedGraph graph = o.algorithm != "greedy" ? brute_force_tagging(topo, routes, &elp)
+                              : trees ? greedy_tagging(topo, *trees, phase_work(o, line))
+                                      : greedy_tagging(topo, routes, &elp, phase_work(o, line));
+    max_graph_tag = o.algorithm == "brute" ? graph.max_tag() : 0;
     rules = rules_from_graph(topo, graph);
-    if (algorithm == "single") {
+    if (o.algorithm == "single") {
       // Plain PFC written as rules: every ELP hop keeps the first tag (one lossless class).
       for (auto& list : rules.triples)
         for (RuleTriple& t : list) t.tag = t.new_tag = kFirstTag;
       settle(topo, rules);
     }
   }
-  const double generate_s = seconds_since(t1);
 
-  std::vector<std::vector<TagRule>> compressed;
-  size_t triples_total = 0, compressed_total = 0;
-  for (int sw = 0; sw < topo.switches(); ++sw) {
-    compressed.push_back(rules.compressed(sw));
-    triples_total += rules.triples[sw].size();
-    compressed_total += compressed.back().size();
+  // The triples go once compressed: 10,000 switches hold some 10^8 of them.
+  std::vector<std::vector<TagRule>> compressed(topo.switches());
+  size_t triples_total = 0, compressed_total = 0, max_triples = 0, max_compressed = 0;
+  {
+    ProgressLine line = stderr_progress("compression", "switches", o.quiet, o.progress_every_s);
+    run_in_batches(
+        phase_work(o, line), compressed.size(),
+        [&](size_t sw) { compressed[sw] = rules.compressed(static_cast<int>(sw)); }, nullptr, 0,
+        static_cast<double>(compressed.size()));
   }
   std::set<int> tag_set;
-  for (const auto& list : rules.triples)
-    for (const RuleTriple& t : list) tag_set.insert({t.tag, t.new_tag});
+  for (size_t sw = 0; sw < compressed.size(); ++sw) {
+    triples_total += rules.triples[sw].size();
+    max_triples = std::max(max_triples, rules.triples[sw].size());
+    compressed_total += compressed[sw].size();
+    max_compressed = std::max(max_compressed, compressed[sw].size());
+    for (const TagRule& r : compressed[sw]) tag_set.insert({r.tag, r.new_tag});
+  }
+  rules.triples = {};
   const std::vector<int> tags(tag_set.begin(), tag_set.end());
-  std::vector<int> priorities = numbers(priorities_text);
+  std::vector<int> priorities = numbers(o.priorities);
   while (priorities.size() < tags.size())
     priorities.push_back(priorities.empty() ? 3 : priorities.back() + 1);
 
-  const auto t2 = Clock::now();
-  const VerifierReport report = verify_tag_rules(topo, compressed);
+  phases.start("verifier");
+  VerifierReport report;
+  {
+    ProgressLine line = stderr_progress("verifier", "switches", o.quiet, o.progress_every_s);
+    report = verify_tag_rules(topo, compressed, phase_work(o, line));
+  }
   ElpCoverage cover;
-  if (coverage && rules.conflicts.empty())
-    cover = check_elp_coverage(topo, rewrite_tables(topo.ports_per_switch(), compressed), routes);
-  const double verify_s = seconds_since(t2);
+  if (o.coverage && rules.conflicts.empty()) {
+    phases.start("coverage");
+    ProgressLine line =
+        stderr_progress("coverage", trees ? "trees" : "routes", o.quiet, o.progress_every_s);
+    const auto tables = rewrite_tables(topo.ports_per_switch(), compressed);
+    cover = trees ? check_elp_coverage(topo, tables, *trees, phase_work(o, line))
+                  : check_elp_coverage(topo, tables, routes);
+  }
+  phases.stop();
 
-  fmt::print("topology           {}: {} switches, {} links, {} host ports\n", topology_spec,
+  fmt::print("topology           {}: {} switches, {} links, {} host ports\n", o.topology,
              topo.switches(), topo.links(), topo.host_ports());
   fmt::print("ELP                {}: {} routes, longest {} switches ({} links with the hosts')\n",
              elp_spec, elp.routes, elp.longest_switches, elp.longest_switches + 1);
-  fmt::print("algorithm          {}{}\n", algorithm,
+  fmt::print("algorithm          {}{}\n", o.algorithm,
              max_graph_tag
                  ? fmt::format(" (Algorithm 1 used {} tags incl. the hosts')", max_graph_tag)
                  : "");
@@ -182,35 +236,35 @@ int generate(const std::string& topology_spec, std::string elp_spec, const std::
   fmt::print(
       "rules per switch   max {} / mean {:.1f} before compression, max {} / mean {:.1f} "
       "after (InPort and OutPort bitmaps, §7)\n",
-      rules.max_triples(), static_cast<double>(triples_total) / topo.switches(),
-      rules.max_compressed(), static_cast<double>(compressed_total) / topo.switches());
+      max_triples, static_cast<double>(triples_total) / topo.switches(), max_compressed,
+      static_cast<double>(compressed_total) / topo.switches());
   for (size_t i = 0; i < rules.conflicts.size() && i < 5; ++i)
     fmt::print("conflict           {}\n", rules.conflicts[i]);
   if (rules.conflicts.size() > 5)
     fmt::print("conflict           … {} in all\n", rules.conflicts.size());
   print_verdict(report);
-  if (coverage && rules.conflicts.empty())
+  if (o.coverage && rules.conflicts.empty())
     fmt::print("ELP coverage       {} of {} routes lossless{}\n", cover.routes - cover.demoted,
                cover.routes, cover.demoted ? ": first demoted " + cover.first_demoted : "");
-  fmt::print("run time           topology {:.3f} s, rules {:.3f} s, checks {:.3f} s\n", topo_s,
-             generate_s, verify_s);
+  fmt::print("run time           {}\n", phases.times());
+  fmt::print("peak memory        {} (resident, by the end of each phase)\n", phases.peaks());
 
-  if (!one_switch.empty()) {
-    const int sw = topo.switch_index(one_switch);
-    if (sw < 0) throw std::invalid_argument("--switch " + one_switch + ": no such switch");
+  if (!o.one_switch.empty()) {
+    const int sw = topo.switch_index(o.one_switch);
+    if (sw < 0) throw std::invalid_argument("--switch " + o.one_switch + ": no such switch");
     fmt::print("\n# fcswitch config for {} (tagger-gen {})\n[tagger]\n{}\nlossy_tag = 0\n{}",
-               one_switch, argv_line, tags_line(tags, priorities),
+               o.one_switch, argv_line, tags_line(tags, priorities),
                rules_toml(topo.at(sw), compressed[sw]));
   }
-  if (!out_path.empty()) {
-    std::ofstream out(out_path);
+  if (!o.out.empty()) {
+    std::ofstream out(o.out);
     out << fmt::format(
         "# Tagger rules, generated: tagger-gen {}\n"
         "# {} routes of ELP {}; algorithm {}; verified by Theorem 5.1.\n"
         "# Every node's [tagger] section maps the tags to lossless priorities:\n#   {}\n"
         "# One table per switch; a lab scenario reads it with [lab] tagger_rules, an fcswitch\n"
         "# config takes a switch's `rules` under its own [tagger].\n",
-        argv_line, elp.routes, elp_spec, algorithm, tags_line(tags, priorities));
+        argv_line, elp.routes, elp_spec, o.algorithm, tags_line(tags, priorities));
     for (int sw = 0; sw < topo.switches(); ++sw)
       out << fmt::format("\n[{}]\n{}", topo.at(sw).name, rules_toml(topo.at(sw), compressed[sw]));
   }
@@ -269,31 +323,40 @@ std::vector<std::vector<TagRule>> read_rules_file(const Topology& topo, const st
 int main(int argc, char** argv) {
   using namespace fcswitch::tagger_gen;
   CLI::App app{"tagger-gen: Tagger rules from a topology and an ELP (Tagger CoNEXT'17)"};
-  std::string topology, elp, algorithm = "greedy", priorities = "3", out, one_switch, rules_file;
-  int bounces = 1;
-  uint64_t seed = 1;
+  GenerateOptions o;
+  std::string rules_file;
   bool no_coverage = false;
-  app.add_option("--topology", topology,
+  app.add_option("--topology", o.topology,
                  std::string(fcswitch::topology::spec_forms()) +
                      " | a TOML file with [[switches]] (tier for Clos), [[hosts]], [[links]] "
                      "(a lab scenario)")
       ->required();
-  app.add_option("--elp", elp,
+  app.add_option("--elp", o.elp,
                  "shortest | trees (destination-rooted shortest-path trees, §8.2) | updown | "
                  "updown+kbounce:K | file:PATH (default: trees; updown+kbounce:BOUNCES for clos)");
-  app.add_option("--algorithm", algorithm,
+  app.add_option("--algorithm", o.algorithm,
                  "brute (Alg. 1) | greedy (Alg. 2) | clos (§4.3) | single (one tag "
                  "everywhere: plain PFC as a rule set, for comparison)")
       ->capture_default_str();
-  app.add_option("--bounces", bounces, "clos: bounces the ELP tolerates (tags = bounces + 1)")
+  app.add_option("--bounces", o.bounces, "clos: bounces the ELP tolerates (tags = bounces + 1)")
       ->capture_default_str();
-  app.add_option("--priorities", priorities,
+  app.add_option("--priorities", o.priorities,
                  "lossless priority of each tag in order, e.g. 3,4 (more tags: the next ones)")
       ->capture_default_str();
-  app.add_option("--out", out, "write every switch's rules to this TOML file");
-  app.add_option("--switch", one_switch, "print this switch's [tagger] section");
-  app.add_option("--seed", seed, "tie-breaking of shortest-path trees")->capture_default_str();
+  app.add_option("--out", o.out, "write every switch's rules to this TOML file");
+  app.add_option("--switch", o.one_switch, "print this switch's [tagger] section");
+  app.add_option("--seed", o.seed, "tie-breaking of shortest-path trees")->capture_default_str();
   app.add_flag("--no-coverage", no_coverage, "skip walking every ELP route through the rules");
+  app.add_option("--threads", o.threads,
+                 "threads for the work split by destination tree (the result does not depend "
+                 "on it)")
+      ->capture_default_str();
+  app.add_flag("--quiet", o.quiet,
+               "no progress on stderr (by default: each phase's done/total, rate and time left, "
+               "on a terminal in place, else a line every --progress-every seconds)");
+  app.add_option("--progress-every", o.progress_every_s,
+                 "seconds between progress lines when stderr is not a terminal")
+      ->capture_default_str();
   auto* verify = app.add_subcommand("verify", "check a rules file against Theorem 5.1");
   verify->add_option("--rules", rules_file, "tagger-gen rules file (a table per switch)")
       ->required();
@@ -306,15 +369,15 @@ int main(int argc, char** argv) {
   for (int i = 1; i < argc; ++i) argv_line += (i > 1 ? " " : "") + std::string(argv[i]);
   try {
     if (*verify) {
-      const auto topo = make_topology(topology);
+      const auto topo = make_topology(o.topology);
       const auto rules = read_rules_file(topo, rules_file);
       const auto report = fcswitch::tagger::verify_tag_rules(topo, rules);
       fmt::print("tags               {}\n", fmt::join(report.tags, ", "));
       print_verdict(report);
       return report.ok() ? 0 : 1;
     }
-    return generate(topology, elp, algorithm, bounces, priorities, out, one_switch, seed,
-                    !no_coverage, argv_line);
+    o.coverage = !no_coverage;
+    return generate(o, argv_line);
   } catch (const std::exception& e) {
     fmt::print(stderr, "tagger-gen: {}\n", e.what());
     return 2;

@@ -1,8 +1,9 @@
 #include "tagger/elp.h"
 
-#include <random>
 #include <sstream>
 #include <stdexcept>
+
+#include "tagger/destination_trees.h"
 
 namespace fcswitch::tagger {
 
@@ -71,30 +72,7 @@ void shortest_paths(const Topology& topo, const RouteSink& sink) {
 }
 
 void shortest_path_trees(const Topology& topo, uint64_t seed, const RouteSink& sink) {
-  const auto adj = neighbours(topo);
-  std::mt19937_64 rng(seed);
-  std::vector<Neighbour> parent(topo.switches());
-  std::vector<EndpointId> hops;
-  for (int dest = 0; dest < topo.switches(); ++dest) {
-    if (!has_hosts(topo, dest)) continue;
-    const auto dist = distances_to(adj, dest);
-    for (int u = 0; u < topo.switches(); ++u) {
-      parent[u] = {-1, -1};
-      int choices = 0;
-      for (const Neighbour& n : adj[u]) {
-        if (dist[u] <= 0 || dist[n.sw] != dist[u] - 1) continue;
-        // Reservoir choice: each equally short next hop with the same chance.
-        if (std::uniform_int_distribution<int>(0, choices++)(rng) == 0) parent[u] = n;
-      }
-    }
-    for (int from = 0; from < topo.switches(); ++from) {
-      if (!has_hosts(topo, from) || dist[from] < 0) continue;
-      hops.clear();
-      for (int u = from; u != dest; u = parent[u].sw)
-        hops.push_back(topo.far_end(u, parent[u].port));
-      sink(from, hops);
-    }
-  }
+  DestinationTrees(topo, seed).for_each_route(sink);
 }
 
 void updown_paths(const Topology& topo, int bounces, const RouteSink& sink) {

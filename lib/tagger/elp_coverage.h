@@ -9,6 +9,8 @@
 #include <vector>
 
 #include "tagger/brute_force_tagging.h"
+#include "tagger/destination_trees.h"
+#include "tagger/parallel_work.h"
 #include "tagger/tag_rewrite_table.h"
 #include "topology/topology.h"
 
@@ -23,5 +25,12 @@ struct ElpCoverage {
 ElpCoverage check_elp_coverage(const topology::Topology& topo,
                                const std::vector<TagRewriteTable>& tables,
                                const RouteSource& routes);
+
+// The same for destination trees (§8.2), with the same result: routes that meet in a tree
+// with the same tag share the rest of the walk, and trees are checked in parallel (`work`;
+// progress in trees).
+ElpCoverage check_elp_coverage(const topology::Topology& topo,
+                               const std::vector<TagRewriteTable>& tables,
+                               const DestinationTrees& trees, const ParallelWork& work = {});
 
 }  // namespace fcswitch::tagger

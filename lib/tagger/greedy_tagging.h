@@ -10,14 +10,25 @@
 // Jellyfish, most switches). Here the unit of decision is the transition (state, next
 // endpoint): every route through the same state to the same next hop shares it, so the rules
 // are a function by construction. Destination hosts close no cycle: a delivery keeps its tag.
-// The sandbox's cycle check is incremental (dynamic_topological_order.h).
+// The sandbox's cycle check is incremental (dynamic_topological_order.h); the decisions and
+// the sandbox are greedy_decisions.h, shared by both ways of walking the routes below.
 
 #include "tagger/brute_force_tagging.h"
+#include "tagger/destination_trees.h"
+#include "tagger/parallel_work.h"
 #include "tagger/tagged_graph.h"
 
 namespace fcswitch::tagger {
 
+// Any ELP: every route is walked again at every hop (progress: hops done, of unknown).
 TaggedGraph greedy_tagging(const topology::Topology& topo, const RouteSource& routes,
-                           ElpSummary* summary = nullptr);
+                           ElpSummary* summary = nullptr, const ParallelWork& work = {});
+
+// Destination trees (§8.2), the same decisions: routes that meet in a tree with the same tag
+// go on together, so a hop is walked once per (tree edge, tag), not once per route, and the
+// trees are walked in parallel (`work`; progress in steps: at each hop, a tree walked, and
+// then the hop's decisions as many steps as there are trees).
+TaggedGraph greedy_tagging(const topology::Topology& topo, const DestinationTrees& trees,
+                           const ParallelWork& work = {});
 
 }  // namespace fcswitch::tagger

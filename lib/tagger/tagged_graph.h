@@ -4,8 +4,7 @@
 // send such a packet on to B_j with tag y. The destination's hosts are one sink endpoint.
 
 #include <cstdint>
-#include <unordered_map>
-#include <unordered_set>
+#include <map>
 #include <vector>
 
 #include "topology/topology.h"
@@ -38,15 +37,14 @@ class TaggedGraph {
   std::vector<std::vector<int>> successors() const;
 
  private:
-  static uint64_t key(topology::EndpointId endpoint, int tag) {
-    return (static_cast<uint64_t>(static_cast<uint32_t>(endpoint)) << 16) |
-           static_cast<uint16_t>(tag);
-  }
-
+  // Flat, for graphs of 10^7 edges (a 10,000-switch Jellyfish): nodes by tag, then endpoint;
+  // an edge is new unless its head is in the tail's list (a node has few out-edges: at most
+  // one per port of its switch and new tag).
   std::vector<TaggedNode> nodes_;
-  std::unordered_map<uint64_t, int> index_;
+  std::vector<std::vector<int>> index_;  // [tag][endpoint] → node, -1 absent; tags 0 … 63
+  std::map<std::pair<int, topology::EndpointId>, int> odd_index_;  // other tags (hand-written)
   std::vector<std::pair<int, int>> edges_;
-  std::unordered_set<uint64_t> edge_set_;
+  std::vector<std::vector<int>> out_;  // node → heads of its edges
   int max_tag_ = 0;
   int min_tag_ = 1 << 15;
 };

@@ -55,11 +55,14 @@ std::vector<int> same_tag_cycle(const TaggedGraph& g) {
 }  // namespace
 
 VerifierReport verify_tag_rules(const Topology& topo,
-                                const std::vector<std::vector<TagRule>>& rules) {
+                                const std::vector<std::vector<TagRule>>& rules,
+                                const ParallelWork& work) {
   VerifierReport report;
   TaggedGraph graph;
   std::set<int> tags;
-  for (int sw = 0; sw < topo.switches() && sw < static_cast<int>(rules.size()); ++sw) {
+  const int switches = std::min(topo.switches(), static_cast<int>(rules.size()));
+  for (int sw = 0; sw < switches; ++sw) {
+    if (sw % 256 == 0) work.report(sw, switches);
     const auto& s = topo.at(sw);
     for (const TagRule& rule : rules[sw]) {
       tags.insert(rule.tag);

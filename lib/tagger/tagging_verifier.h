@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "tagger/parallel_work.h"
 #include "tagger/tag_rule.h"
 #include "topology/topology.h"
 
@@ -20,8 +21,9 @@ struct VerifierReport {
   bool ok() const { return problems.empty(); }
 };
 
-// `rules[s]` are switch s's rules (port indices of the topology).
+// `rules[s]` are switch s's rules (port indices of the topology). Progress: switches read.
 VerifierReport verify_tag_rules(const topology::Topology& topo,
-                                const std::vector<std::vector<TagRule>>& rules);
+                                const std::vector<std::vector<TagRule>>& rules,
+                                const ParallelWork& work = {});
 
 }  // namespace fcswitch::tagger

@@ -2,12 +2,15 @@
 // and 4), the Clos scheme of §4.3, the Theorem 5.1 verifier, and Jellyfish (Table 5).
 #include <gtest/gtest.h>
 
+#include <random>
 #include <set>
 #include <sstream>
 #include <tuple>
 
 #include "tagger/brute_force_tagging.h"
 #include "tagger/clos_bounce_tagging.h"
+#include "tagger/destination_trees.h"
+#include "tagger/dynamic_topological_order.h"
 #include "tagger/elp.h"
 #include "tagger/elp_coverage.h"
 #include "tagger/greedy_tagging.h"
@@ -231,6 +234,78 @@ TEST(TaggerJellyfish, Table5SmallestRowWithinABandOfThePaper) {
   EXPECT_TRUE(verify_tag_rules(topo, flat).ok());
   const auto tables = rewrite_tables(topo.ports_per_switch(), flat);
   EXPECT_EQ(check_elp_coverage(topo, tables, routes).demoted, 0u);
+}
+
+// The tree walks (DestinationTrees, greedy_tagging and check_elp_coverage on trees) against
+// the route walks they replace: the same rules and the same coverage verdict, also when rules
+// are missing, with batches that split the trees unevenly.
+TEST(TaggerTrees, TreeWalksGiveTheRouteWalksResults) {
+  for (const Topology& topo :
+       {topology::jellyfish(60, 16, 8, 3), topology::bcube(3, 2), topology::ring(9)}) {
+    ParallelWork work;
+    work.batch = 7;
+    const DestinationTrees trees(topo, 5, work);
+    const RouteSource routes = [&](const RouteSink& sink) { shortest_path_trees(topo, 5, sink); };
+    ElpSummary elp;
+    const SwitchTagRules by_routes = rules_from_graph(topo, greedy_tagging(topo, routes, &elp));
+    const SwitchTagRules by_trees = rules_from_graph(topo, greedy_tagging(topo, trees, work));
+    EXPECT_EQ(by_trees.triples, by_routes.triples);
+    EXPECT_EQ(trees.summary().routes, elp.routes);
+    EXPECT_EQ(trees.summary().longest_switches, elp.longest_switches);
+
+    auto flat = compressed_rules(by_trees);
+    for (int drop : {0, 3}) {
+      if (drop) {
+        for (size_t sw = 1; sw < flat.size(); sw += drop)
+          if (!flat[sw].empty()) flat[sw].pop_back();
+      }
+      const auto tables = rewrite_tables(topo.ports_per_switch(), flat);
+      const ElpCoverage walked = check_elp_coverage(topo, tables, routes);
+      const ElpCoverage shared = check_elp_coverage(topo, tables, trees, work);
+      EXPECT_EQ(shared.routes, walked.routes);
+      EXPECT_EQ(shared.demoted, walked.demoted);
+      EXPECT_EQ(shared.first_demoted, walked.first_demoted);
+      EXPECT_EQ(walked.demoted > 0, drop > 0);
+    }
+  }
+}
+
+// The sandbox's incremental order against a full search on every edge (random graphs).
+TEST(TaggerSandbox, IncrementalOrderAgreesWithAFullSearch) {
+  std::mt19937 rng(7);
+  for (int round = 0; round < 20; ++round) {
+    const int n = 30;
+    DynamicTopologicalOrder order;
+    for (int i = 0; i < n; ++i) order.add_node();
+    std::vector<std::vector<int>> out(n);
+    auto reaches = [&](int from, int to) {
+      std::vector<char> seen(n, 0);
+      std::vector<int> stack{from};
+      while (!stack.empty()) {
+        const int w = stack.back();
+        stack.pop_back();
+        if (w == to) return true;
+        for (int x : out[w])
+          if (!seen[x]) {
+            seen[x] = 1;
+            stack.push_back(x);
+          }
+      }
+      return false;
+    };
+    // Runs of edges into one node, as Algorithm 2 adds them, and single ones.
+    for (int step = 0; step < 300; ++step) {
+      const int v = static_cast<int>(rng() % n);
+      for (int k = 0, run = 1 + static_cast<int>(rng() % 4); k < run; ++k) {
+        const int u = static_cast<int>(rng() % n);
+        const bool expected = !reaches(v, u);
+        ASSERT_EQ(order.add_edge(u, v), expected) << u << " → " << v;
+        if (expected && !order.has_edge(u, v)) FAIL();
+        if (expected && std::find(out[u].begin(), out[u].end(), v) == out[u].end())
+          out[u].push_back(v);
+      }
+    }
+  }
 }
 
 }  // namespace

@@ -45,6 +45,9 @@ class FeedbackGenerator {
   // What it holds the upstream to now, for traces: 0 nothing; PFC 1 while XOFF is asserted;
   // buffer-based GFC the stage. Any thread.
   virtual uint64_t level() const { return 0; }
+  // A non-zero level stops the upstream (PFC's XOFF): τ is then measured at this input
+  // (fc/response_time_meter.h).
+  virtual bool level_pauses() const { return false; }
 };
 
 class EgressGate {

@@ -38,6 +38,7 @@ class PfcFeedbackGenerator final : public FeedbackGenerator {
   uint64_t next_action_ticks() const override;
   void counters(const CounterSink& sink) const override;
   uint64_t level() const override { return xoff_gauge_.read(); }
+  bool level_pauses() const override { return true; }
 
   bool xoff() const { return xoff_; }
   uint64_t xoff_transitions() const { return xoff_transitions_.read(); }

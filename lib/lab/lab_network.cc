@@ -437,6 +437,12 @@ LabResult LabNetwork::collect(const LabSampler& sampler, uint64_t end) const {
                            8.0 / tail_s;
     out.pause_frames_sent = node.tx(q.port).pause_frames_sent(q.priority);
     out.resume_frames_sent = node.tx(q.port).resume_frames_sent(q.priority);
+    if (const fc::ResponseTimeMeter* tau = node.tx(q.port).response_time(q.priority)) {
+      out.pause_response_samples = tau->samples();
+      out.pause_response_p50_ns = tau->quantile_ns(0.5);
+      out.pause_response_p99_ns = tau->quantile_ns(0.99);
+      out.pause_response_max_ns = tau->max_ns();
+    }
     node.tx(q.port).engine_counters(q.priority, [&](std::string_view name, uint64_t value) {
       out.engine.emplace_back(std::string(name), value);
     });

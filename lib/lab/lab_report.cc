@@ -89,6 +89,11 @@ nlohmann::ordered_json summary_json(const LabResult& r) {
                       {"tail_input_bps", q.tail_input_bps},
                       {"pause_frames_sent", q.pause_frames_sent},
                       {"resume_frames_sent", q.resume_frames_sent},
+                      {"pause_response",
+                       {{"samples", q.pause_response_samples},
+                        {"p50_ns", q.pause_response_p50_ns},
+                        {"p99_ns", q.pause_response_p99_ns},
+                        {"max_ns", q.pause_response_max_ns}}},
                       {"engine", counts(q.engine)}});
   j["queues"] = queues;
   nlohmann::ordered_json ports = nlohmann::ordered_json::array();
@@ -146,10 +151,16 @@ std::string human_summary(const LabResult& r) {
                      f.fct_s ? fmt::format(", FCT {:.3f} ms", *f.fct_s * 1e3) : "");
   s += "ingress queues with traffic (KB: max, steady = mean of the last 20 %, final):\n";
   for (const QueueResult* q : loaded_queues(r))
-    s += fmt::format("  {}:{}:prio{}  max {}  steady {}  final {}  input {} Gb/s\n", q->node,
+    s += fmt::format("  {}:{}:prio{}  max {}  steady {}  final {}  input {} Gb/s{}\n", q->node,
                      q->port, q->priority, kb(static_cast<double>(q->max_ingress_bytes)),
                      kb(q->steady_ingress_bytes), kb(static_cast<double>(q->final_ingress_bytes)),
-                     gbps(q->tail_input_bps));
+                     gbps(q->tail_input_bps),
+                     q->pause_response_samples
+                         ? fmt::format("  τ after XOFF p50 {:.1f} p99 {:.1f} µs ({} pauses)",
+                                       static_cast<double>(q->pause_response_p50_ns) / 1e3,
+                                       static_cast<double>(q->pause_response_p99_ns) / 1e3,
+                                       q->pause_response_samples)
+                         : "");
   s += fmt::format(
       "lossless drops: {}; frames: {} generated = {} received + {} dropped + {} in "
       "flight: {}\n",

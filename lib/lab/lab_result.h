@@ -34,6 +34,9 @@ struct QueueResult {
   double steady_ingress_bytes = 0;   // mean of the samples in the last 20 % of the run
   double tail_input_bps = 0;         // bytes admitted at this ingress over the last 20 %
   uint64_t pause_frames_sent = 0, resume_frames_sent = 0;
+  // τ measured at this input after each XOFF (fc/response_time_meter.h); 0 samples: none.
+  uint64_t pause_response_samples = 0;
+  uint64_t pause_response_p50_ns = 0, pause_response_p99_ns = 0, pause_response_max_ns = 0;
   NamedCounts engine;  // the engine's own counters (stages, credits, frames received, …)
 };
 

@@ -7,6 +7,7 @@
 #include <string>
 #include <string_view>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "metrics/engine_metric_catalog.h"
@@ -19,6 +20,10 @@ class MetricFamilySet {
  public:
   void add(std::string_view name, MetricType type, std::string_view help, Labels labels,
            double value);
+  // A histogram: `buckets` (upper bound, cumulative count) in increasing order, without +Inf.
+  void add_histogram(std::string_view name, std::string_view help, Labels labels,
+                     const std::vector<std::pair<double, uint64_t>>& buckets, uint64_t count,
+                     double sum);
   std::vector<prometheus::MetricFamily> take() { return std::move(families_); }
 
  private:

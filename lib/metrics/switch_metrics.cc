@@ -1,6 +1,9 @@
 #include "metrics/switch_metrics.h"
 
+#include <array>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "metrics/metric_family_set.h"
 
@@ -79,6 +82,22 @@ void collect_ports(MetricFamilySet& out, const std::string& node, const SwitchNo
       out.add("fcswitch_watchdog_storms_total", C,
               "Times the watchdog found this queue held by its gate too long (a pause storm)", fc,
               static_cast<double>(tx.watchdog_storms(prio)));
+      if (const fc::ResponseTimeMeter* tau = tx.response_time(prio)) {
+        // Prometheus buckets at 5, 10, 20, 50 … µs, from the meter's finer ones.
+        std::vector<std::pair<double, uint64_t>> buckets;
+        uint64_t cumulative = 0;
+        int next = 0;
+        constexpr std::array<uint64_t, 12> kBoundsUs = {5,   10,   20,   50,   100,   200,
+                                                        500, 1000, 2000, 5000, 10000, 20000};
+        for (int i = 0; i < fc::ResponseTimeMeter::kBuckets - 1 && next < 12; ++i) {
+          cumulative += tau->bucket(i);
+          if (tau->bucket_upper_ns(i) == kBoundsUs[next] * 1000)
+            buckets.emplace_back(static_cast<double>(kBoundsUs[next++]) * 1e-6, cumulative);
+        }
+        out.add_histogram("fcswitch_pause_response_seconds",
+                          "τ at this input: XOFF decided to the last frame before it went quiet",
+                          fc, buckets, tau->samples(), static_cast<double>(tau->sum_ns()) * kNs);
+      }
       tx.engine_counters(prio, [&](std::string_view name, uint64_t value) {
         if (const auto metric = engine_metric(name)) {
           out.add(metric->family, metric->type, metric->help, fc,

@@ -20,6 +20,12 @@ std::vector<std::pair<std::string, uint64_t>> flow_control_counters(const Switch
       {"blocked_ns", tx.blocked_ns(prio)},
       {"watchdog_storms", tx.watchdog_storms(prio)},
   };
+  if (const fc::ResponseTimeMeter* tau = tx.response_time(prio)) {
+    counters.emplace_back("pause_response_samples", tau->samples());
+    counters.emplace_back("pause_response_p50_ns", tau->quantile_ns(0.5));
+    counters.emplace_back("pause_response_p99_ns", tau->quantile_ns(0.99));
+    counters.emplace_back("pause_response_max_ns", tau->max_ns());
+  }
   tx.engine_counters(prio, [&](std::string_view name, uint64_t value) {
     counters.emplace_back(std::string(name), value);
   });

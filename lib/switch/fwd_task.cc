@@ -55,7 +55,8 @@ FwdTask::FwdTask(const FwdSettings& settings, SwitchState& state, L2Fib& fib)
 
 FwdTask::~FwdTask() = default;
 
-bool FwdTask::poll(uint64_t /*now_tsc*/) {
+bool FwdTask::poll(uint64_t now_tsc) {
+  now_ = now_tsc;
   bool busy = false;
   rte_mbuf* pkts[kBurstSize];
   // Every input ring once per poll, starting from a different one each time.
@@ -200,8 +201,9 @@ void FwdTask::forward(rte_mbuf* m, int in_port) {
   // With Tagger this is its step 1 (§7): the DSCP map holds the tags' priorities.
   const uint8_t priority = classifier_.classify(header);
   // Received, whatever becomes of it: a block dropped here is a block freed (CBFC's ABR).
-  state_.received_blocks[SwitchState::occupancy_slot(in_port, priority)].add(
-      wire::credit_blocks(rte_pktmbuf_pkt_len(m)));
+  const int slot = SwitchState::occupancy_slot(in_port, priority);
+  state_.received_blocks[slot].add(wire::credit_blocks(rte_pktmbuf_pkt_len(m)));
+  state_.last_arrival_ticks[slot].set(now_);
   if (mac_learning_ && !header.src.is_multicast() && !fib_.learn(header.src, in_port))
     fib_full_.increment();
 

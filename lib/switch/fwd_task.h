@@ -112,7 +112,8 @@ class FwdTask : public Task {
   bool decrement_ttl_;
   bool input_turns_;
   int next_input_ = 0;
-  int input_ = 0;  // the input port whose burst the stages hold
+  uint64_t now_ = 0;  // this poll's time
+  int input_ = 0;     // the input port whose burst the stages hold
 
   std::vector<Stage> stages_;            // [port * kNumEgressQueues + queue]
   std::vector<int> touched_stages_;      // which stages hold packets

@@ -12,7 +12,8 @@ SwitchState::SwitchState(int num_ports, const std::string& name_prefix, unsigned
       lanes(ingress_lanes ? num_ports : 1),
       ingress_occupancy(num_ports * kNumPriorities, num_ports),
       lossy_pool(1, num_ports),
-      received_blocks(std::make_unique<OwnedCounter[]>(num_ports * kNumPriorities)) {
+      received_blocks(std::make_unique<OwnedCounter[]>(num_ports * kNumPriorities)),
+      last_arrival_ticks(std::make_unique<OwnedGauge[]>(num_ports * kNumPriorities)) {
   for (int p = 0; p < num_ports; ++p) {
     fwd_rings.push_back(
         dpdk::make_spsc_ring(fmt::format("{}_rx{}", name_prefix, p), fwd_ring_packets));

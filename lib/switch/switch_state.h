@@ -60,6 +60,9 @@ struct SwitchState {
   // by FWD only: it counts each packet it classifies and sets the count to the upstream's
   // FCTBS when a credit frame, passed in order with the data, says so.
   std::unique_ptr<OwnedCounter[]> received_blocks;
+  // Per (ingress port, priority), slot as above: when FWD took the latest data frame of it
+  // (its poll's time), for the τ measured at that input (fc/response_time_meter.h).
+  std::unique_ptr<OwnedGauge[]> last_arrival_ticks;
 
   // Written by the control thread at shutdown; RX tasks stop receiving when set.
   std::atomic<bool> rx_stopped{false};

@@ -34,6 +34,9 @@ TxTask::TxTask(std::string name, int port, PortIo& io, bool pad_short_frames,
       watchdogs_[prio].emplace(flow_.watchdog, flow_.ticks);
     }
     if (engine.generator) generating_ |= static_cast<PriorityMask>(1u << prio);
+    if (engine.generator && engine.generator->level_pauses())
+      response_times_[prio] =
+          std::make_unique<fc::ResponseTimeMeter>(flow_.ticks, flow_.pause_quiet_ticks);
   }
 }
 
@@ -101,7 +104,20 @@ bool TxTask::generate_feedback(uint64_t now) {
     // than raising it (FCCL = ABR + free must never promise a block twice).
     const auto blocks = static_cast<uint32_t>(state_.received_blocks[slot].read());
     const uint64_t occupancy = state_.ingress_occupancy.value(slot);
-    flow_.engines[prio].generator->poll(now, fc::IngressView{occupancy, blocks}, fresh);
+    fc::FeedbackGenerator& generator = *flow_.engines[prio].generator;
+    generator.poll(now, fc::IngressView{occupancy, blocks}, fresh);
+    if (fc::ResponseTimeMeter* meter = response_times_[prio].get()) {
+      const uint64_t level = generator.level();
+      const uint64_t last_arrival = state_.last_arrival_ticks[slot].read();
+      if (level && !paused_level_[prio]) {
+        meter->on_pause(now);
+      } else if (!level && paused_level_[prio]) {
+        meter->on_resume(now, last_arrival);
+      } else {
+        meter->observe(now, last_arrival);
+      }
+      paused_level_[prio] = level;
+    }
   }
   if (fresh.empty()) return false;
   unsent_.merge(fresh);

@@ -22,6 +22,7 @@
 #include "fc/engine.h"
 #include "fc/feedback_out.h"
 #include "fc/gate_watchdog.h"
+#include "fc/response_time_meter.h"
 #include "shaping/port_pacer.h"
 #include "switch/burst.h"
 #include "switch/drop_counters.h"
@@ -46,6 +47,7 @@ struct TxFlowControl {
   uint16_t stage_opcode = 0x0101;           // GFC stage frames: one frame with PFC if the same
   rte_mempool* control_pool = nullptr;      // frames we originate; never the data pool
   std::optional<shaping::PortPacer> pacer;  // the port capped below its rate
+  uint64_t pause_quiet_ticks = 0;  // no frame for this long after XOFF: the upstream stopped
 };
 
 class TxTask : public Task {
@@ -84,6 +86,10 @@ class TxTask : public Task {
   bool has_engine(int priority) const { return flow_.engines[priority].gate != nullptr; }
   void engine_counters(int priority, const fc::CounterSink& sink) const;
   // The feedback generator's level (fc::FeedbackGenerator::level); 0 without one.
+  // τ measured at this port's input for `priority` (its generator pauses); null otherwise.
+  const fc::ResponseTimeMeter* response_time(int priority) const {
+    return response_times_[priority].get();
+  }
   uint64_t feedback_level(int priority) const {
     const auto& generator = flow_.engines[priority].generator;
     return generator ? generator->level() : 0;
@@ -142,6 +148,8 @@ class TxTask : public Task {
   PriorityMask generating_ = 0;  // priorities with a feedback generator
   std::array<std::optional<fc::GateWatchdog>, kNumPriorities> watchdogs_;
   fc::FeedbackOut unsent_;  // feedback not yet turned into frames
+  std::array<std::unique_ptr<fc::ResponseTimeMeter>, kNumPriorities> response_times_;
+  std::array<uint64_t, kNumPriorities> paused_level_{};  // the generator's level at the last poll
   rte_mbuf* control_[kMaxControlFrames];
   uint16_t control_count_ = 0;
   uint64_t last_poll_ticks_ = 0;

@@ -185,6 +185,25 @@ TEST(LabGfcRing, TimeBasedGfcSettlesOnItsLinearMap) {
   expect_conserved(r);
 }
 
+// τ measured at the host's input after each XOFF: the frames the upstream had committed
+// past its gate reach it after the pause. TX commits only what its ring takes, so the ring's
+// depth is what τ grows with: 4 frames give the scenario's 90 µs loop (2 × 38.85 µs of links
+// + 5 frames each way), 32 frames some 60 µs more.
+TEST(LabGfcRing, TauFollowsWhatTxCommitsPastItsGate) {
+  auto tau = [](unsigned ring_frames) {
+    const LabResult r = run(kRing, {"flow_control.engine=pfc", kFairCrossbar,
+                                    "lab.tx_ring_frames=" + std::to_string(ring_frames)});
+    return queue(r, "S1", "h");
+  };
+  const QueueResult shallow = tau(4);
+  const QueueResult deep = tau(32);
+  EXPECT_GT(shallow.pause_response_samples, 50u);
+  EXPECT_GT(deep.pause_response_samples, 50u);
+  EXPECT_GE(shallow.pause_response_p50_ns, 77'700u);  // the pause crosses the link, then frames
+  EXPECT_LE(shallow.pause_response_max_ns, 90'000u);  // the configured response_time
+  EXPECT_GT(deep.pause_response_p50_ns, shallow.pause_response_max_ns + 30'000);
+}
+
 TEST(LabGfcRing, VirtualTimeIsDeterministic) {
   const std::vector<std::string> sets{"flow_control.engine=gfc-buffer", kFairCrossbar,
                                       "lab.duration=20ms", "lab.start_jitter=30us"};

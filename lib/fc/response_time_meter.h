@@ -1,0 +1,68 @@
+#pragma once
+// τ as it happens at a receiver (GFC §5.4: the time from a receiver's feedback decision to the
+// change reaching its input). Measured for pauses: from the moment a generator decides XOFF
+// to the last frame of that priority that arrives before the input goes quiet — the frames
+// the upstream had on the wire and committed past its gate (its NIC TX ring, a TX burst), and
+// those it sent while the pause was on its way. An XON before the input went quiet ends the
+// measurement without a sample (counted as unfinished: the upstream never stopped).
+//
+// Quiet means no frame for `quiet_ticks` (a few maximum frame times at the port's rate): an
+// upstream whose own supply pauses that long before it is stopped is read as stopped then,
+// which can only make τ look shorter.
+//
+// One writer (the TX task that runs the generator); readers use the counters' acquire loads.
+// Samples go into a histogram of 1 µs buckets below 128 µs and power-of-two buckets above.
+
+#include <array>
+#include <cstdint>
+#include <utility>
+#include <vector>
+
+#include "core/owned_counter.h"
+#include "core/tick_rate.h"
+
+namespace fcswitch::fc {
+
+class ResponseTimeMeter {
+ public:
+  static constexpr int kLinearBuckets = 128;  // [k, k + 1) µs
+  static constexpr int kLogBuckets = 24;      // [2^(7+j), 2^(8+j)) µs, the last one open
+  static constexpr int kBuckets = kLinearBuckets + kLogBuckets;
+
+  ResponseTimeMeter(const TickRate& ticks, uint64_t quiet_ticks)
+      : ticks_(ticks), quiet_ticks_(quiet_ticks) {}
+
+  // The generator decided XOFF at `now`.
+  void on_pause(uint64_t now_ticks);
+  // ... and XON at `now`; `last_arrival_ticks` as in observe().
+  void on_resume(uint64_t now_ticks, uint64_t last_arrival_ticks);
+  // Each poll while paused: `last_arrival_ticks` is when the latest frame of the priority
+  // arrived (0: none yet).
+  void observe(uint64_t now_ticks, uint64_t last_arrival_ticks);
+
+  uint64_t samples() const { return samples_.read(); }
+  uint64_t unfinished() const { return unfinished_.read(); }
+  uint64_t sum_ns() const { return sum_ns_.read(); }
+  uint64_t max_ns() const { return max_ns_.read(); }
+  uint64_t bucket(int i) const { return buckets_[i].read(); }
+  // The upper bound of bucket i, in ns (the last one: max_ns()).
+  uint64_t bucket_upper_ns(int i) const;
+  // The q-quantile (0 < q ≤ 1) as the upper bound of its bucket, capped at the largest
+  // sample; 0 without samples. Any thread.
+  uint64_t quantile_ns(double q) const;
+
+ private:
+  void record(uint64_t tau_ns);
+
+  TickRate ticks_;
+  uint64_t quiet_ticks_;
+  uint64_t paused_at_ = 0;
+  bool measuring_ = false;
+  std::array<OwnedCounter, kBuckets> buckets_;
+  OwnedCounter samples_;
+  OwnedCounter unfinished_;
+  OwnedCounter sum_ns_;
+  OwnedGauge max_ns_;
+};
+
+}  // namespace fcswitch::fc

@@ -53,9 +53,11 @@ if "GNU parallel" not in version.stdout:
 shutil.rmtree(work, ignore_errors=True)
 os.makedirs(work)
 
-# plan: 2 engines x 2 seeds.
+# plan: 2 engines x 2 seeds, on shared-FIFO switches (PFC deadlocks, GFC drops nothing).
 p = run([sys.executable, plan_py, scenario, "--fclab", fclab, "--out", sweep,
-         "--set", "lab.duration=8ms", "--vary", "flow_control.engine=pfc,gfc-buffer",
+         "--set", "lab.duration=8ms", "--set", "switch.queueing=output",
+         "--set", "switch.egress_queue_packets=16384",
+         "--vary", "flow_control.engine=pfc,gfc-buffer",
          "--seeds", "2"])
 expect(p.returncode == 0, "plan exits 0")
 with open(os.path.join(sweep, "runs.txt")) as f:

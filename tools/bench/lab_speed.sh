@@ -57,19 +57,20 @@ run() {
       m / 1024 }'
 }
 
-for service in fifo ingress-fair; do
+# The ring on the testbed's switch (input-hol, inputs in turn) and with a fair crossbar.
+for crossbar in input-turns egress-round-robin; do
   for engine in pfc cbfc gfc-buffer gfc-time; do
-    run "gfc-ring $service/$engine" config/lab/gfc-ring.toml \
-      --set flow_control.engine=$engine --set switch.egress_service=$service --set lab.duration=100ms
+    run "gfc-ring $crossbar/$engine" config/lab/gfc-ring.toml \
+      --set flow_control.engine=$engine --set switch.crossbar=$crossbar --set lab.duration=100ms
   done
 done
 
-run "ring-12 fifo/pfc" tests/lab/ring-12.toml --set flow_control.engine=pfc --set lab.duration=20ms
-run "ring-12 ingress-fair/gfc-buffer" tests/lab/ring-12.toml --set flow_control.engine=gfc-buffer \
-  --set switch.egress_service=ingress-fair --set lab.duration=20ms
+run "ring-12 output/pfc" tests/lab/ring-12.toml --set flow_control.engine=pfc --set lab.duration=20ms
+run "ring-12 input-fair/gfc-buffer" tests/lab/ring-12.toml --set flow_control.engine=gfc-buffer \
+  --set switch.queueing=input-fair --set lab.duration=20ms
 
 ring_toml 500 >"$out/ring-500.toml"
-run "ring-500 fifo/gfc-buffer" "$out/ring-500.toml" --set flow_control.engine=gfc-buffer \
+run "ring-500 output/gfc-buffer" "$out/ring-500.toml" --set flow_control.engine=gfc-buffer \
   --set lab.duration=${RING500_DURATION:-2ms} --set lab.mbufs=262143 \
   --set switch.egress_queue_packets=1024 --set switch.fwd_ring_packets=512 -- -m 4096
 

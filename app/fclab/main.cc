@@ -18,6 +18,7 @@
 #include <string>
 #include <vector>
 
+#include "cli_checks.h"
 #include "config/config_error.h"
 #include "core/progress_line.h"
 #include "dpdk/eal_session.h"
@@ -169,8 +170,9 @@ int main(int argc, char** argv) {
                "terminal in place, else a line every --progress-every seconds)");
   app.add_option("--progress-every", options.progress_every_s,
                  "seconds between progress lines when stderr is not a terminal (default 5)")
-      ->check(CLI::PositiveNumber);
-  app.add_option("--log-level", options.log_level, "trace, debug, info, warn, error");
+      ->check(fcswitch::cli::time_in(1e6, "seconds"));
+  app.add_option("--log-level", options.log_level, "trace, debug, info, warn, error")
+      ->check(CLI::IsMember(fcswitch::cli::kLogLevels));
   app.add_option("--metrics", options.metrics,
                  "serve Prometheus /metrics at ADDRESS:PORT (e.g. 127.0.0.1:9417) while a run "
                  "lasts, every switch with its node label");

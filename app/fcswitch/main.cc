@@ -17,6 +17,7 @@
 #include <iostream>
 #include <thread>
 
+#include "cli_checks.h"
 #include "config/config_error.h"
 #include "config/switch_config.h"
 #include "dpdk/eal_session.h"
@@ -232,13 +233,17 @@ int main(int argc, char** argv) {
   app.add_option("eal", options.eal_args, "EAL options, after --");
   app.add_flag("--check", options.check_only, "validate the configuration and exit");
   app.add_option("--exit-on-idle", options.exit_on_idle_ms,
-                 "stop once nothing has arrived or moved for this many ms (for pcap replays)");
-  app.add_option("--duration", options.duration_s, "stop after this many seconds");
+                 "stop once nothing has arrived or moved for this many ms (for pcap replays)")
+      ->check(fcswitch::cli::time_in(1e9, "milliseconds"));
+  app.add_option("--duration", options.duration_s, "stop after this many seconds (0: no limit)")
+      ->check(fcswitch::cli::time_in(1e9, "seconds"));
   app.add_option("--drain-timeout", options.drain_timeout_s,
-                 "seconds to let queues empty at shutdown");
+                 "seconds to let queues empty at shutdown")
+      ->check(fcswitch::cli::time_in(3600, "seconds"));
   app.add_option("--report-json", options.report_json,
                  "write the final counters to this file as JSON");
-  app.add_option("--log-level", options.log_level, "trace, debug, info, warn, error");
+  app.add_option("--log-level", options.log_level, "trace, debug, info, warn, error")
+      ->check(CLI::IsMember(fcswitch::cli::kLogLevels));
   app.fallthrough();  // --log-level and friends also after the subcommand
   CLI::App* st = app.add_subcommand(
       "selftest", "check that flow-control frames sent out of one port reach software on another");

@@ -11,9 +11,11 @@
 #include <sstream>
 
 #include "config/config_error.h"
+#include "config/cpu_list.h"
 #include "config/flow_control_config.h"
 #include "config/queue_list.h"
 #include "config/table_reader.h"
+#include "wire/ether_type.h"
 
 namespace fcswitch::config {
 
@@ -103,6 +105,13 @@ PortConfig read_port(const toml::table& table, size_t index, ConfigProblems& pro
   TableReader reader(table, fmt::format("ports[{}]", index), problems);
   PortConfig port;
   port.name = reader.string("name", true).value_or("");
+  // Names appear in task lists ("rx:NAME"), routes ("switch:port"), logs, JSON and labels.
+  if (reader.has("name") && reader.node("name")->is_string() &&
+      (port.name.empty() || port.name.size() > 32 ||
+       port.name.find_first_not_of(
+           "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-") !=
+           std::string::npos))
+    reader.refuse("name", "1 to 32 characters of [A-Za-z0-9_.-]");
   port.device = reader.string("device", true).value_or("");
   if (auto profile = reader.choice("profile", {"auto", "vdev", "ixgbe-82599"})) {
     port.profile = *profile == "vdev"          ? NicProfileKind::kVdev
@@ -128,8 +137,16 @@ PortConfig read_port(const toml::table& table, size_t index, ConfigProblems& pro
   if (auto n = reader.integer("tx_descriptors", 0, 4096))
     port.tx_descriptors = static_cast<uint16_t>(*n);
   if (auto n = reader.integer("tx_burst", 1, 32)) port.tx_burst = static_cast<uint16_t>(*n);
-  if (auto t = reader.integer("control_ether_type", 0x0600, 0xFFFF))
-    port.control_ether_type = static_cast<uint16_t>(*t);
+  if (auto t = reader.integer("control_ether_type", 0x0600, 0xFFFF)) {
+    if (wire::carries_data(static_cast<uint16_t>(*t))) {
+      reader.refuse("control_ether_type",
+                    "an EtherType no data uses (0x8808 MAC control, 0x88B5/0x88B6 local "
+                    "experimental): frames of this one would be taken for flow control",
+                    fmt::format("0x{:04X}, which carries data", *t));
+    } else {
+      port.control_ether_type = static_cast<uint16_t>(*t);
+    }
+  }
   read_scheduler(reader, port);
   flow_control = reader.table("flow_control");  // read with [flow_control], once all is known
   reader.reject_unknown_keys();
@@ -259,6 +276,7 @@ namespace {
 void read_fib(TableReader& root, SwitchConfig& config) {
   const toml::array* entries = root.array("fib");
   if (!entries) return;
+  std::map<uint64_t, size_t> macs;  // a MAC has one place in the FIB
   for (size_t i = 0; i < entries->size(); ++i) {
     const toml::node& node = *entries->get(i);
     const std::string path = fmt::format("fib[{}]", i);
@@ -277,10 +295,29 @@ void read_fib(TableReader& root, SwitchConfig& config) {
       reader.refuse("mac", "a unicast MAC address");
       continue;
     }
+    if (!macs.emplace(mac->value, i).second) {
+      reader.refuse("mac", fmt::format("a MAC not already in fib[{}]", macs[mac->value]),
+                    fmt::format("\"{}\" again", *mac_text));
+      continue;
+    }
     FibEntry entry{*mac, -1, {}};
     if (resolve_fib_ports(reader, "port", port_names, config, entry))
       config.fib.push_back(std::move(entry));
   }
+}
+
+// What names a port's device: the DPDK device itself (the text before its arguments) and,
+// for vdevs on a host interface, that interface ("iface=tap0").
+std::vector<std::string> device_keys(std::string_view device) {
+  std::vector<std::string> keys;
+  if (device.empty()) return keys;
+  keys.push_back(fmt::format("\"{}\"", device.substr(0, device.find(','))));
+  for (size_t at = device.find(','); at != std::string_view::npos; at = device.find(',', at + 1)) {
+    const std::string_view arg = device.substr(at + 1, device.find(',', at + 1) - at - 1);
+    if (arg.rfind("iface=", 0) == 0)
+      keys.push_back(fmt::format("host interface \"{}\"", arg.substr(6)));
+  }
+  return keys;
 }
 
 // Returns each port's flow_control table (null where it has none).
@@ -293,6 +330,7 @@ std::vector<const toml::table*> read_ports(TableReader& root, SwitchConfig& conf
   if (ports->size() > 64)
     problems.expected(ports->source(), "ports", "at most 64 ports", describe(*ports));
   std::map<std::string, size_t> names;
+  std::map<std::string, size_t> devices;
   for (size_t i = 0; i < ports->size() && i < 64; ++i) {
     const toml::node& node = *ports->get(i);
     const auto* table = node.as_table();
@@ -308,6 +346,11 @@ std::vector<const toml::table*> read_ports(TableReader& root, SwitchConfig& conf
       problems.note(
           table->get("name")->source(), fmt::format("ports[{}].name", i),
           fmt::format("\"{}\" is already the name of ports[{}]", port.name, names[port.name]));
+    // Two ports on one device (or one host interface) would take each other's frames.
+    for (const std::string& key : device_keys(port.device))
+      if (!devices.emplace(key, i).second)
+        problems.note(table->get("device")->source(), fmt::format("ports[{}].device", i),
+                      fmt::format("{} is already the device of ports[{}]", key, devices[key]));
     config.ports.push_back(std::move(port));
   }
   return flow_control_tables;
@@ -383,10 +426,11 @@ void read_eal(TableReader& root, SwitchConfig& config) {
     }
   }
   if (auto cpus = reader.string("cpus")) {
-    if (cpus->find_first_not_of("0123456789,-") == std::string::npos && !cpus->empty()) {
-      config.eal.cpus = *cpus;
+    std::string why;
+    if (auto list = parse_cpu_list(*cpus, why)) {
+      config.eal.cpus = std::move(*list);
     } else {
-      reader.refuse("cpus", "a CPU list such as \"0-3,8\"");
+      reader.refuse("cpus", "a CPU list such as \"0-3,8\"", fmt::format("\"{}\": {}", *cpus, why));
     }
   }
   reader.reject_unknown_keys();

@@ -41,7 +41,7 @@ std::optional<double> TableReader::number(std::string_view key, double min, doub
   std::optional<double> value;
   if (const auto* f = node->as_floating_point()) value = f->get();
   if (const auto* i = node->as_integer()) value = static_cast<double>(i->get());
-  if (!value || *value < min || *value > max) {
+  if (!value || !(min <= *value && *value <= max)) {  // NaN is in no range
     problems_.expected(node->source(), key_path(key), expected, describe(*node));
     return std::nullopt;
   }

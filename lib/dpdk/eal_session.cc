@@ -16,22 +16,6 @@ namespace fcswitch::dpdk {
 
 namespace {
 
-std::vector<int> parse_cpu_list(const std::string& list) {
-  std::vector<int> cpus;
-  size_t start = 0;
-  while (start < list.size()) {
-    size_t end = list.find(',', start);
-    if (end == std::string::npos) end = list.size();
-    const std::string item = list.substr(start, end - start);
-    const size_t dash = item.find('-');
-    const int first = std::stoi(item.substr(0, dash));
-    const int last = dash == std::string::npos ? first : std::stoi(item.substr(dash + 1));
-    for (int c = first; c <= last; ++c) cpus.push_back(c);
-    start = end + 1;
-  }
-  return cpus;
-}
-
 std::vector<int> affinity_cpus() {
   cpu_set_t set;
   CPU_ZERO(&set);
@@ -73,8 +57,7 @@ EalPlan plan_eal(const config::SwitchConfig& config, const std::vector<std::stri
     // worker, pin them one to one, as the GFC testbed does (the main lcore gets a CPU of its
     // own if there is one, else shares the first worker's); with fewer CPUs than workers
     // let them float over the set and yield when idle.
-    const std::vector<int> cpus =
-        config.eal.cpus.empty() ? affinity_cpus() : parse_cpu_list(config.eal.cpus);
+    const std::vector<int> cpus = config.eal.cpus.empty() ? affinity_cpus() : config.eal.cpus;
     const size_t workers = config.lcores.size();
     std::string map;
     if (cpus.size() >= workers) {

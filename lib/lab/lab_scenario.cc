@@ -895,7 +895,8 @@ class ScenarioReader {
                   fmt::format("{}: ports[{}].{}: set by the lab (a ring; the link's rate), "
                               "found {}",
                               sketch.name, p, key, config::describe(*given)));
-          port->insert_or_assign("device", "lab");
+          // The port is a ring of the lab (RingPortIo); the name says which, one per port.
+          port->insert_or_assign("device", fmt::format("lab_{}_{}", sketch.name, p));
           port->insert_or_assign("rate", static_cast<int64_t>(link_rate(static_cast<int>(n), p)));
         }
       }

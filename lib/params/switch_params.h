@@ -82,7 +82,7 @@ enum class Crossbar {
 
 struct EalConfig {
   std::vector<std::string> args;
-  std::string cpus;  // CPU list for the lcores ("0-3,8"); empty: the process's affinity
+  std::vector<int> cpus;  // [eal] cpus ("0-3,8"), in list order; empty: the process's affinity
 };
 
 struct SwitchConfig {

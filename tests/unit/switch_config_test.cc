@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "config/config_error.h"
+#include "config/cpu_list.h"
 #include "config/quantity.h"
 #include "fc/cbfc_engine.h"
 #include "fc/pfc_engine.h"
@@ -75,7 +76,7 @@ TEST(SwitchConfig, ReadsEverySection) {
   EXPECT_EQ(c.queueing, Queueing::kInputHol);
   EXPECT_EQ(c.crossbar, Crossbar::kEgressRoundRobin);
   EXPECT_EQ(c.eal.args, (std::vector<std::string>{"--no-huge", "-m", "512"}));
-  EXPECT_EQ(c.eal.cpus, "0-1");
+  EXPECT_EQ(c.eal.cpus, (std::vector<int>{0, 1}));
   EXPECT_EQ(c.priority_maps.trust, TrustMode::kPcp);
   EXPECT_EQ(c.priority_maps.default_priority, 1);
   EXPECT_EQ(c.priority_maps.dscp_to_priority[46], 6);
@@ -161,6 +162,17 @@ TEST(SwitchConfig, TestbedLayoutHasTwoLcoresPerPortAndOneFwd) {
   int fwd = 0;
   for (const auto& lcore : layout) fwd += lcore[0].kind == TaskKind::kFwd;
   EXPECT_EQ(fwd, 1);
+}
+
+TEST(CpuList, ItemsAndRangesWithinTheCpuSetAndNoGarbage) {
+  std::string why;
+  EXPECT_EQ(parse_cpu_list("0-3,8", why), (std::vector<int>{0, 1, 2, 3, 8}));
+  EXPECT_EQ(parse_cpu_list("1023", why), (std::vector<int>{1023}));
+  for (const char* bad : {"", ",", "-", "1,,2", "1-", "-3", "1024", "0-1000000000", "99999999999",
+                          "3-1", "1,1", "0-2,2", " 1", "1a"})
+    EXPECT_FALSE(parse_cpu_list(bad, why)) << bad;
+  parse_cpu_list("0-2,2", why);
+  EXPECT_EQ(why, "CPU 2 is listed twice");
 }
 
 TEST(Quantity, BytesAndRatesWithUnits) {

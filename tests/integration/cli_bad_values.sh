@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# Bad command-line values are refused by name, before anything starts (they used to pass:
+# --duration -1, nan or 1e308 as "no limit", --log-level bogus as logging off).
+# Usage: cli_bad_values.sh FCSWITCH FCLAB SOURCE_ROOT
+set -uo pipefail
+fcswitch=$1 fclab=$2 root=$3
+failed=0
+expect_refused() {  # binary, what the message must name, args...
+  local bin=$1 name=$2
+  shift 2
+  local out
+  out=$("$bin" "$@" 2>&1)
+  local status=$?
+  if [ "$status" -ne 0 ] && grep -q -- "$name" <<<"$out" && ! grep -q "ok$" <<<"$out"; then
+    echo "ok: $(basename "$bin") $* → $(head -1 <<<"$out")"
+  else
+    echo "FAIL: $(basename "$bin") $* → exit $status: $out"
+    failed=1
+  fi
+}
+config=$root/config/demo-pcap.toml
+scenario=$root/config/lab/gfc-ring.toml
+for v in -1 nan 1e308 inf abc; do expect_refused "$fcswitch" "--duration" "$config" --check --duration "$v"; done
+expect_refused "$fcswitch" "--exit-on-idle" "$config" --check --exit-on-idle -5
+expect_refused "$fcswitch" "--drain-timeout" "$config" --check --drain-timeout 1e9
+expect_refused "$fcswitch" "--log-level" "$config" --check --log-level bogus
+expect_refused "$fclab" "--log-level" "$scenario" --check --log-level bogus
+expect_refused "$fclab" "--progress-every" "$scenario" --check --progress-every nan
+# And good ones still pass.
+if "$fcswitch" "$config" --check --duration 2.5 --log-level warn >/dev/null 2>&1; then
+  echo "ok: good values accepted"
+else
+  echo "FAIL: fcswitch --check --duration 2.5 --log-level warn refused"
+  failed=1
+fi
+exit $failed

@@ -1,6 +1,7 @@
 #include "node/switch_report.h"
 
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
 
 namespace fcswitch {
 
@@ -93,58 +94,58 @@ std::string report_text(const SwitchNode& node, const ShutdownCheck& check) {
 }
 
 std::string report_json(const SwitchNode& node, const ShutdownCheck& check) {
-  std::string out = fmt::format("{{\"switch\":\"{}\",\"ports\":[", node.config().name);
+  // A JSON library writes it: names and engine strings are escaped whatever they hold.
+  using Json = nlohmann::ordered_json;
+  Json ports = Json::array();
   for (int p = 0; p < node.ports(); ++p) {
-    out += fmt::format(
-        "{}{{\"name\":\"{}\",\"rx_packets\":{},\"control_frames\":{},\"nic_rx_dropped\":{}",
-        p ? "," : "", node.config().ports[p].name, node.rx_packets(p), node.rx_control_frames(p),
-        node.nic_rx_dropped(p));
-    out += ",\"admitted_packets\":[";
-    for (int q = 0; q < kNumPriorities; ++q)
-      out += fmt::format("{}{}", q ? "," : "", node.admitted_packets(p, q));
-    out += "],\"ingress_occupancy_bytes\":[";
-    for (int q = 0; q < kNumPriorities; ++q)
-      out += fmt::format("{}{}", q ? "," : "", node.ingress_occupancy_bytes(p, q));
-    out += "],\"tx_packets\":[";
-    for (int q = 0; q < kNumEgressQueues; ++q)
-      out += fmt::format("{}{}", q ? "," : "", node.tx_packets(p, q));
-    out += "],\"drops\":{";
-    for (int r = 0; r < kNumDropReasons; ++r)
-      out += fmt::format("{}\"{}\":{}", r ? "," : "", kDropReasonNames[r],
-                         node.drops(p, static_cast<DropReason>(r)));
-    const TxTask& tx = node.tx(p);
-    out += fmt::format(
-        "}},\"pfc_frames_sent\":{},\"credit_frames_sent\":{},\"messages_without_engine\":{},"
-        "\"control_mbuf_shortages\":{},\"short_frames_padded\":{},\"short_frames_unpadded\":{}",
-        tx.pfc_frames_sent(), tx.credit_frames_sent(), tx.messages_without_gate(),
-        tx.control_alloc_failures(), tx.short_frames_padded(), tx.short_frames_unpadded());
-    out += ",\"flow_control\":{";
-    bool first = true;
-    for (int prio = 0; prio < kNumPriorities; ++prio) {
-      if (!node.tx(p).has_engine(prio)) continue;
-      out += fmt::format("{}\"{}\":{{\"engine\":\"{}\"", first ? "" : ",", prio,
-                         node.engine_name(p, prio));
-      for (const auto& [name, value] : flow_control_counters(node, p, prio))
-        out += fmt::format(",\"{}\":{}", name, value);
-      out += "}";
-      first = false;
+    Json port = {{"name", node.config().ports[p].name},
+                 {"rx_packets", node.rx_packets(p)},
+                 {"control_frames", node.rx_control_frames(p)},
+                 {"nic_rx_dropped", node.nic_rx_dropped(p)}};
+    Json admitted = Json::array(), occupancy = Json::array(), sent = Json::array();
+    for (int q = 0; q < kNumPriorities; ++q) {
+      admitted.push_back(node.admitted_packets(p, q));
+      occupancy.push_back(node.ingress_occupancy_bytes(p, q));
     }
-    out += "}}";
+    for (int q = 0; q < kNumEgressQueues; ++q) sent.push_back(node.tx_packets(p, q));
+    port["admitted_packets"] = admitted;
+    port["ingress_occupancy_bytes"] = occupancy;
+    port["tx_packets"] = sent;
+    Json drops = Json::object();
+    for (int r = 0; r < kNumDropReasons; ++r)
+      drops[std::string(kDropReasonNames[r])] = node.drops(p, static_cast<DropReason>(r));
+    port["drops"] = drops;
+    const TxTask& tx = node.tx(p);
+    port["pfc_frames_sent"] = tx.pfc_frames_sent();
+    port["credit_frames_sent"] = tx.credit_frames_sent();
+    port["messages_without_engine"] = tx.messages_without_gate();
+    port["control_mbuf_shortages"] = tx.control_alloc_failures();
+    port["short_frames_padded"] = tx.short_frames_padded();
+    port["short_frames_unpadded"] = tx.short_frames_unpadded();
+    Json flow_control = Json::object();
+    for (int prio = 0; prio < kNumPriorities; ++prio) {
+      if (!tx.has_engine(prio)) continue;
+      Json engine = {{"engine", std::string(node.engine_name(p, prio))}};
+      for (const auto& [name, value] : flow_control_counters(node, p, prio)) engine[name] = value;
+      flow_control[std::to_string(prio)] = engine;
+    }
+    port["flow_control"] = flow_control;
+    ports.push_back(std::move(port));
   }
-  out += "]";
+  Json out = {{"switch", node.config().name}, {"ports", ports}};
   if (const TaggerStage* tagger = node.fwd().tagger()) {
-    out +=
-        fmt::format(",\"tagger\":{{\"rewrites\":{},\"demoted\":{},\"lossy_in\":{},\"rule_hits\":[",
-                    tagger->rewrites(), tagger->demoted(), tagger->lossy_in());
-    for (int r = 0; r < tagger->rules(); ++r)
-      out += fmt::format("{}{}", r ? "," : "", tagger->rule_hits(r));
-    out += "]}";
+    Json hits = Json::array();
+    for (int r = 0; r < tagger->rules(); ++r) hits.push_back(tagger->rule_hits(r));
+    out["tagger"] = {{"rewrites", tagger->rewrites()},
+                     {"demoted", tagger->demoted()},
+                     {"lossy_in", tagger->lossy_in()},
+                     {"rule_hits", hits}};
   }
-  out += fmt::format(
-      ",\"run_seconds\":{:.6f},\"mempool_size\":{},\"mempool_in_use\":{},\"drained\":{}}}\n",
-      check.run_seconds, check.mempool_size, check.mempool_in_use,
-      check.drained ? "true" : "false");
-  return out;
+  out["run_seconds"] = check.run_seconds;
+  out["mempool_size"] = check.mempool_size;
+  out["mempool_in_use"] = check.mempool_in_use;
+  out["drained"] = check.drained;
+  return out.dump() + "\n";
 }
 
 }  // namespace fcswitch

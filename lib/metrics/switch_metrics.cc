@@ -129,6 +129,9 @@ void collect_tagger(MetricFamilySet& out, const std::string& node, const TaggerS
 }
 
 void collect_tasks(MetricFamilySet& out, const std::string& node, const SwitchNode& sw) {
+  out.add("fcswitch_flood_copies_total", C,
+          "Copies FWD made of flooded frames, each admitted as a packet of its own",
+          {{"node", node}}, static_cast<double>(sw.fwd().flood_copies()));
   const std::vector<std::vector<Task*>> lcores = sw.lcore_tasks();
   for (size_t l = 0; l < lcores.size(); ++l)
     for (const Task* task : lcores[l]) {

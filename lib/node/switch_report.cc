@@ -80,6 +80,11 @@ std::string report_text(const SwitchNode& node, const ShutdownCheck& check) {
       out += "\n";
     }
   }
+  // Each flooded copy is admitted as a packet of its own.
+  out += fmt::format(
+      "flood copies: {} (admitted = data frames received + flood copies − FWD's "
+      "drops)\n",
+      node.fwd().flood_copies());
   if (const TaggerStage* tagger = node.fwd().tagger()) {
     out += fmt::format("tagger: {} rewrites, {} demoted to the lossy tag, {} arrived lossy\n",
                        tagger->rewrites(), tagger->demoted(), tagger->lossy_in());
@@ -132,7 +137,9 @@ std::string report_json(const SwitchNode& node, const ShutdownCheck& check) {
     port["flow_control"] = flow_control;
     ports.push_back(std::move(port));
   }
-  Json out = {{"switch", node.config().name}, {"ports", ports}};
+  Json out = {{"switch", node.config().name},
+              {"ports", ports},
+              {"flood_copies", node.fwd().flood_copies()}};
   if (const TaggerStage* tagger = node.fwd().tagger()) {
     Json hits = Json::array();
     for (int r = 0; r < tagger->rules(); ++r) hits.push_back(tagger->rule_hits(r));

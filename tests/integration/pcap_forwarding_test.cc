@@ -224,6 +224,18 @@ TEST_P(PcapForwarding, FramesReachTheRightPortsInOrderAndDropsAreNamed) {
     EXPECT_EQ(port_counter(json, port, "lossless_overflow"), 0u) << port;
     EXPECT_EQ(port_counter(json, port, "shutdown_flush"), 0u) << port;
   }
+  // A flooded frame is admitted once per port it goes to: the report counts the copies, so
+  // that admitted = data frames received + flood copies − FWD's drops.
+  size_t deliveries = 0;
+  std::set<uint64_t> delivered;
+  for (const auto& [out_port, frames] : traffic.expected.by_port)
+    for (const auto& [seq, prio] : frames) {
+      ++deliveries;
+      delivered.insert(static_cast<uint64_t>(seq));
+    }
+  std::smatch copies;
+  ASSERT_TRUE(std::regex_search(json, copies, std::regex("\"flood_copies\":([0-9]+)")));
+  EXPECT_EQ(std::stoull(copies[1]), deliveries - delivered.size());
   // Classification on the datapath: per priority, what each ingress port admitted and what
   // each egress queue sent, against the table the traffic was built from.
   std::array<std::array<int, 8>, 4> admitted{}, sent{};

@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <filesystem>
 #include <regex>
 #include <stdexcept>
 
@@ -94,12 +95,24 @@ EalSession::EalSession(const EalPlan& plan) {
   std::string line;
   for (const auto& a : args) line += " " + a;
   spdlog::info("EAL:{}", line);
-  if (rte_eal_init(static_cast<int>(args.size()), argv.data()) < 0)
-    throw std::runtime_error(fmt::format("rte_eal_init failed: {}", rte_strerror(rte_errno)));
+  if (rte_eal_init(static_cast<int>(args.size()), argv.data()) < 0) {
+    // DPDK leaves rte_errno at 0 for some refusals (another primary holds the prefix's lock):
+    // point at its own lines above and at the likeliest cause.
+    std::string prefix = "rte";
+    for (const auto& a : args)
+      if (a.rfind("--file-prefix=", 0) == 0) prefix = a.substr(14);
+    throw std::runtime_error(fmt::format(
+        "rte_eal_init failed: {} (the EAL lines above say why; if another DPDK process runs "
+        "with file prefix \"{}\", stop it or give this one another --file-prefix)",
+        rte_errno ? rte_strerror(rte_errno) : "no reason given", prefix));
+  }
+  if (const char* dir = rte_eal_get_runtime_dir()) runtime_dir_ = dir;
 }
 
 EalSession::~EalSession() {
   rte_eal_cleanup();
+  std::error_code ignored;  // a directory we cannot remove is left, as before
+  if (!runtime_dir_.empty()) std::filesystem::remove_all(runtime_dir_, ignored);
 }
 
 }  // namespace fcswitch::dpdk

@@ -29,6 +29,11 @@ class EalSession {
   ~EalSession();
   EalSession(const EalSession&) = delete;
   EalSession& operator=(const EalSession&) = delete;
+
+ private:
+  // DPDK's runtime directory (/var/run/dpdk/<file prefix>): removed at exit, since nothing
+  // attaches to a process that has gone (fclab made a new 25 MB one per run).
+  std::string runtime_dir_;
 };
 
 }  // namespace fcswitch::dpdk

@@ -5,6 +5,7 @@
 #include <rte_eal.h>
 #include <unistd.h>
 
+#include <filesystem>
 #include <string>
 
 int main(int argc, char** argv) {
@@ -15,6 +16,9 @@ int main(int argc, char** argv) {
   if (rte_eal_init(static_cast<int>(std::size(eal_argv)), const_cast<char**>(eal_argv)) < 0)
     return 1;
   const int result = RUN_ALL_TESTS();
+  const std::string runtime_dir = rte_eal_get_runtime_dir();
   rte_eal_cleanup();
+  std::error_code ignored;  // nothing attaches to a process that has gone
+  std::filesystem::remove_all(runtime_dir, ignored);
   return result;
 }

@@ -25,6 +25,7 @@
 #include "lab/lab_network.h"
 #include "lab/lab_report.h"
 #include "lab/lab_scenario.h"
+#include "lab/routing_cbd.h"
 #include "metrics/metrics_exposer.h"
 
 namespace {
@@ -95,6 +96,11 @@ int run(const Options& options) {
   if (options.check_only) {
     std::cout << options.scenario << ": ok (" << scenarios.size() << " run"
               << (scenarios.size() == 1 ? "" : "s") << ")\n";
+    // GFC §6.2.3 runs Table 1 only on networks whose routes have a cyclic buffer dependency:
+    // tools/sweep/plan.py --cbd reads this line (one per run; a sweep's prefixed by its value).
+    for (size_t i = 0; i < runs.size(); ++i)
+      std::cout << (runs[i].label.empty() ? "" : runs[i].label + ": ")
+                << fcswitch::lab::cbd_line(fcswitch::lab::routing_cbd(scenarios[i])) << "\n";
     return 0;
   }
   if (options.out_dir.empty()) throw std::runtime_error("--out DIR is required to run");

@@ -456,6 +456,7 @@ LabResult LabNetwork::collect(const LabSampler& sampler, uint64_t end) const {
       PortResult port;
       port.node = node.name;
       port.port = node.config.ports[p].name;
+      port.rate_bps = node.config.ports[p].rate_bps;
       if (switches_[n]) {
         const SwitchNode& s = *switches_[n];
         port.control_frames_received = s.rx_control_frames(static_cast<int>(p));
@@ -493,9 +494,12 @@ LabResult LabNetwork::collect(const LabSampler& sampler, uint64_t end) const {
     const PortRef from = l % 2 == 0 ? spec.a : spec.b;
     r.ports[first_port_[to.node] + to.port].link_rx_missed += links_[l]->rx_missed();
     r.ports[first_port_[from.node] + from.port].link_down_lost += links_[l]->frames_lost_down();
+    r.ports[first_port_[from.node] + from.port].link_frames_sent += links_[l]->frames_delivered();
+    r.ports[first_port_[to.node] + to.port].link_frames_received += links_[l]->frames_delivered();
     r.conservation.dropped += links_[l]->rx_missed() + links_[l]->frames_lost_down();
     r.packet_hops += links_[l]->frames_delivered();
   }
+  r.cbd = routing_cbd(scenario_);
   if (scenario_.routing.initial)
     r.fct = fct_report(scenario_.flows, outcomes_of(r.flows), flow_paths());
   // Every lab flow's frame is a data-pool mbuf until a sink or a drop frees it.

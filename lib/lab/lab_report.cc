@@ -8,6 +8,8 @@
 #include <optional>
 #include <stdexcept>
 
+#include "lab/feedback_share.h"
+
 namespace fcswitch::lab {
 
 namespace {
@@ -58,6 +60,12 @@ nlohmann::ordered_json summary_json(const LabResult& r) {
   j["failed_links"] = r.failed_links;
   if (r.fct) j["fct"] = fct_json(*r.fct);
   if (r.failure_seed) j["failure_seed"] = *r.failure_seed;
+  // GFC §6.2.3: whether the routes have a cyclic buffer dependency (lab/routing_cbd.h).
+  j["cbd"] = r.cbd ? nlohmann::ordered_json{{"present", r.cbd->present},
+                                            {"dependencies", r.cbd->edges},
+                                            {"cycle", r.cbd->cycle},
+                                            {"cyclic_links", r.cbd->cyclic_links}}
+                   : nlohmann::ordered_json();
   j["deadlock"] = {
       {"detected", r.deadlock.detected},
       {"at_s", seconds_or_null(ns_to_s(r.deadlock.detected, r.deadlock.formed_ns))},
@@ -103,12 +111,21 @@ nlohmann::ordered_json summary_json(const LabResult& r) {
                      {"control_frames_received", p.control_frames_received},
                      {"pfc_frames_sent", p.pfc_frames_sent},
                      {"credit_frames_sent", p.credit_frames_sent},
+                     {"rate_bps", p.rate_bps},
+                     {"link_frames_sent", p.link_frames_sent},
+                     {"link_frames_received", p.link_frames_received},
+                     {"feedback_share", feedback_share(p, r.duration_s)},
                      {"link_rx_missed", p.link_rx_missed},
                      {"link_down_lost", p.link_down_lost},
                      {"foreign_frames", p.foreign_frames},
                      {"source_mbuf_waits", p.source_mbuf_waits},
                      {"drops", counts(p.drops)}});
   j["ports"] = ports;
+  const FeedbackShareSummary feedback = feedback_share_summary(r);  // GFC Fig. 19
+  j["feedback_share"] = {{"ports", feedback.ports},
+                         {"mean", feedback.mean},
+                         {"p99", feedback.p99},
+                         {"max", feedback.max}};
   j["lossless_drops"] = r.lossless_drops;
   j["conservation"] = {{"generated", r.conservation.generated},
                        {"received", r.conservation.received},
@@ -137,6 +154,7 @@ std::string human_summary(const LabResult& r) {
     s += fmt::format("failed links ({}{}): {}\n", r.failed_links.size(),
                      r.failure_seed ? fmt::format(", draw seed {}", *r.failure_seed) : "",
                      fmt::join(r.failed_links, " "));
+  if (r.cbd) s += cbd_line(r.cbd) + "\n";
   s += fmt::format("deadlock: {}\n", deadlock_text(r.deadlock));
   if (r.deadlock.detected) {
     std::string cycle;
@@ -166,6 +184,10 @@ std::string human_summary(const LabResult& r) {
       "flight: {}\n",
       r.lossless_drops, r.conservation.generated, r.conservation.received, r.conservation.dropped,
       r.conservation.in_flight, r.conservation.holds() ? "balanced" : "NOT BALANCED");
+  const FeedbackShareSummary feedback = feedback_share_summary(r);
+  s += fmt::format(
+      "feedback frames: {:.3f} % of link capacity on average, {:.3f} % at p99 ({} ports)\n",
+      feedback.mean * 100, feedback.p99 * 100, feedback.ports);
   return s;
 }
 

@@ -9,6 +9,7 @@
 
 #include "lab/deadlock_detector.h"
 #include "lab/flow_fct_report.h"
+#include "lab/routing_cbd.h"
 
 namespace fcswitch::lab {
 
@@ -43,7 +44,11 @@ struct QueueResult {
 struct PortResult {
   std::string node, port;
   uint64_t control_frames_received = 0;
-  uint64_t pfc_frames_sent = 0, credit_frames_sent = 0;
+  uint64_t pfc_frames_sent = 0, credit_frames_sent = 0;  // GFC stage frames count as PFC's
+  uint64_t rate_bps = 0;                                 // the port's link rate
+  // Frames its link delivered from this port and to it (data and control): a port with
+  // neither carried no traffic (GFC Fig. 19 is over the ports that did).
+  uint64_t link_frames_sent = 0, link_frames_received = 0;
   NamedCounts drops;            // reasons with a non-zero count
   uint64_t link_rx_missed = 0;  // frames the link found no room for at this port
   uint64_t link_down_lost = 0;  // frames this port sent into its link while it was cut
@@ -69,6 +74,7 @@ struct LabResult {
   std::optional<FctReport> fct;
   std::vector<std::string> failed_links;  // [topology] failures, before the run
   std::optional<uint64_t> failure_seed;   // of the random draw; none for links named in the file
+  std::optional<RoutingCbd> cbd;          // the routes' cyclic buffer dependency; none: static
   double duration_s = 0;
   std::vector<FlowResult> flows;
   std::vector<QueueResult> queues;

@@ -22,27 +22,16 @@ import shutil
 import subprocess
 import sys
 
+from script_checks import Checks
+
 fclab, root, work = sys.argv[1:4]
 plan_py = os.path.join(root, "tools/sweep/plan.py")
 collect_py = os.path.join(root, "tools/sweep/collect.py")
 slurm_sh = os.path.join(root, "tools/sweep/slurm_array.sh")
 scenario = os.path.join(root, "config/lab/gfc-ring.toml")
 sweep = os.path.join(work, "sweep")
-failures = []
-
-
-def run(command, **kw):
-    print("$", " ".join(command), flush=True)
-    proc = subprocess.run(command, capture_output=True, text=True, **kw)
-    sys.stdout.write(proc.stdout)
-    sys.stdout.write(proc.stderr)
-    return proc
-
-
-def expect(condition, what):
-    print(("ok: " if condition else "FAIL: ") + what, flush=True)
-    if not condition:
-        failures.append(what)
+checks = Checks()
+run, expect = checks.run, checks.expect
 
 
 version = subprocess.run(["parallel", "--version"], capture_output=True, text=True)
@@ -125,5 +114,4 @@ env = dict(os.environ, SLURM_ARRAY_TASK_ID="4", SLURM_ARRAY_TASK_MIN="1")
 p = run(["bash", slurm_sh, lines_file], env=env)
 expect(p.returncode == 2 and "no line 4" in p.stderr, "slurm_array.sh refuses a task past the end")
 
-print(f"{len(failures)} failed" if failures else "all passed")
-sys.exit(1 if failures else 0)
+checks.finish()

@@ -2,7 +2,8 @@
 """plan.py: writes one fclab command line per run of a large sweep (DESIGN.md §5).
 
     tools/sweep/plan.py SCENARIO.toml --out DIR [--set KEY=VALUE]... \
-        [--vary KEY=V1,V2,...]... [--seeds N | --seeds A-B] [--fclab PATH] [--force]
+        [--vary KEY=V1,V2,...]... [--seeds N | --seeds A-B] [--cbd yes|no] \
+        [--fclab PATH] [--force]
 
 `fclab --sweep` runs a handful of values one after another in one process. A sweep of
 thousands of runs (GFC Table 1: networks x engines x seeds) goes to an engine that already
@@ -27,7 +28,15 @@ share every value. Ids are unique, and the same plan gives the same ids.
 
 Before writing anything it runs `FCLAB SCENARIO --check --set ...` once per combination of
 varied values (with the first seed), and refuses (exit 2) with fclab's file:line:col message
-if any is rejected. It refuses a non-empty DIR unless --force, which removes what an earlier
+if any is rejected. --cbd yes keeps only the runs whose network's routes have a cyclic buffer dependency, --cbd no
+only those without (GFC §6.2.3: Table 1 counts deadlocks on the CBD networks; Figs. 16–17
+compare the engines on CBD-free ones). It then checks every run, not one per combination
+(`fclab --check` prints `cbd: yes …` or `cbd: no …` from the routes, lib/lab/routing_cbd.h;
+a scenario without computed routes is refused), leaves the others out of runs.txt and lists
+them in plan.json's `skipped` with the reason, which collect.py counts apart. Each kept run
+has its `cbd` in plan.json.
+
+It refuses a non-empty DIR unless --force, which removes what an earlier
 plan/run/collect wrote there (runs.txt, plan.json, runs/, joblog, runs.csv, verdicts.txt)
 and nothing else.
 """
@@ -129,16 +138,22 @@ def run_id(names, combo, seed):
     return "_".join(parts) if parts else "run"
 
 
-def check_combination(fclab, scenario, overrides):
-    """fclab --check with these overrides: None if accepted, else fclab's message."""
+CBD_LINE = re.compile(r"^cbd: (yes|no)\b", re.MULTILINE)
+
+
+def check_run(fclab, scenario, overrides):
+    """fclab --check with these overrides -> (None, cbd) if accepted, else (fclab's message,
+    None). cbd is "yes" or "no" from fclab's `cbd:` line, None when it printed none (routes
+    not computed)."""
     command = [fclab, scenario, "--check"]
     for o in overrides:
         command += ["--set", o]
     proc = subprocess.run(command, capture_output=True, text=True)
     if proc.returncode == 0:
-        return None
+        m = CBD_LINE.search(proc.stdout)
+        return None, (m.group(1) if m else None)
     message = (proc.stderr.strip() or proc.stdout.strip() or f"exit code {proc.returncode}")
-    return message
+    return message, None
 
 
 def prepare_out_dir(out_dir, force):
@@ -168,6 +183,9 @@ def main(argv):
                         help="vary a key; several --vary give their cartesian product")
     parser.add_argument("--seeds", metavar="N|A-B",
                         help="seeds 1..N or A..B, set as lab.seed (default: the scenario's seed)")
+    parser.add_argument("--cbd", choices=["yes", "no"],
+                        help="keep only runs whose routes have (yes) or have no (no) cyclic buffer "
+                        "dependency, as fclab --check says; the others are listed as skipped")
     parser.add_argument("--fclab", default="build/app/fclab",
                         help="fclab binary (default build/app/fclab), made absolute")
     parser.add_argument("--force", action="store_true",
@@ -203,10 +221,19 @@ def main(argv):
             return sets + ([f"{SEED_KEY}={seed}"] if seed is not None else [])
 
         # One check per combination, with the first seed: the seed cannot make a run invalid.
+        # With --cbd, one per run: the seed draws the network (failures), which decides the CBD.
         first_seed = seeds[0] if seeds else None
+        all_seeds = seeds if seeds is not None else [None]
+        checked = ([(c, s) for c in combos for s in all_seeds] if args.cbd
+                   else [(c, first_seed) for c in combos])
         with concurrent.futures.ThreadPoolExecutor(max(1, args.check_jobs)) as pool:
-            results = list(pool.map(
-                lambda c: check_combination(fclab, scenario, overrides(c, first_seed)), combos))
+            checks = list(pool.map(
+                lambda cs: check_run(fclab, scenario, overrides(*cs)), checked))
+        results = []
+        for combo in combos:  # the first refusal of each combination, if any
+            found = [m for (c, _), (m, _) in zip(checked, checks) if c == combo and m is not None]
+            results.append(found[0] if found else None)
+        cbd_of = {(tuple(c), s): cbd for (c, s), (_, cbd) in zip(checked, checks)}
         failures = [(c, m) for c, m in zip(combos, results) if m is not None]
         if failures:
             lines = [f"{len(failures)} of {len(combos)} combinations rejected by fclab --check:"]
@@ -215,26 +242,37 @@ def main(argv):
                 lines.append(f"  {label}:")
                 lines += [f"    {line}" for line in message.splitlines()]
             raise PlanError("\n".join(lines))
+        if args.cbd and any(cbd is None for cbd in cbd_of.values()):
+            raise PlanError(f"--cbd {args.cbd}: fclab --check printed no `cbd:` line for "
+                            f"{args.scenario} (the CBD is computed only with [topology] routing)")
 
         out_dir = os.path.abspath(args.out)
-        runs = []
+        runs, skipped = [], []
         for combo in combos:
-            for seed in (seeds if seeds is not None else [None]):
+            for seed in all_seeds:
                 rid = run_id(names, combo, seed)
                 run_dir = os.path.join(out_dir, "runs", rid)
                 sets = overrides(combo, seed)
+                cbd = cbd_of.get((tuple(combo), seed))
+                if args.cbd and cbd != args.cbd:
+                    skipped.append({"id": rid, "vary": dict(combo), "seed": seed,
+                                    "reason": "no CBD" if cbd == "no" else "CBD"})
+                    continue
                 command = [fclab, scenario, "--out", run_dir, "--no-plots"]
                 for s in sets:
                     command += ["--set", s]
-                runs.append({"id": rid, "vary": dict(combo), "seed": seed, "overrides": sets,
-                             "out": run_dir, "command": shlex.join(command)})
+                run = {"id": rid, "vary": dict(combo), "seed": seed, "overrides": sets,
+                       "out": run_dir, "command": shlex.join(command)}
+                if cbd is not None:
+                    run["cbd"] = cbd
+                runs.append(run)
         ids = [r["id"] for r in runs]
         assert len(set(ids)) == len(ids), "run ids are not unique"
 
         prepare_out_dir(out_dir, args.force)
         plan = {"scenario": scenario, "fclab": fclab, "sets": fixed_sets,
                 "vary": [{"key": k, "name": names[k], "values": v} for k, v in varied],
-                "seeds": seeds, "runs": runs}
+                "seeds": seeds, "cbd": args.cbd, "runs": runs, "skipped": skipped}
         with open(os.path.join(out_dir, "plan.json"), "w") as f:
             json.dump(plan, f, indent=2)
             f.write("\n")
@@ -247,7 +285,8 @@ def main(argv):
 
     n_seeds = len(seeds) if seeds else 1
     print(f"{len(runs)} run{'s' * (len(runs) != 1)} ({len(combos)} combination"
-          f"{'s' * (len(combos) != 1)} x {n_seeds} seed{'s' * (n_seeds != 1)}) in "
+          f"{'s' * (len(combos) != 1)} x {n_seeds} seed{'s' * (n_seeds != 1)}"
+          + (f", {len(skipped)} skipped: --cbd {args.cbd}" if args.cbd else "") + ") in "
           f"{out_dir}/runs.txt; plan in {out_dir}/plan.json")
     print(f"run:     parallel --will-cite -j N --joblog {out_dir}/joblog < {out_dir}/runs.txt")
     print(f"collect: tools/sweep/collect.py {out_dir}")

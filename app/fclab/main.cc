@@ -5,6 +5,7 @@
 // value into DIR/V1, DIR/V2, … and prints a verdict table (DIR/verdicts.txt): the README's
 // main command sweeps the GFC ring over PFC, CBFC and both GFCs.
 
+#include <signal.h>
 #include <unistd.h>
 
 #include <fmt/format.h>
@@ -12,6 +13,7 @@
 #include <CLI/CLI.hpp>
 
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -86,6 +88,16 @@ void plot(const std::string& dir) {
               << " failed: python3 with matplotlib is needed; tools/install-deps.sh installs it)\n";
 }
 
+// SIGINT or SIGTERM waiting (main blocks both first thing, so they wait for the run to stop
+// where it is and write what ran); 0 when none.
+int stop_signal() {
+  sigset_t pending;
+  sigpending(&pending);
+  for (int sig : {SIGINT, SIGTERM})
+    if (sigismember(&pending, sig)) return sig;
+  return 0;
+}
+
 int run(const Options& options) {
   const std::vector<Run> runs = plan_runs(options);
   std::vector<fcswitch::lab::LabScenario> scenarios;
@@ -135,14 +147,21 @@ int run(const Options& options) {
       fcswitch::ProgressLine progress = fcswitch::stderr_progress(
           runs.size() > 1 ? fmt::format("run {} of {}", i + 1, runs.size()) : "run", "simulated ms",
           options.quiet, options.progress_every_s);
-      result = network.run(runs[i].out_dir, &progress);
+      result = network.run(runs[i].out_dir, &progress, [] { return stop_signal() != 0; });
     }
     fcswitch::lab::write_summary(result, runs[i].out_dir + "/summary.json");
     if (result.fct)
       fcswitch::lab::write_flows_fct_csv(runs[i].out_dir + "/flows_fct.csv", *result.fct);
     std::cout << fcswitch::lab::human_summary(result) << "output in " << runs[i].out_dir << "\n\n";
     if (options.plots) plot(runs[i].out_dir);
+    const bool interrupted = result.interrupted;
     results.emplace_back(runs[i].label, std::move(result));
+    if (interrupted) {
+      // What ran is written; the sweep's later runs are not started.
+      spdlog::error("interrupted by {}: {} of {} runs", strsignal(stop_signal()), i + 1,
+                    runs.size());
+      return 128 + stop_signal();
+    }
   }
   if (!options.sweep.empty()) {
     const std::string table = fcswitch::lab::verdict_table(results);
@@ -161,6 +180,13 @@ int run(const Options& options) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  // Before anything else: a stop signal waits for the run loop (stop_signal) instead of
+  // killing the process with nothing written.
+  sigset_t signals;
+  sigemptyset(&signals);
+  sigaddset(&signals, SIGINT);
+  sigaddset(&signals, SIGTERM);
+  pthread_sigmask(SIG_BLOCK, &signals, nullptr);
   Options options;
   CLI::App app{"fclab: switches and hosts in one process, in virtual or wall-clock time"};
   app.add_option("scenario", options.scenario, "lab scenario (TOML)")->required();

@@ -122,6 +122,17 @@ bool drain(fcswitch::SwitchNode& node, double timeout_s) {
   return false;
 }
 
+// SIGINT and SIGTERM: blocked first thing in main, before EAL starts its threads (all of them
+// inherit the mask), so only the control loop's sigtimedwait sees them — even one that comes
+// while the config is read or EAL starts: it waits, and the switch stops with its report.
+sigset_t stop_signals() {
+  sigset_t signals;
+  sigemptyset(&signals);
+  sigaddset(&signals, SIGINT);
+  sigaddset(&signals, SIGTERM);
+  return signals;
+}
+
 int run(const Options& options) {
   const fcswitch::config::SwitchConfig config =
       fcswitch::config::load_switch_config(options.config_path);
@@ -135,13 +146,7 @@ int run(const Options& options) {
     return 0;
   }
 
-  // Block the stop signals before EAL starts its threads, so all of them inherit the mask
-  // and only the control loop's sigtimedwait sees the signals.
-  sigset_t signals;
-  sigemptyset(&signals);
-  sigaddset(&signals, SIGINT);
-  sigaddset(&signals, SIGTERM);
-  pthread_sigmask(SIG_BLOCK, &signals, nullptr);
+  const sigset_t signals = stop_signals();  // blocked since main's first line
 
   const fcswitch::dpdk::EalPlan plan = fcswitch::dpdk::plan_eal(config, options.eal_args);
   fcswitch::dpdk::EalSession eal(plan);
@@ -227,6 +232,8 @@ int selftest(const Options& options) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  const sigset_t signals = stop_signals();
+  pthread_sigmask(SIG_BLOCK, &signals, nullptr);
   Options options;
   CLI::App app{"fcswitch: a DPDK software switch for lossless-datacenter flow-control research"};
   app.add_option("config", options.config_path, "switch configuration (TOML)");

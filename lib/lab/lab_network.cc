@@ -224,7 +224,8 @@ std::vector<std::pair<std::string, const SwitchNode*>> LabNetwork::switch_nodes(
   return out;
 }
 
-LabResult LabNetwork::run(const std::string& out_dir, ProgressLine* progress) {
+LabResult LabNetwork::run(const std::string& out_dir, ProgressLine* progress,
+                          const std::function<bool()>& stop) {
   const auto wall_start = std::chrono::steady_clock::now();
   std::vector<const SwitchNode*> switches;
   for (const auto& s : switches_) switches.push_back(s.get());
@@ -250,6 +251,7 @@ LabResult LabNetwork::run(const std::string& out_dir, ProgressLine* progress) {
       poll_all(now);
     }
     ++clock_steps_;
+    const bool interrupted = stop && clock_steps_ % 1024 == 0 && stop();
     // Now and then (a clock read per 1 024 steps): how far, and how fast in packet-hops.
     if (progress && clock_steps_ % 1024 == 0 && progress->due()) {
       uint64_t hops = 0;
@@ -271,6 +273,13 @@ LabResult LabNetwork::run(const std::string& out_dir, ProgressLine* progress) {
     }
     if (!sampler.tail_marked() && now >= tail_start) sampler.mark_tail(now);
     if (now >= end) break;
+    if (interrupted) {
+      spdlog::warn("interrupted at {:.3f} ms of {:.3f} ms simulated",
+                   static_cast<double>(ticks_.to_ns(now)) / 1e6,
+                   static_cast<double>(scenario_.duration_ns) / 1e6);
+      interrupted_ = true;
+      break;
+    }
     if (virtual_clock) {
       uint64_t next = std::min({schedule_->next_event_ticks(), next_sample, next_check, end});
       if (next_event_ < scenario_.events.size())
@@ -282,6 +291,8 @@ LabResult LabNetwork::run(const std::string& out_dir, ProgressLine* progress) {
     }
   }
   LabResult result = collect(sampler, now);
+  result.interrupted = interrupted_;
+  if (interrupted_) result.duration_s = static_cast<double>(ticks_.to_ns(now)) / 1e9;
   result.deadlock = detector.verdict();
   result.wall_s =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();

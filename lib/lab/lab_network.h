@@ -15,6 +15,7 @@
 #include <rte_mempool.h>
 #include <rte_ring.h>
 
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -44,7 +45,10 @@ class LabNetwork {
 
   // Runs the scenario for its duration, then shuts the network down (every frame freed).
   // `progress`: simulated time reached and packet-hops per wall second, now and then.
-  LabResult run(const std::string& out_dir = "", ProgressLine* progress = nullptr);
+  // `stop`: asked now and then (every 1 024 clock steps); true ends the run where it is,
+  // reported as interrupted.
+  LabResult run(const std::string& out_dir = "", ProgressLine* progress = nullptr,
+                const std::function<bool()>& stop = {});
 
   // The switches, with their scenario names (for metrics); valid while the network lives.
   std::vector<std::pair<std::string, const SwitchNode*>> switch_nodes() const;
@@ -81,6 +85,7 @@ class LabNetwork {
   std::unique_ptr<LabSchedule> schedule_;  // virtual clock only
   std::vector<FlowSent> sent_;
   std::vector<FlowReceived> received_;
+  bool interrupted_ = false;
   uint64_t clock_steps_ = 0;
   std::vector<size_t> first_port_;  // per node: its first port's index in LabResult::ports
   size_t next_event_ = 0;           // into scenario_.events

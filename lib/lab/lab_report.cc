@@ -55,6 +55,7 @@ nlohmann::ordered_json summary_json(const LabResult& r) {
   j["scenario"] = r.scenario;
   j["clock"] = r.clock;
   j["duration_s"] = r.duration_s;
+  j["interrupted"] = r.interrupted;
   j["seed"] = r.seed;
   j["overrides"] = r.overrides;
   j["failed_links"] = r.failed_links;
@@ -149,6 +150,7 @@ std::string human_summary(const LabResult& r) {
       "{} ({} clock, {:.1f} ms simulated in {:.2f} s wall, {} steps, "
       "{} packet-hops)\n",
       r.scenario, r.clock, r.duration_s * 1e3, r.wall_s, r.clock_steps, r.packet_hops);
+  if (r.interrupted) s += "INTERRUPTED: the run stopped early; this is what ran until then\n";
   for (const std::string& o : r.overrides) s += fmt::format("  --set {}\n", o);
   if (!r.failed_links.empty())
     s += fmt::format("failed links ({}{}): {}\n", r.failed_links.size(),

@@ -76,6 +76,9 @@ struct LabResult {
   std::optional<uint64_t> failure_seed;   // of the random draw; none for links named in the file
   std::optional<RoutingCbd> cbd;          // the routes' cyclic buffer dependency; none: static
   double duration_s = 0;
+  // Stopped by the caller (SIGINT/SIGTERM to fclab) at `duration_s` of simulated time: what
+  // ran is reported, but not the run the scenario asked for.
+  bool interrupted = false;
   std::vector<FlowResult> flows;
   std::vector<QueueResult> queues;
   std::vector<PortResult> ports;

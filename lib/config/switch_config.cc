@@ -137,6 +137,7 @@ PortConfig read_port(const toml::table& table, size_t index, ConfigProblems& pro
   if (auto n = reader.integer("tx_descriptors", 0, 4096))
     port.tx_descriptors = static_cast<uint16_t>(*n);
   if (auto n = reader.integer("tx_burst", 1, 32)) port.tx_burst = static_cast<uint16_t>(*n);
+  if (auto n = reader.integer("mtu", 68, 16000)) port.mtu = static_cast<uint32_t>(*n);
   if (auto t = reader.integer("control_ether_type", 0x0600, 0xFFFF)) {
     if (wire::carries_data(static_cast<uint16_t>(*t))) {
       reader.refuse("control_ether_type",

@@ -25,6 +25,7 @@ enum class DropReason : uint8_t {
   kControlRingFull,   // RX could not hand a flow-control frame's messages to TX
   kWatchdogDrop,      // dropped from a queue whose gate the watchdog found stuck (action drop)
   kTtlExpired,        // IPv4 TTL / IPv6 hop limit ran out ([switch] decrement_ttl): a loop
+  kOversize,          // longer than the ingress port's MTU allows (+ Ethernet header and tag)
   kCount,
 };
 
@@ -47,6 +48,7 @@ inline constexpr std::array<std::string_view, kNumDropReasons> kDropReasonNames 
     "control_ring_full",
     "watchdog_drop",
     "ttl_expired",
+    "oversize",
 };
 
 constexpr std::string_view drop_reason_name(DropReason reason) {

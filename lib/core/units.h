@@ -15,6 +15,10 @@ inline constexpr uint32_t kEthernetIfgBytes = 12;
 inline constexpr uint32_t kEthernetOverheadBytes =
     kEthernetPreambleBytes + kEthernetFcsBytes + kEthernetIfgBytes;
 
+// Destination, source, EtherType; an 802.1Q tag adds 4 (a frame's length allowance above MTU).
+inline constexpr uint32_t kEthernetHeaderBytes = 14;
+inline constexpr uint32_t kVlanTagBytes = 4;
+
 // Smallest frame without FCS (64 on the wire with FCS).
 inline constexpr uint32_t kEthernetMinFrameBytes = 60;
 

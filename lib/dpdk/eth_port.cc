@@ -77,6 +77,18 @@ EthPort::EthPort(const config::PortConfig& config, rte_mempool* pool) : name_(co
   const int promisc = rte_eth_promiscuous_enable(id_);
   if (promisc < 0 && promisc != -ENOTSUP) check(promisc, "port " + name_ + ": promiscuous");
 
+  uint16_t device_mtu = 0;
+  if (config.mtu) {
+    mtu_ = config.mtu;
+    // The device need not know: FWD drops what is longer (oversize) either way.
+    const int rc = rte_eth_dev_set_mtu(id_, static_cast<uint16_t>(config.mtu));
+    if (rc < 0 && rc != -ENOTSUP)
+      spdlog::warn("port {}: the device refused MTU {} ({}); FWD still drops longer frames", name_,
+                   config.mtu, rte_strerror(-rc));
+  } else if (rte_eth_dev_get_mtu(id_, &device_mtu) == 0 && device_mtu) {
+    mtu_ = device_mtu;
+  }
+
   rte_ether_addr addr;
   rte_eth_macaddr_get(id_, &addr);
   mac_ = wire::MacAddress::from_bytes(addr.addr_bytes);

@@ -31,6 +31,8 @@ class EthPort {
   const std::string& name() const { return name_; }
   wire::MacAddress mac() const { return mac_; }
   const NicProfile& profile() const { return *profile_; }
+  // The config's MTU, else the device's (1500 where it does not say).
+  uint32_t mtu() const { return mtu_; }
   // Packets the NIC dropped for want of an mbuf (rx_nombuf) or RX descriptor (imissed);
   // after stop(), the count it had then.
   uint64_t nic_rx_dropped() const;
@@ -40,6 +42,7 @@ class EthPort {
   std::string name_;
   wire::MacAddress mac_;
   const NicProfile* profile_ = nullptr;
+  uint32_t mtu_ = 1500;
   bool started_ = false;
   uint64_t nic_rx_dropped_at_stop_ = 0;
 };

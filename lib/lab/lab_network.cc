@@ -101,7 +101,8 @@ void LabNetwork::build() {
       std::vector<NodePort> ports;
       for (size_t p = 0; p < node.config.ports.size(); ++p) {
         const auto& mac = node.config.ports[p].mac;
-        ports.push_back(NodePort{io(p), mac ? *mac : lab_port_mac(i, p), false});
+        const uint32_t mtu = scenario_.nodes[i].config.ports[p].mtu;
+        ports.push_back(NodePort{io(p), mac ? *mac : lab_port_mac(i, p), false, mtu ? mtu : 1500});
       }
       switches_[i] =
           std::make_unique<SwitchNode>(node.config, ticks_.hz, std::move(ports), control_pool_);

@@ -36,7 +36,7 @@ SwitchNode::SwitchNode(const config::SwitchConfig& config, uint64_t tick_hz)
     eth_ports_.push_back(std::make_unique<dpdk::EthPort>(port, pool_));
     const dpdk::EthPort& eth = *eth_ports_.back();
     ports_.push_back(NodePort{std::make_unique<EthdevPortIo>(eth.id()), eth.mac(),
-                              eth.profile().pads_short_frames});
+                              eth.profile().pads_short_frames, eth.mtu()});
   }
   build();
 }
@@ -85,6 +85,7 @@ void SwitchNode::build() {
   fwd.ecmp_groups = install_fib(config.fib);
   fwd.input_queued = config.queueing == config::Queueing::kInputHol;
   fwd.input_turns = config.crossbar == config::Crossbar::kInputTurns;
+  for (int p = 0; p < n; ++p) fwd.max_frame_bytes.push_back(ports_[p].mtu + kEthernetHeaderBytes);
 
   for (int p = 0; p < n; ++p) {
     const auto& port = config.ports[p];

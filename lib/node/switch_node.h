@@ -31,6 +31,7 @@ struct NodePort {
   std::unique_ptr<PortIo> io;
   wire::MacAddress mac;            // source of the flow-control frames the port sends
   bool pads_short_frames = false;  // the device pads frames under 60 bytes itself
+  uint32_t mtu = 1500;             // frames longer than it allows are dropped as oversize
 };
 
 class SwitchNode {

@@ -33,8 +33,9 @@ struct PortConfig {
   uint32_t wire_overhead_bytes = 24;  // per frame on the wire beyond DPDK's length (rate limits)
   uint16_t rx_descriptors = 0;        // 0: the profile's default
   uint16_t tx_descriptors = 0;
-  uint16_t tx_burst =
-      32;  // frames TX commits past its gates at a time, at most the free descriptors
+  uint32_t mtu = 0;  // the largest IP packet (frame − Ethernet header, − tag); 0: the device's
+  // Frames TX commits past its gates at a time, at most the free descriptors.
+  uint16_t tx_burst = 32;
   uint16_t control_ether_type = 0x8808;  // frames of this type are consumed by RX
   SchedulerConfig scheduler;
   PortFlowControl flow_control;

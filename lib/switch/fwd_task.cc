@@ -33,6 +33,7 @@ FwdTask::FwdTask(const FwdSettings& settings, SwitchState& state, L2Fib& fib)
       ecmp_seed_(settings.ecmp_seed),
       decrement_ttl_(settings.decrement_ttl),
       input_turns_(settings.input_turns),
+      max_frame_bytes_(settings.max_frame_bytes),
       stages_(static_cast<size_t>(state.ports) * kNumEgressQueues),
       admitted_packets_(std::make_unique<OwnedCounter[]>(state.ports * kNumPriorities)),
       admitted_bytes_(std::make_unique<OwnedCounter[]>(state.ports * kNumPriorities)),
@@ -190,6 +191,9 @@ void FwdTask::forward(rte_mbuf* m, int in_port) {
   if (header.status == wire::FrameStatus::kRunt) return drop(m, in_port, DropReason::kRunt);
   if (header.status == wire::FrameStatus::kMalformed)
     return drop(m, in_port, DropReason::kMalformed);
+  if (!max_frame_bytes_.empty() &&
+      rte_pktmbuf_pkt_len(m) > max_frame_bytes_[in_port] + (header.has_vlan ? kVlanTagBytes : 0))
+    return drop(m, in_port, DropReason::kOversize);
   if (header.dst.is_link_local()) {
     // RX passes on, of the link-constrained frames, only the credit frames it accepted.
     if (wire::control_frame_kind(rte_pktmbuf_mtod(m, const uint8_t*), rte_pktmbuf_data_len(m), 0) ==

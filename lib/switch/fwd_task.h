@@ -40,6 +40,8 @@ struct FwdSettings {
   bool decrement_ttl = false;  // IP packets lose one TTL per switch; at 0 ttl_expired
   bool input_queued = false;   // [switch] queueing = "input-hol"
   bool input_turns = false;    // [switch] crossbar = "input-turns"
+  // Per ingress port: the longest untagged frame its MTU allows (a VLAN tag adds 4 bytes).
+  std::vector<uint32_t> max_frame_bytes = {};
 };
 
 class FwdTask : public Task {
@@ -111,6 +113,7 @@ class FwdTask : public Task {
   uint32_t ecmp_seed_;
   bool decrement_ttl_;
   bool input_turns_;
+  std::vector<uint32_t> max_frame_bytes_;
   int next_input_ = 0;
   uint64_t now_ = 0;  // this poll's time
   int input_ = 0;     // the input port whose burst the stages hold

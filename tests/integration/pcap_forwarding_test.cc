@@ -105,6 +105,12 @@ Traffic mixed_traffic() {
     bad[14] = 0x55;  // IP version 5
     t.send_raw(0, bad);
   }
+  {
+    // One byte over what the 1500-byte MTU allows an untagged frame: oversize.
+    FrameSpec s = spec(kHostB, kHostA, L3::kIpv4, 0);
+    s.size = 1515;
+    t.send_raw(0, build_frame(s));
+  }
   t.send_raw(0, pfc_frame(kHostA));                      // consumed by RX
   t.send(0, spec(kHostA, kHostA, L3::kIpv4, 0), {}, 0);  // FIB says p0: hairpin dropped
   for (int i = 0; i < 40; ++i) {
@@ -215,6 +221,7 @@ TEST_P(PcapForwarding, FramesReachTheRightPortsInOrderAndDropsAreNamed) {
   EXPECT_EQ(port_counter(json, "p0", "malformed"), 1u);
   EXPECT_EQ(port_counter(json, "p0", "link_local"), 1u);
   EXPECT_EQ(port_counter(json, "p0", "same_port"), 1u);
+  EXPECT_EQ(port_counter(json, "p0", "oversize"), 1u);
   EXPECT_EQ(port_counter(json, "p0", "control_frames"), 1u);
   EXPECT_EQ(port_counter(json, "p0", "rx_packets"), traffic.in[0].size());
   // The short ACK out of p1; the short ARP's copies out of p0, p2, p3.

@@ -119,6 +119,10 @@ class ScenarioReader {
       build_node_configs();
       if (out_.nodes.size() == sketches_.size()) read_event_routes();
     }
+    for (std::string& w : node_config_warnings_.lines(sketches_.size()))
+      out_.warnings.push_back(std::move(w));
+    for (std::string& p : node_config_problems_.lines(sketches_.size()))
+      node_problems_.push_back(std::move(p));
     std::vector<std::string> all = problems_.take();
     for (std::string& p : node_problems_)
       if (std::find(all.begin(), all.end(), p) == all.end()) all.push_back(std::move(p));
@@ -928,11 +932,11 @@ class ScenarioReader {
         node.config = config::read_switch_config(merged, out_.file);
       } catch (const config::ConfigError& error) {
         for (const std::string& p : error.problems())
-          node_problems_.push_back(fmt::format("{} ({})", p, sketch.name));
+          node_config_problems_.add(located(p), sketch.name);
         continue;
       }
       for (const std::string& w : node.config.warnings)
-        out_.warnings.push_back(fmt::format("{} ({})", w, sketch.name));
+        node_config_warnings_.add(located(w), sketch.name);
       node.static_fib = node.config.fib;  // its own `routes` and [[fib]]: they win
       if (out_.routing.initial && out_.routing.topology_switch[n] >= 0) {
         const int sw = out_.routing.topology_switch[n];
@@ -952,6 +956,28 @@ class ScenarioReader {
       }
       out_.nodes.push_back(std::move(node));
     }
+  }
+
+  // A node's config is read from tables the lab merged, which keep no place in the file: a
+  // problem there reads "FILE:0:0: key: …". Put back the place of the key in the scenario
+  // (its top-level section, or the --set that gave it) when it has one.
+  std::string located(const std::string& problem) const {
+    const std::string unplaced = out_.file + ":0:0: ";
+    if (problem.rfind(unplaced, 0) != 0) return problem;
+    const size_t key_end = problem.find(": ", unplaced.size());
+    if (key_end == std::string::npos) return problem;
+    std::string key = problem.substr(unplaced.size(), key_end - unplaced.size());
+    // A --set value keeps no place either: name the --set.
+    for (const std::string& assignment : out_.overrides)
+      if (assignment.rfind(key + "=", 0) == 0)
+        return fmt::format("--set {}: {}", assignment, problem.substr(unplaced.size()));
+    // Port keys (ports[2].x) come from the node's own table; the lab's sections have none.
+    const toml::node_view<const toml::node> found = reader_.raw().at_path(key);
+    if (!found || !found.node()->source().begin) return problem;
+    const toml::source_region& at = found.node()->source();
+    const std::string source = at.path && !at.path->empty() ? *at.path : out_.file;
+    return fmt::format("{}:{}:{}: {}", source, at.begin.line, at.begin.column,
+                       problem.substr(unplaced.size()));
   }
 
   std::string where(const toml::node& node) const {
@@ -981,6 +1007,32 @@ class ScenarioReader {
   std::vector<NodeSketch> sketches_;
   std::map<std::string, size_t> names_;
   std::vector<std::string> node_problems_;
+  // The same problem in many nodes' configs (a top-level section every node shares) is one
+  // line naming the nodes, not one line per node.
+  class PerNodeLines {
+   public:
+    void add(const std::string& line, const std::string& node) {
+      for (auto& [text, nodes] : lines_)
+        if (text == line) {
+          if (std::find(nodes.begin(), nodes.end(), node) == nodes.end()) nodes.push_back(node);
+          return;
+        }
+      lines_.push_back({line, {node}});
+    }
+    std::vector<std::string> lines(size_t node_count) const {
+      std::vector<std::string> out;
+      for (const auto& [text, nodes] : lines_)
+        out.push_back(nodes.size() == node_count && node_count > 1
+                          ? fmt::format("{} (every node)", text)
+                          : fmt::format("{} ({})", text, fmt::join(nodes, ", ")));
+      return out;
+    }
+
+   private:
+    std::vector<std::pair<std::string, std::vector<std::string>>> lines_;
+  };
+  PerNodeLines node_config_problems_;
+  PerNodeLines node_config_warnings_;
   toml::table tagger_rules_;  // [lab] tagger_rules, parsed
   std::string tagger_rules_file_;
   // [topology]

@@ -734,6 +734,40 @@ to = "H9"
   }
 }
 
+// A problem in the config every node shares is one line, at its place in the scenario (or
+// its --set), naming the nodes once — not FILE:0:0 once per node.
+TEST(LabScenario, SharedConfigProblemsAreLocatedOnce) {
+  const std::string text = R"([lab]
+duration = "1ms"
+[flow_control]
+engine = "bogus"
+[[hosts]]
+name = "H1"
+[[hosts]]
+name = "H2"
+[[links]]
+a = "H1"
+b = "H2"
+)";
+  try {
+    parse_lab_scenario(text, "bad.toml", {});
+    FAIL() << "accepted";
+  } catch (const config::ConfigError& e) {
+    ASSERT_EQ(e.problems().size(), 1u) << e.what();
+    EXPECT_EQ(e.problems()[0].rfind("bad.toml:4:10: flow_control.engine: expected one of", 0), 0u)
+        << e.what();
+    EXPECT_NE(e.problems()[0].find("found string \"bogus\" (every node)"), std::string::npos);
+  }
+  try {
+    parse_lab_scenario(text, "bad.toml", {"flow_control.engine=pfc", "buffer.lossy_alpha=100"});
+    FAIL() << "accepted";
+  } catch (const config::ConfigError& e) {
+    ASSERT_EQ(e.problems().size(), 1u) << e.what();
+    EXPECT_EQ(e.problems()[0].rfind("--set buffer.lossy_alpha=100: buffer.lossy_alpha:", 0), 0u)
+        << e.what();
+  }
+}
+
 }  // namespace
 }  // namespace fcswitch::lab
 

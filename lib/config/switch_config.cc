@@ -13,6 +13,7 @@
 #include "config/config_error.h"
 #include "config/cpu_list.h"
 #include "config/flow_control_config.h"
+#include "config/plain_name.h"
 #include "config/queue_list.h"
 #include "config/table_reader.h"
 #include "wire/ether_type.h"
@@ -105,12 +106,8 @@ PortConfig read_port(const toml::table& table, size_t index, ConfigProblems& pro
   TableReader reader(table, fmt::format("ports[{}]", index), problems);
   PortConfig port;
   port.name = reader.string("name", true).value_or("");
-  // Names appear in task lists ("rx:NAME"), routes ("switch:port"), logs, JSON and labels.
   if (reader.has("name") && reader.node("name")->is_string() &&
-      (port.name.empty() || port.name.size() > 32 ||
-       port.name.find_first_not_of(
-           "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-") !=
-           std::string::npos))
+      !is_plain_name(port.name, 32, /*dots=*/true))
     reader.refuse("name", "1 to 32 characters of [A-Za-z0-9_.-]");
   port.device = reader.string("device", true).value_or("");
   if (auto profile = reader.choice("profile", {"auto", "vdev", "ixgbe-82599"})) {
@@ -362,11 +359,7 @@ void read_switch_section(TableReader& root, SwitchConfig& config) {
   if (!table) return;
   TableReader reader(*table, "switch", root.problems());
   if (auto name = reader.string("name")) {
-    const bool ok = !name->empty() && name->size() <= 12 &&
-                    name->find_first_not_of(
-                        "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-") ==
-                        std::string::npos;
-    if (ok) {
+    if (is_plain_name(*name, 12)) {
       config.name = *name;
     } else {
       reader.refuse("name", "1 to 12 characters of [A-Za-z0-9_-] (it prefixes DPDK object names)");
@@ -391,7 +384,7 @@ void read_switch_section(TableReader& root, SwitchConfig& config) {
       reader.warn("crossbar", "queueing = \"input-hol\" (only input FIFOs have a crossbar)",
                   fmt::format("queueing = \"{}\": the crossbar has no effect", queueing));
   }
-  if (reader.has("egress_service") && reader.node("egress_service"))
+  if (reader.node("egress_service"))
     reader.refuse("egress_service",
                   "queueing, its new name: \"output\" (was \"fifo\"), \"input-fair\" (was "
                   "\"ingress-fair\") or \"input-hol\"");

@@ -13,6 +13,7 @@
 
 #include "config/config_error.h"
 #include "config/config_problems.h"
+#include "config/plain_name.h"
 #include "config/table_reader.h"
 #include "lab/workload_flows.h"
 #include "lab/workload_spec.h"
@@ -91,11 +92,9 @@ struct LinkDefaults {
   uint64_t delay_ns = 0;
 };
 
+// A node's name prefixes its DPDK objects, as a switch's does.
 bool valid_node_name(std::string_view name) {
-  return !name.empty() && name.size() <= 12 &&
-         name.find_first_not_of(
-             "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-") ==
-             std::string_view::npos;
+  return config::is_plain_name(name, 12);
 }
 
 class ScenarioReader {

@@ -53,7 +53,7 @@ TxFlowControl make_tx_flow_control(const config::PortConfig& port, uint64_t buff
   flow.engines = make_port_engines(port, context, owner);
   // Quiet after a pause: four full-size frames' time (MTU 1500) at the port's rate
   // (ResponseTimeMeter).
-  constexpr uint32_t kFullFrameBytes = 1514;
+  constexpr uint32_t kFullFrameBytes = 1500 + kEthernetHeaderBytes;
   flow.pause_quiet_ticks =
       4 * ticks.for_bits(context.framing.wire_bits(kFullFrameBytes), port.rate_bps);
   return flow;

@@ -207,7 +207,8 @@ void FwdTask::forward(rte_mbuf* m, int in_port) {
   // Received, whatever becomes of it: a block dropped here is a block freed (CBFC's ABR).
   const int slot = SwitchState::occupancy_slot(in_port, priority);
   state_.received_blocks[slot].add(wire::credit_blocks(rte_pktmbuf_pkt_len(m)));
-  state_.last_arrival_ticks[slot].set(now_);
+  // Read by the τ meter of PFC's generator, which only lossless priorities have.
+  if (has_priority(lossless_, priority)) state_.last_arrival_ticks[slot].set(now_);
   if (mac_learning_ && !header.src.is_multicast() && !fib_.learn(header.src, in_port))
     fib_full_.increment();
 

@@ -106,7 +106,10 @@ bool TxTask::generate_feedback(uint64_t now) {
     const uint64_t occupancy = state_.ingress_occupancy.value(slot);
     fc::FeedbackGenerator& generator = *flow_.engines[prio].generator;
     generator.poll(now, fc::IngressView{occupancy, blocks}, fresh);
-    if (fc::ResponseTimeMeter* meter = response_times_[prio].get()) {
+    // Once RX has stopped (shutdown) the input is quiet because we stopped reading it, not
+    // because the upstream stopped: no τ to see.
+    fc::ResponseTimeMeter* meter = response_times_[prio].get();
+    if (meter && !state_.rx_stopped.load(std::memory_order_relaxed)) {
       const uint64_t level = generator.level();
       const uint64_t last_arrival = state_.last_arrival_ticks[slot].read();
       if (level && !paused_level_[prio]) {

@@ -79,5 +79,5 @@ PY
 done
 echo "(p50/p99 are bucket bounds: 1 µs below 128 µs, powers of two above; the paper's"
 echo " testbed measured a worst case of 90 µs with RX, TX and FWD each on its own core."
-echo " Lossless drops mean the loop was slower than the 1 ms the thresholds allow for: on a"
-echo " machine with fewer CPUs than lcores the pause refreshes come late.)"
+echo " Lossless drops: more arrived after XOFF than the 2 MB of headroom holds. On this 2-CPU VM"
+echo " the upstream's pauses expire before a refresh comes (its pause_expiries); not yet explained.)"

@@ -34,13 +34,22 @@ void CbfcEgressGate::on_message(const ControlMessage& message) {
   credit_gauge_.set(credit_blocks());
 }
 
-bool CbfcEgressGate::may_send(uint64_t, uint32_t bytes) const {
-  return has_limit_ &&
-         credit_at_or_after(fccl_, static_cast<uint32_t>(fctbs_ + wire::credit_blocks(bytes)));
+uint16_t CbfcEgressGate::budget(uint64_t, const uint32_t* bytes, uint16_t count) const {
+  if (!has_limit_) return 0;
+  // Each packet while the credits still cover it after the ones before it.
+  uint32_t fctbs = fctbs_;
+  uint16_t n = 0;
+  for (; n < count; ++n) {
+    const auto after = static_cast<uint32_t>(fctbs + wire::credit_blocks(bytes[n]));
+    if (!credit_at_or_after(fccl_, after)) break;
+    fctbs = after;
+  }
+  return n;
 }
 
-void CbfcEgressGate::on_dequeue(uint64_t, uint32_t bytes) {
-  const uint32_t blocks = wire::credit_blocks(bytes);
+void CbfcEgressGate::commit(uint64_t, const uint32_t* bytes, uint16_t count) {
+  uint32_t blocks = 0;
+  for (uint16_t i = 0; i < count; ++i) blocks += wire::credit_blocks(bytes[i]);
   fctbs_ += blocks;
   blocks_sent_.add(blocks);
   credit_gauge_.set(credit_blocks());

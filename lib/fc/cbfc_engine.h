@@ -49,8 +49,8 @@ class CbfcEgressGate final : public EgressGate, public CreditSender {
 
   void on_message(const ControlMessage& message) override;
   void poll(uint64_t) override {}
-  bool may_send(uint64_t now_ticks, uint32_t bytes) const override;
-  void on_dequeue(uint64_t now_ticks, uint32_t bytes) override;
+  uint16_t budget(uint64_t now_ticks, const uint32_t* bytes, uint16_t count) const override;
+  void commit(uint64_t now_ticks, const uint32_t* bytes, uint16_t count) override;
   uint64_t next_action_ticks() const override { return kNeverTicks; }
   void counters(const CounterSink& sink) const override;
 

@@ -55,12 +55,20 @@ class EgressGate {
   virtual ~EgressGate() = default;
   // A message from downstream for this priority.
   virtual void on_message(const ControlMessage& message) = 0;
-  // Once per TX poll, before any may_send: lets timers run out and time be accounted.
+  // Once per TX poll, before any budget: lets timers run out and time be accounted.
   virtual void poll(uint64_t now_ticks) = 0;
-  // May the packet at the head of the queue, `bytes` long, start now?
-  virtual bool may_send(uint64_t now_ticks, uint32_t bytes) const = 0;
-  // That packet was taken for transmission.
-  virtual void on_dequeue(uint64_t now_ticks, uint32_t bytes) = 0;
+  // How many of the queue's head packets, `bytes[0..count)` long in order, may start now: a
+  // prefix, each allowed given that the ones before it went. Asked once per burst, not per
+  // packet: the TX task makes one virtual call per queue and the engine's arithmetic runs
+  // inline over the lengths.
+  virtual uint16_t budget(uint64_t now_ticks, const uint32_t* bytes, uint16_t count) const = 0;
+  // The first `count` of them were taken for transmission (count ≤ what budget allowed, or
+  // anything while a watchdog forwards past the gate).
+  virtual void commit(uint64_t now_ticks, const uint32_t* bytes, uint16_t count) = 0;
+
+  // One packet: may it start now; it was taken. For tests and single-packet callers.
+  bool may_send(uint64_t now_ticks, uint32_t bytes) const { return budget(now_ticks, &bytes, 1); }
+  void on_dequeue(uint64_t now_ticks, uint32_t bytes) { commit(now_ticks, &bytes, 1); }
   // The earliest time the gate opens by itself; kNeverTicks if only a message can open it.
   virtual uint64_t next_action_ticks() const = 0;
   virtual void counters(const CounterSink& sink) const = 0;

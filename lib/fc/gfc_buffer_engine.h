@@ -48,11 +48,11 @@ class GfcBufferEgressGate final : public EgressGate {
 
   void on_message(const ControlMessage& message) override;
   void poll(uint64_t) override {}
-  bool may_send(uint64_t now_ticks, uint32_t) const override {
-    return limiter_.may_send(now_ticks);
+  uint16_t budget(uint64_t now_ticks, const uint32_t* bytes, uint16_t count) const override {
+    return static_cast<uint16_t>(limiter_.budget(now_ticks, bytes, count));
   }
-  void on_dequeue(uint64_t now_ticks, uint32_t bytes) override {
-    limiter_.on_send(now_ticks, bytes);
+  void commit(uint64_t now_ticks, const uint32_t* bytes, uint16_t count) override {
+    limiter_.commit(now_ticks, bytes, count);
   }
   uint64_t next_action_ticks() const override;
   void counters(const CounterSink& sink) const override;

@@ -24,9 +24,9 @@ void GfcTimeEgressGate::on_message(const ControlMessage& message) {
   if (limiter_.rate_bps() < min_rate_.read()) min_rate_.set(limiter_.rate_bps());
 }
 
-void GfcTimeEgressGate::on_dequeue(uint64_t now, uint32_t bytes) {
-  credit_.on_dequeue(now, bytes);
-  limiter_.on_send(now, bytes);
+void GfcTimeEgressGate::commit(uint64_t now, const uint32_t* bytes, uint16_t count) {
+  credit_.commit(now, bytes, count);
+  limiter_.commit(now, bytes, count);
 }
 
 uint64_t GfcTimeEgressGate::next_action_ticks() const {

@@ -29,10 +29,13 @@ class GfcTimeEgressGate final : public EgressGate, public CreditSender {
 
   void on_message(const ControlMessage& message) override;
   void poll(uint64_t) override {}
-  bool may_send(uint64_t now_ticks, uint32_t bytes) const override {
-    return limiter_.may_send(now_ticks) && credit_.may_send(now_ticks, bytes);
+  // A packet needs both the limiter and the credits; each allows a prefix of the head, so
+  // together the shorter one.
+  uint16_t budget(uint64_t now_ticks, const uint32_t* bytes, uint16_t count) const override {
+    const auto paced = static_cast<uint16_t>(limiter_.budget(now_ticks, bytes, count));
+    return paced ? credit_.budget(now_ticks, bytes, paced) : 0;
   }
-  void on_dequeue(uint64_t now_ticks, uint32_t bytes) override;
+  void commit(uint64_t now_ticks, const uint32_t* bytes, uint16_t count) override;
   uint64_t next_action_ticks() const override;
   void counters(const CounterSink& sink) const override;
 

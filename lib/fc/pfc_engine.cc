@@ -127,10 +127,6 @@ void PfcEgressGate::poll(uint64_t now) {
   }
 }
 
-bool PfcEgressGate::may_send(uint64_t now, uint32_t) const {
-  return !paused(now);
-}
-
 uint64_t PfcEgressGate::next_action_ticks() const {
   return expiry_pending_ ? paused_until_ticks_ : kNeverTicks;
 }

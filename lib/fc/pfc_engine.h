@@ -66,8 +66,11 @@ class PfcEgressGate final : public EgressGate {
 
   void on_message(const ControlMessage& message) override;
   void poll(uint64_t now_ticks) override;
-  bool may_send(uint64_t now_ticks, uint32_t bytes) const override;
-  void on_dequeue(uint64_t, uint32_t) override {}
+  // Paused: none of them; otherwise all (a pause holds whole priorities, not bytes).
+  uint16_t budget(uint64_t now_ticks, const uint32_t*, uint16_t count) const override {
+    return paused(now_ticks) ? 0 : count;
+  }
+  void commit(uint64_t, const uint32_t*, uint16_t) override {}
   uint64_t next_action_ticks() const override;
   void counters(const CounterSink& sink) const override;
 

@@ -43,6 +43,20 @@ class RateLimiter {
   bool may_send(uint64_t now_ticks) const { return now_ticks >= next_open_ticks_; }
   // A frame of `frame_bytes` (without FCS) starts now.
   void on_send(uint64_t now_ticks, uint32_t frame_bytes);
+  // How many of the frames, in order, may start now, each after the ones before it started:
+  // what may_send/on_send would allow one by one, without changing the schedule.
+  unsigned budget(uint64_t now_ticks, const uint32_t* frame_bytes, unsigned count) const {
+    if (!may_send(now_ticks)) return 0;
+    if (unlimited()) return count;  // R_c = 0: the schedule stays at or before now
+    RateLimiter ahead = *this;
+    unsigned n = 0;
+    while (n < count && ahead.may_send(now_ticks)) ahead.on_send(now_ticks, frame_bytes[n++]);
+    return n;
+  }
+  // The first `count` of them started now.
+  void commit(uint64_t now_ticks, const uint32_t* frame_bytes, unsigned count) {
+    for (unsigned i = 0; i < count; ++i) on_send(now_ticks, frame_bytes[i]);
+  }
   // When the queue may send next; kNeverTicks while the rate is 0.
   uint64_t next_open_ticks() const { return next_open_ticks_; }
 

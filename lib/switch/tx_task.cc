@@ -4,14 +4,10 @@
 
 #include <rte_mbuf.h>
 #include <rte_ring.h>
-#include <rte_ring_elem.h>
-
-#include <spdlog/spdlog.h>
 
 #include "core/units.h"
 #include "switch/short_frame_padding.h"
 #include "wire/credit_frame.h"
-#include "wire/pfc_frame.h"
 
 namespace fcswitch {
 
@@ -25,20 +21,13 @@ TxTask::TxTask(std::string name, int port, PortIo& io, bool pad_short_frames,
       burst_frames_(burst_frames),
       state_(state),
       scheduler_(scheduler),
-      flow_(std::move(flow_control)),
-      drops_(state.ports) {
-  for (int prio = 0; prio < kNumPriorities; ++prio) {
-    const fc::EngineInstance& engine = flow_.engines[prio];
-    if (engine.gate) {
-      gated_ |= static_cast<QueueMask>(1u << prio);
-      watchdogs_[prio].emplace(flow_.watchdog, flow_.ticks);
-    }
-    if (engine.generator) generating_ |= static_cast<PriorityMask>(1u << prio);
-    if (engine.generator && engine.generator->level_pauses())
-      response_times_[prio] =
-          std::make_unique<fc::ResponseTimeMeter>(flow_.ticks, flow_.pause_quiet_ticks);
-  }
-}
+      pacer_(std::move(flow_control.pacer)),
+      feedback_(port, flow_control.engines, flow_control.ticks, flow_control.pause_quiet_ticks,
+                state),
+      gates_(this->name(), flow_control.engines, flow_control.watchdog, flow_control.ticks),
+      framer_(FeedbackFramerSettings{flow_control.mac, flow_control.control_ether_type,
+                                     flow_control.stage_opcode, flow_control.control_pool}),
+      drops_(state.ports) {}
 
 TxTask::~TxTask() = default;
 
@@ -61,6 +50,7 @@ bool TxTask::refill(int queue) {
     if (head.count) next_lane_[queue] = (lane + 1) % n;
   }
   if (head.count) {
+    for (uint16_t i = 0; i < head.count; ++i) head.bytes[i] = rte_pktmbuf_pkt_len(head.pkts[i]);
     backlogged_ |= static_cast<QueueMask>(1u << queue);
     return true;
   }
@@ -68,135 +58,16 @@ bool TxTask::refill(int queue) {
   return false;
 }
 
-uint32_t TxTask::head_length(int queue) const {
-  const QueueHead& head = heads_[queue];
-  return rte_pktmbuf_pkt_len(head.pkts[head.first]);
-}
-
 void TxTask::release(const PacketMeta& meta) {
   state_.release(meta, port_);
 }
 
-// --- flow control ---
-
-bool TxTask::take_messages() {
-  fc::ControlMessage messages[kBurstSize];
-  const unsigned n = rte_ring_sc_dequeue_burst_elem(
-      state_.control_rings[port_].get(), messages, sizeof(fc::ControlMessage), kBurstSize, nullptr);
-  for (unsigned i = 0; i < n; ++i) {
-    fc::EgressGate* gate = flow_.engines[messages[i].priority].gate.get();
-    if (gate) {
-      gate->on_message(messages[i]);
-    } else {
-      messages_without_gate_.increment();  // the neighbour runs an engine we do not
-    }
-  }
-  return n > 0;
-}
-
-bool TxTask::generate_feedback(uint64_t now) {
-  if (!generating_) return false;
-  fc::FeedbackOut fresh;
-  for (int prio = 0; prio < kNumPriorities; ++prio) {
-    if (!has_priority(generating_, prio)) continue;
-    const int slot = SwitchState::occupancy_slot(port_, prio);
-    // ABR before occupancy: a packet FWD counts in between then lowers the limit rather
-    // than raising it (FCCL = ABR + free must never promise a block twice).
-    const auto blocks = static_cast<uint32_t>(state_.received_blocks[slot].read());
-    const uint64_t occupancy = state_.ingress_occupancy.value(slot);
-    fc::FeedbackGenerator& generator = *flow_.engines[prio].generator;
-    generator.poll(now, fc::IngressView{occupancy, blocks}, fresh);
-    // Once RX has stopped (shutdown) the input is quiet because we stopped reading it, not
-    // because the upstream stopped: no τ to see.
-    fc::ResponseTimeMeter* meter = response_times_[prio].get();
-    if (meter && !state_.rx_stopped.load(std::memory_order_relaxed)) {
-      const uint64_t level = generator.level();
-      const uint64_t last_arrival = state_.last_arrival_ticks[slot].read();
-      if (level && !paused_level_[prio]) {
-        meter->on_pause(now);
-      } else if (!level && paused_level_[prio]) {
-        meter->on_resume(now, last_arrival);
-      } else {
-        meter->observe(now, last_arrival);
-      }
-      paused_level_[prio] = level;
-    }
-  }
-  if (fresh.empty()) return false;
-  unsent_.merge(fresh);
-  return true;
-}
-
-uint32_t TxTask::pending_blocks(int queue) const {
-  uint32_t blocks = 0;
+std::array<uint32_t, kNumPriorities> TxTask::pending_blocks() const {
+  std::array<uint32_t, kNumPriorities> blocks{};
   for (uint16_t i = 0; i < pending_count_; ++i)
-    if (pending_meta_[i].egress_queue == queue)
-      blocks += wire::credit_blocks(pending_meta_[i].charged_bytes);
+    if (pending_meta_[i].egress_queue < kNumPriorities)
+      blocks[pending_meta_[i].egress_queue] += wire::credit_blocks(pending_meta_[i].charged_bytes);
   return blocks;
-}
-
-bool TxTask::add_pfc_layout_frame(const wire::PfcFrame& frame) {
-  rte_mbuf* m = rte_pktmbuf_alloc(flow_.control_pool);
-  if (!m) {
-    control_alloc_failures_.increment();  // kept in unsent_: tried again next poll
-    return false;
-  }
-  auto* data = reinterpret_cast<uint8_t*>(rte_pktmbuf_append(m, wire::kPfcFrameBytes));
-  wire::encode_pfc(frame, flow_.control_ether_type, data);
-  pfc_frames_sent_.increment();
-  control_[control_count_++] = m;
-  return true;
-}
-
-bool TxTask::build_control_frames() {
-  if (unsent_.empty() || control_count_) return false;
-  // GFC stages ride in PFC's own frame when the link gives them PFC's opcode (GFC §5.1).
-  const bool stages_with_pfc = flow_.stage_opcode == wire::kPfcOpcode;
-  if (unsent_.class_enable || (stages_with_pfc && unsent_.stage_enable)) {
-    wire::PfcFrame frame{flow_.mac, unsent_.class_enable, unsent_.class_time};
-    if (stages_with_pfc) {
-      for (int prio = 0; prio < kNumPriorities; ++prio)
-        if (has_priority(unsent_.stage_enable, prio)) frame.time[prio] = unsent_.stage[prio];
-      frame.class_enable |= unsent_.stage_enable;
-    }
-    if (!add_pfc_layout_frame(frame)) return control_count_ > 0;
-    for (int prio = 0; prio < kNumPriorities; ++prio)
-      if (has_priority(unsent_.class_enable, prio))
-        (unsent_.class_time[prio] ? pause_sent_ : resume_sent_)[prio].increment();
-    unsent_.class_enable = 0;
-    if (stages_with_pfc) unsent_.stage_enable = 0;
-  }
-  if (unsent_.stage_enable) {
-    if (!add_pfc_layout_frame(
-            wire::PfcFrame{flow_.mac, unsent_.stage_enable, unsent_.stage, flow_.stage_opcode}))
-      return control_count_ > 0;
-    unsent_.stage_enable = 0;
-  }
-  if (unsent_.credit_enable) {
-    rte_mbuf* m = rte_pktmbuf_alloc(flow_.control_pool);
-    if (!m) {
-      control_alloc_failures_.increment();
-      return control_count_ > 0;
-    }
-    wire::CreditFrame frame{flow_.mac, unsent_.credit_enable, unsent_.credit};
-    // FCTBS counts what is on the wire ahead of this frame; packets picked but still held
-    // here will follow it, and the receiver counts them when they arrive.
-    for (int prio = 0; prio < kNumPriorities; ++prio)
-      if (has_priority(frame.entry_mask, prio)) frame.entry[prio].fctbs -= pending_blocks(prio);
-    auto* data = reinterpret_cast<uint8_t*>(rte_pktmbuf_append(m, wire::kCreditFrameBytes));
-    wire::encode_credit(frame, data);
-    credit_frames_sent_.increment();
-    control_[control_count_++] = m;
-    unsent_.credit_enable = 0;
-  }
-  return control_count_ > 0;
-}
-
-bool TxTask::send_control() {
-  const uint16_t sent = io_.tx_burst(control_, control_count_);
-  for (uint16_t i = sent; i < control_count_; ++i) control_[i - sent] = control_[i];
-  control_count_ = static_cast<uint16_t>(control_count_ - sent);
-  return sent > 0;
 }
 
 void TxTask::drop_queue(int queue) {
@@ -213,110 +84,76 @@ void TxTask::drop_queue(int queue) {
   scheduler_.on_empty(queue);
 }
 
-QueueMask TxTask::open_queues(uint64_t now) {
-  QueueMask open = static_cast<QueueMask>(~gated_);
-  // A queue blocked at the last check stayed blocked until now: nothing that could open it
-  // happened without a poll (a gate that opens by itself is a wake-up, next_action_ticks),
-  // which matters to the lab's virtual clock, which polls only what has work.
-  const uint64_t elapsed = now - blocked_checked_ticks_;
-  blocked_checked_ticks_ = now;
-  for (int prio = 0; prio < kNumPriorities; ++prio) {
-    if (!(gated_ >> prio & 1u)) continue;
-    const bool backlogged = backlogged_ >> prio & 1u;
-    const bool closed = !flow_.engines[prio].gate->may_send(
-        now, backlogged ? head_length(prio) : kEthernetMinFrameBytes);
-    const auto bit = static_cast<QueueMask>(1u << prio);
-    if (blocked_ & bit) blocked_ticks_[prio].add(elapsed);
-    blocked_ = static_cast<QueueMask>(closed && backlogged ? blocked_ | bit : blocked_ & ~bit);
-    fc::GateWatchdog& dog = *watchdogs_[prio];
-    const fc::WatchdogEvent event = dog.observe(now, closed, backlogged);
-    if (event == fc::WatchdogEvent::kStormDetected) {
-      spdlog::warn("{}: queue {} held by its gate with packets waiting for {} ns (storm {})",
-                   name(), prio, flow_.watchdog.detect_ns, dog.storms());
-    } else if (event == fc::WatchdogEvent::kRestored) {
-      spdlog::info("{}: queue {} storm over", name(), prio);
-    }
-    if (dog.dropping()) {
-      if (backlogged) drop_queue(prio);
-      continue;
-    }
-    if (!closed || dog.forwarding()) open |= static_cast<QueueMask>(1u << prio);
-  }
-  return open;
-}
-
-uint64_t TxTask::blocked_ns(int priority) const {
-  return flow_.ticks.to_ns(blocked_ticks_[priority].read());
-}
-
-uint64_t TxTask::blocked_ns(int priority, uint64_t now_ticks) const {
-  uint64_t ticks = blocked_ticks_[priority].read();
-  if (blocked_ >> priority & 1u && now_ticks > blocked_checked_ticks_)
-    ticks += now_ticks - blocked_checked_ticks_;
-  return flow_.ticks.to_ns(ticks);
-}
-
-uint64_t TxTask::watchdog_storms(int priority) const {
-  return watchdogs_[priority] ? watchdogs_[priority]->storms() : 0;
-}
-
-void TxTask::engine_counters(int priority, const fc::CounterSink& sink) const {
-  const fc::EngineInstance& engine = flow_.engines[priority];
-  if (engine.generator) engine.generator->counters(sink);
-  if (engine.gate) engine.gate->counters(sink);
-}
-
-// --- data ---
-
 void TxTask::fill_burst(uint64_t now) {
   for (int q = 0; q < kNumEgressQueues; ++q)
     if (!(backlogged_ >> q & 1u)) refill(q);
-  QueueMask open = open_queues(now);
+  QueueMask dropping = 0;
+  QueueMask open = gates_.check(now, backlogged_, heads_, dropping);
+  for (int q = 0; q < kNumEgressQueues; ++q)
+    if (dropping >> q & 1u) drop_queue(q);
   if (!(backlogged_ & open)) return;
   const uint16_t limit = io_.tx_room(burst_frames_);
+  // Per queue: what its gate still allows in this burst, and what was taken from its head
+  // since the last commit (the `taken` packets just before head.first).
+  std::array<uint16_t, kNumEgressQueues> allowed;
+  std::array<uint16_t, kNumEgressQueues> taken{};
   std::array<uint32_t, kNumEgressQueues> head_bytes{};
-  for (int q = 0; q < kNumEgressQueues; ++q)
-    if (backlogged_ >> q & 1u) head_bytes[q] = head_length(q);
+  for (int q = 0; q < kNumEgressQueues; ++q) {
+    allowed[q] = gates_.allowance(q);
+    if (backlogged_ >> q & 1u) head_bytes[q] = heads_[q].bytes[heads_[q].first];
+  }
   while (pending_count_ < limit) {
     const QueueMask eligible = backlogged_ & open;
     if (!eligible) break;
     // The port's cap applies to data; our feedback frames are not held back by it.
-    if (flow_.pacer && !flow_.pacer->may_send(now)) break;
+    if (pacer_ && !pacer_->may_send(now)) break;
     const int q = scheduler_.pick(eligible, head_bytes);
     if (q == EgressScheduler::kNone) break;
     QueueHead& head = heads_[q];
-    rte_mbuf* m = head.pkts[head.first++];
+    rte_mbuf* m = head.pkts[head.first];
+    const uint32_t length = head.bytes[head.first];
+    ++head.first;
     --head.count;
-    const uint32_t length = rte_pktmbuf_pkt_len(m);
+    ++taken[q];
     if (pad_short_frames_ && length < kEthernetMinFrameBytes)
       (pad_to_min_frame(m) ? short_frames_padded_ : short_frames_unpadded_).increment();
     scheduler_.on_sent(q, length);
-    if (flow_.pacer) flow_.pacer->on_send(now, length);
-    const bool gated = gated_ >> q & 1u;
-    if (gated) flow_.engines[q].gate->on_dequeue(now, length);
+    if (pacer_) pacer_->on_send(now, length);
     pending_meta_[pending_count_] = state_.meta(m);
     pending_[pending_count_++] = m;
-    if (head.count == 0 && !refill(q)) {
-      scheduler_.on_empty(q);
-      continue;
+    if (head.count == 0) {
+      // The gate learns what went before it is asked about the next head.
+      gates_.commit(q, now, head.bytes + head.first - taken[q], taken[q]);
+      taken[q] = 0;
+      if (!refill(q)) {
+        scheduler_.on_empty(q);
+        continue;
+      }
+      gates_.refresh(q, now, head);
+      allowed[q] = gates_.allowance(q);
+    } else if (allowed[q] != EgressGates::kUnlimited) {
+      --allowed[q];
     }
-    head_bytes[q] = head_length(q);  // only the queue just served has a new head
-    // Credits and rate limits change with every packet: ask the gate again.
-    if (gated && !watchdogs_[q]->forwarding() &&
-        !flow_.engines[q].gate->may_send(now, head_bytes[q]))
-      open &= static_cast<QueueMask>(~(1u << q));
+    head_bytes[q] = head.bytes[head.first];  // only the queue just served has a new head
+    if (allowed[q] == 0) open &= static_cast<QueueMask>(~(1u << q));
   }
+  for (int q = 0; q < kNumEgressQueues; ++q)
+    if (taken[q]) gates_.commit(q, now, heads_[q].bytes + heads_[q].first - taken[q], taken[q]);
 }
 
 bool TxTask::poll(uint64_t now) {
-  bool busy = take_messages();
-  for (int prio = 0; prio < kNumPriorities; ++prio)
-    if (gated_ >> prio & 1u) flow_.engines[prio].gate->poll(now);
-  busy |= generate_feedback(now);
-  build_control_frames();
-  if (control_count_) {
-    busy |= send_control();
-    if (control_count_) {  // data waits: feedback never falls behind it
+  bool busy = gates_.take_messages(state_.control_rings[port_].get());
+  gates_.poll(now);
+  fc::FeedbackOut fresh;
+  if (feedback_.poll(now, fresh)) {
+    framer_.add(fresh);
+    busy = true;
+  }
+  framer_.build(framer_.wants_pending_blocks() ? pending_blocks()
+                                               : std::array<uint32_t, kNumPriorities>{});
+  if (framer_.waiting()) {
+    busy |= framer_.send(io_);
+    if (framer_.waiting()) {  // data waits: feedback never falls behind it
       publish_held();
       last_poll_ticks_ = now;
       return busy;
@@ -351,36 +188,21 @@ bool TxTask::poll(uint64_t now) {
 }
 
 uint64_t TxTask::next_action_ticks() const {
-  uint64_t next = kNeverTicks;
-  for (int prio = 0; prio < kNumPriorities; ++prio) {
-    const fc::EngineInstance& engine = flow_.engines[prio];
-    if (engine.generator) next = std::min(next, engine.generator->next_action_ticks());
-    // A gate that opens matters only to a queue with packets; one open already is no event.
-    if (engine.gate && (backlogged_ >> prio & 1u)) {
-      const uint64_t opens = engine.gate->next_action_ticks();
-      if (opens > last_poll_ticks_) next = std::min(next, opens);
-    }
-    // A watchdog acts when its queue has been held long enough, with or without a poll.
-    if (watchdogs_[prio]) {
-      const uint64_t acts = watchdogs_[prio]->next_action_ticks();
-      if (acts > last_poll_ticks_) next = std::min(next, acts);
-    }
-  }
-  if (flow_.pacer && backlogged_ && flow_.pacer->next_open_ticks() > last_poll_ticks_)
-    next = std::min(next, flow_.pacer->next_open_ticks());
+  uint64_t next = std::min(feedback_.next_action_ticks(),
+                           gates_.next_action_ticks(backlogged_, last_poll_ticks_));
+  if (pacer_ && backlogged_ && pacer_->next_open_ticks() > last_poll_ticks_)
+    next = std::min(next, pacer_->next_open_ticks());
   return next;
 }
 
 void TxTask::publish_held() {
-  uint64_t held = pending_count_ + control_count_;
+  uint64_t held = pending_count_ + framer_.waiting();
   for (const QueueHead& head : heads_) held += head.count;
   held_.set(held);
 }
 
 unsigned TxTask::take_held(rte_mbuf** out, unsigned max) {
-  unsigned n = 0;
-  for (uint16_t i = 0; i < control_count_ && n < max; ++i) out[n++] = control_[i];
-  control_count_ = 0;
+  unsigned n = framer_.take_held(out, max);
   for (uint16_t i = 0; i < pending_count_ && n < max; ++i) out[n++] = pending_[i];
   pending_count_ = 0;
   for (QueueHead& head : heads_) {

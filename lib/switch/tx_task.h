@@ -4,14 +4,16 @@
 // was charged to. What the NIC does not accept waits, in order, for the next poll: a
 // lossless packet is never dropped because a TX ring was momentarily full.
 //
-// TX(p) also runs both halves of port p's flow-control engines (DESIGN.md §3): the egress
-// gates, fed with the messages RX(p) decoded, decide which queues are eligible; the feedback
-// generators watch the ingress occupancy of port p and their frames go out of p ahead of any
-// data, never behind a paused or rate-limited queue.
+// TX(p) also runs both halves of port p's flow-control engines (DESIGN.md §3) from its
+// thread: the egress gates (switch/egress_gates.h), fed with the messages RX(p) decoded,
+// decide which queues are eligible and how many head packets each may send; the feedback
+// generators (switch/port_feedback.h) watch the ingress occupancy of port p, and their frames
+// (switch/feedback_framer.h) go out of p ahead of any data, never behind a paused or
+// rate-limited queue. This class keeps the queue heads, the scheduler and what the NIC has
+// not taken.
 
 #include <array>
 #include <cstdint>
-#include <memory>
 #include <optional>
 
 #include "core/owned_counter.h"
@@ -20,17 +22,18 @@
 #include "core/tick_rate.h"
 #include "core/traffic_class.h"
 #include "fc/engine.h"
-#include "fc/feedback_out.h"
 #include "fc/gate_watchdog.h"
-#include "fc/response_time_meter.h"
 #include "shaping/port_pacer.h"
 #include "switch/burst.h"
 #include "switch/drop_counters.h"
+#include "switch/egress_gates.h"
 #include "switch/egress_scheduler.h"
+#include "switch/feedback_framer.h"
+#include "switch/port_feedback.h"
 #include "switch/port_io.h"
+#include "switch/queue_head.h"
 #include "switch/switch_state.h"
 #include "wire/mac_address.h"
-#include "wire/pfc_frame.h"
 
 struct rte_mbuf;
 struct rte_mempool;
@@ -71,29 +74,31 @@ class TxTask : public Task {
   const DropCounters& drops() const { return drops_; }
 
   // Flow control, per priority: frames sent upstream, time the queue waited with packets
-  // and a closed gate, watchdog storms. The engines' own counters through counters().
-  uint64_t pause_frames_sent(int priority) const { return pause_sent_[priority].read(); }
-  uint64_t resume_frames_sent(int priority) const { return resume_sent_[priority].read(); }
-  uint64_t credit_frames_sent() const { return credit_frames_sent_.read(); }
-  uint64_t pfc_frames_sent() const { return pfc_frames_sent_.read(); }
-  uint64_t control_alloc_failures() const { return control_alloc_failures_.read(); }
-  uint64_t messages_without_gate() const { return messages_without_gate_.read(); }
-  uint64_t blocked_ns(int priority) const;
+  // and a closed gate, watchdog storms. The engines' own counters through engine_counters().
+  uint64_t pause_frames_sent(int priority) const { return framer_.pause_frames_sent(priority); }
+  uint64_t resume_frames_sent(int priority) const { return framer_.resume_frames_sent(priority); }
+  uint64_t credit_frames_sent() const { return framer_.credit_frames_sent(); }
+  uint64_t pfc_frames_sent() const { return framer_.pfc_frames_sent(); }
+  uint64_t control_alloc_failures() const { return framer_.control_alloc_failures(); }
+  uint64_t messages_without_gate() const { return gates_.messages_without_gate(); }
+  uint64_t blocked_ns(int priority) const { return gates_.blocked_ns(priority); }
   // The same, counting a queue still blocked at `now_ticks` since the last check: for a
   // caller that may poll the task rarely (the lab's virtual clock). TX's thread only.
-  uint64_t blocked_ns(int priority, uint64_t now_ticks) const;
-  uint64_t watchdog_storms(int priority) const;
-  bool has_engine(int priority) const { return flow_.engines[priority].gate != nullptr; }
-  void engine_counters(int priority, const fc::CounterSink& sink) const;
-  // The feedback generator's level (fc::FeedbackGenerator::level); 0 without one.
+  uint64_t blocked_ns(int priority, uint64_t now_ticks) const {
+    return gates_.blocked_ns(priority, now_ticks);
+  }
+  uint64_t watchdog_storms(int priority) const { return gates_.watchdog_storms(priority); }
+  bool has_engine(int priority) const { return gates_.has_gate(priority); }
+  void engine_counters(int priority, const fc::CounterSink& sink) const {
+    feedback_.counters(priority, sink);
+    gates_.counters(priority, sink);
+  }
   // τ measured at this port's input for `priority` (its generator pauses); null otherwise.
   const fc::ResponseTimeMeter* response_time(int priority) const {
-    return response_times_[priority].get();
+    return feedback_.response_time(priority);
   }
-  uint64_t feedback_level(int priority) const {
-    const auto& generator = flow_.engines[priority].generator;
-    return generator ? generator->level() : 0;
-  }
+  // The feedback generator's level (fc::FeedbackGenerator::level); 0 without one.
+  uint64_t feedback_level(int priority) const { return feedback_.level(priority); }
 
   // The earliest time a gate, generator or the pacer acts by itself (the lab's clock jumps
   // there when nothing else happens); kNeverTicks if none. TX's thread, or stopped lcores.
@@ -106,26 +111,10 @@ class TxTask : public Task {
   bool poll(uint64_t now_tsc) override;
 
  private:
-  // The head of each egress ring, pulled in bursts so the scheduler can see packet lengths.
-  struct QueueHead {
-    uint16_t first = 0;
-    uint16_t count = 0;
-    rte_mbuf* pkts[kBurstSize];
-  };
-  static constexpr int kMaxControlFrames = 3;  // PFC, GFC stage (own opcode), credit
-
   bool refill(int queue);
-  uint32_t head_length(int queue) const;  // of the packet at the head of a backlogged queue
-  void release(const PacketMeta& meta);   // the packet left: its buffer is free again
+  void release(const PacketMeta& meta);  // the packet left: its buffer is free again
   void publish_held();
-
-  bool take_messages();
-  bool generate_feedback(uint64_t now);
-  bool build_control_frames();
-  bool add_pfc_layout_frame(const wire::PfcFrame& frame);
-  uint32_t pending_blocks(int queue) const;
-  bool send_control();
-  QueueMask open_queues(uint64_t now);
+  std::array<uint32_t, kNumPriorities> pending_blocks() const;
   void drop_queue(int queue);
   void fill_burst(uint64_t now);
 
@@ -135,6 +124,7 @@ class TxTask : public Task {
   uint16_t burst_frames_;
   SwitchState& state_;
   EgressScheduler scheduler_;
+  // The head of each egress ring, pulled in bursts so the scheduler can see packet lengths.
   std::array<QueueHead, kNumEgressQueues> heads_;
   QueueMask backlogged_ = 0;                       // queues whose QueueHead holds packets
   std::array<int, kNumEgressQueues> next_lane_{};  // the lane each queue refills from next
@@ -143,18 +133,11 @@ class TxTask : public Task {
   PacketMeta pending_meta_[kBurstSize];
   uint16_t pending_count_ = 0;
 
-  TxFlowControl flow_;
-  QueueMask gated_ = 0;          // queues with an egress gate
-  PriorityMask generating_ = 0;  // priorities with a feedback generator
-  std::array<std::optional<fc::GateWatchdog>, kNumPriorities> watchdogs_;
-  fc::FeedbackOut unsent_;  // feedback not yet turned into frames
-  std::array<std::unique_ptr<fc::ResponseTimeMeter>, kNumPriorities> response_times_;
-  std::array<uint64_t, kNumPriorities> paused_level_{};  // the generator's level at the last poll
-  rte_mbuf* control_[kMaxControlFrames];
-  uint16_t control_count_ = 0;
+  std::optional<shaping::PortPacer> pacer_;  // the port capped below its rate
+  PortFeedback feedback_;
+  EgressGates gates_;
+  FeedbackFramer framer_;
   uint64_t last_poll_ticks_ = 0;
-  QueueMask blocked_ = 0;  // gated queues that held packets behind a closed gate at the last check
-  uint64_t blocked_checked_ticks_ = 0;
 
   std::array<OwnedCounter, kNumEgressQueues> packets_;
   std::array<OwnedCounter, kNumEgressQueues> bytes_;
@@ -162,13 +145,6 @@ class TxTask : public Task {
   OwnedCounter short_frames_padded_;
   OwnedCounter short_frames_unpadded_;
   DropCounters drops_;
-  std::array<OwnedCounter, kNumPriorities> pause_sent_;
-  std::array<OwnedCounter, kNumPriorities> resume_sent_;
-  std::array<OwnedCounter, kNumPriorities> blocked_ticks_;
-  OwnedCounter pfc_frames_sent_;
-  OwnedCounter credit_frames_sent_;
-  OwnedCounter control_alloc_failures_;
-  OwnedCounter messages_without_gate_;
 };
 
 }  // namespace fcswitch

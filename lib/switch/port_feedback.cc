@@ -1,0 +1,57 @@
+#include "switch/port_feedback.h"
+
+#include <algorithm>
+
+namespace fcswitch {
+
+PortFeedback::PortFeedback(int port, std::array<fc::EngineInstance, kNumPriorities>& engines,
+                           const TickRate& ticks, uint64_t pause_quiet_ticks,
+                           const SwitchState& state)
+    : port_(port), state_(state) {
+  for (int prio = 0; prio < kNumPriorities; ++prio) {
+    generators_[prio] = std::move(engines[prio].generator);
+    if (!generators_[prio]) continue;
+    generating_ |= static_cast<PriorityMask>(1u << prio);
+    if (generators_[prio]->level_pauses())
+      response_times_[prio] = std::make_unique<fc::ResponseTimeMeter>(ticks, pause_quiet_ticks);
+  }
+}
+
+bool PortFeedback::poll(uint64_t now, fc::FeedbackOut& fresh) {
+  if (!generating_) return false;
+  for (int prio = 0; prio < kNumPriorities; ++prio) {
+    if (!has_priority(generating_, prio)) continue;
+    const int slot = SwitchState::occupancy_slot(port_, prio);
+    // ABR before occupancy: a packet FWD counts in between then lowers the limit rather
+    // than raising it (FCCL = ABR + free must never promise a block twice).
+    const auto blocks = static_cast<uint32_t>(state_.received_blocks[slot].read());
+    const uint64_t occupancy = state_.ingress_occupancy.value(slot);
+    fc::FeedbackGenerator& generator = *generators_[prio];
+    generator.poll(now, fc::IngressView{occupancy, blocks}, fresh);
+    // Once RX has stopped (shutdown) the input is quiet because we stopped reading it, not
+    // because the upstream stopped: no τ to see.
+    fc::ResponseTimeMeter* meter = response_times_[prio].get();
+    if (meter && !state_.rx_stopped.load(std::memory_order_relaxed)) {
+      const uint64_t level = generator.level();
+      const uint64_t last_arrival = state_.last_arrival_ticks[slot].read();
+      if (level && !paused_level_[prio]) {
+        meter->on_pause(now);
+      } else if (!level && paused_level_[prio]) {
+        meter->on_resume(now, last_arrival);
+      } else {
+        meter->observe(now, last_arrival);
+      }
+      paused_level_[prio] = level;
+    }
+  }
+  return !fresh.empty();
+}
+
+uint64_t PortFeedback::next_action_ticks() const {
+  uint64_t next = kNeverTicks;
+  for (const auto& generator : generators_)
+    if (generator) next = std::min(next, generator->next_action_ticks());
+  return next;
+}
+
+}  // namespace fcswitch

@@ -47,6 +47,22 @@ TEST(CbfcGate, SendsOnlyWhileCreditsCoverTheWholePacket) {
   EXPECT_TRUE(gate.may_send(0, 64));
 }
 
+// The per-burst question: how many head packets the credits cover, each after the ones before.
+TEST(CbfcGate, BudgetIsThePrefixTheCreditsCoverAndCommitSpendsIt) {
+  CbfcEgressGate gate;
+  const uint32_t bytes[] = {60 * 64, 30 * 64, 10 * 64 + 1, 1};  // 60, 30, 11 and 1 blocks
+  EXPECT_EQ(gate.budget(0, bytes, 4), 0u);                      // no FCCL yet
+  gate.on_message(credit(100));
+  EXPECT_EQ(gate.budget(0, bytes, 4), 2u);  // 60 + 30 = 90 ≤ 100; + 11 = 101 is not
+  EXPECT_EQ(gate.budget(0, bytes, 4), 2u);  // asking spends nothing
+  EXPECT_EQ(gate.credit_blocks(), 100u);
+  gate.commit(0, bytes, 2);
+  EXPECT_EQ(gate.fctbs(), 90u);
+  EXPECT_EQ(gate.credit_blocks(), 10u);
+  EXPECT_EQ(gate.budget(0, bytes + 2, 2), 0u);  // 11 blocks > 10: the head waits, and so does 1
+  EXPECT_EQ(gate.budget(0, bytes + 3, 1), 1u);
+}
+
 TEST(CbfcGate, CountsAcrossTheWrap) {
   CbfcEgressGate gate(0xFFFF'FFF0);
   gate.on_message(credit(0x0000'0010));  // 32 blocks ahead, past the wrap

@@ -120,6 +120,23 @@ TEST(GfcTimeGate, RateIsLinearInTheRemainingBufferAndCreditsStillHold) {
   EXPECT_FALSE(gate.may_send(1'000'000'000, 64));
 }
 
+// Both hold per packet: the budget is the shorter of the limiter's prefix and the credits'.
+TEST(GfcTimeGate, BudgetIsTheShorterOfLimiterAndCredits) {
+  const GfcLinearMap map(kTestbedLink, 52'400, 492'000);
+  GfcTimeEgressGate gate(map, context());
+  const uint32_t bytes[] = {1226, 1226, 1226};  // 20 blocks each
+  gate.on_message(credit_message(10'000));      // line rate: the limiter allows all three
+  EXPECT_EQ(gate.budget(0, bytes, 3), 3u);
+  gate.on_message(credit_message(50));  // 50 blocks: two packets' credits, and half rate or less
+  ASSERT_LT(gate.rate_bps(), k10G);
+  EXPECT_EQ(gate.budget(0, bytes, 3), 1u);  // the limiter: one now, the next after its gap
+  gate.commit(0, bytes, 1);
+  EXPECT_EQ(gate.budget(0, bytes, 3), 0u);
+  EXPECT_EQ(gate.budget(1'000'000, bytes, 3), 1u);  // later: the limiter opens, 30 blocks left
+  gate.commit(1'000'000, bytes, 1);
+  EXPECT_EQ(gate.budget(2'000'000, bytes, 3), 0u);  // 10 blocks left: credits hold it
+}
+
 TEST(GfcTimeGate, ItsFctbsRidesInTheCbfcGeneratorsFrames) {
   const GfcLinearMap map(kTestbedLink, 52'400, 492'000);
   GfcTimeEgressGate gate(map, context());

@@ -135,6 +135,31 @@ TEST(RateLimiter, RateChangeTakesEffectForTheNextPacket) {
   EXPECT_EQ(limiter.next_open_ticks(), 100u + 4096u);
 }
 
+// budget() answers what may_send/on_send would one by one, without moving the schedule; a
+// catch-up allowance lets a late poll send several at once.
+TEST(RateLimiter, BudgetMatchesOneByOneAndChangesNothing) {
+  const uint32_t bytes[] = {1226, 1226, 1226, 1226};  // 10000 bits each: 2000 ns at 5 Gb/s
+  RateLimiter limiter(k10G, TickRate{}, WireFraming{}, 5000);
+  limiter.set_rate(k10G / 2);
+  EXPECT_EQ(limiter.budget(0, bytes, 4), 1u);  // the first opens the schedule
+  limiter.commit(0, bytes, 1);
+  EXPECT_EQ(limiter.next_open_ticks(), 2000u);
+  EXPECT_EQ(limiter.budget(1999, bytes, 4), 0u);
+  // 4000 ns late, within the 5000 ns allowance: the schedule is kept, the packets due at 2000,
+  // 4000 and 6000 may go now, the one due at 8000 not yet.
+  EXPECT_EQ(limiter.budget(6000, bytes, 4), 3u);
+  EXPECT_EQ(limiter.next_open_ticks(), 2000u);  // asking moved nothing
+  RateLimiter one_by_one = limiter;
+  unsigned sent = 0;
+  while (sent < 4 && one_by_one.may_send(6000)) one_by_one.on_send(6000, bytes[sent++]);
+  EXPECT_EQ(sent, 3u);
+  limiter.commit(6000, bytes, 3);
+  EXPECT_EQ(limiter.next_open_ticks(), one_by_one.next_open_ticks());
+  // At line rate there is no gap: all of them.
+  limiter.set_rate(k10G);
+  EXPECT_EQ(limiter.budget(6000, bytes, 4), 4u);
+}
+
 TEST(RateLimiter, RateZeroBeforeAnyPacketHoldsTheQueue) {
   RateLimiter limiter(k10G, TickRate{});
   limiter.set_rate(0);

@@ -11,11 +11,17 @@ namespace fcswitch::dpdk {
 
 class MbufMeta {
  public:
-  MbufMeta();  // registers the field; throws std::runtime_error on failure
+  MbufMeta();  // registers the fields; throws std::runtime_error on failure
   PacketMeta& operator()(rte_mbuf* m) const { return *RTE_MBUF_DYNFIELD(m, offset_, PacketMeta*); }
+  // When the switch received the frame (its RX poll's time, in the datapath's ticks): TX reads
+  // it for the time the frame spent inside the switch.
+  uint64_t& rx_ticks(rte_mbuf* m) const {
+    return *RTE_MBUF_DYNFIELD(m, rx_ticks_offset_, uint64_t*);
+  }
 
  private:
   int offset_;
+  int rx_ticks_offset_;
 };
 
 }  // namespace fcswitch::dpdk

@@ -11,13 +11,15 @@
 // which can only make τ look shorter.
 //
 // One writer (the TX task that runs the generator); readers use the counters' acquire loads.
-// Samples go into a histogram of 1 µs buckets below 128 µs and power-of-two buckets above.
+// Samples go into a histogram of 1 µs buckets below 128 µs and power-of-two buckets above
+// (core/latency_histogram.h).
 
 #include <array>
 #include <cstdint>
 #include <utility>
 #include <vector>
 
+#include "core/latency_histogram.h"
 #include "core/owned_counter.h"
 #include "core/tick_rate.h"
 
@@ -25,12 +27,11 @@ namespace fcswitch::fc {
 
 class ResponseTimeMeter {
  public:
-  static constexpr int kLinearBuckets = 128;  // [k, k + 1) µs
-  static constexpr int kLogBuckets = 24;      // [2^(7+j), 2^(8+j)) µs, the last one open
-  static constexpr int kBuckets = kLinearBuckets + kLogBuckets;
+  static constexpr int kLinearBuckets = LatencyHistogram::kLinearBuckets;
+  static constexpr int kBuckets = LatencyHistogram::kBuckets;
 
   ResponseTimeMeter(const TickRate& ticks, uint64_t quiet_ticks)
-      : ticks_(ticks), quiet_ticks_(quiet_ticks) {}
+      : ticks_(ticks), quiet_ticks_(quiet_ticks), histogram_(kNsPerUs) {}
 
   // The generator decided XOFF at `now`.
   void on_pause(uint64_t now_ticks);
@@ -40,29 +41,26 @@ class ResponseTimeMeter {
   // arrived (0: none yet).
   void observe(uint64_t now_ticks, uint64_t last_arrival_ticks);
 
-  uint64_t samples() const { return samples_.read(); }
+  uint64_t samples() const { return histogram_.samples(); }
   uint64_t unfinished() const { return unfinished_.read(); }
-  uint64_t sum_ns() const { return sum_ns_.read(); }
-  uint64_t max_ns() const { return max_ns_.read(); }
-  uint64_t bucket(int i) const { return buckets_[i].read(); }
+  uint64_t sum_ns() const { return histogram_.sum(); }
+  uint64_t max_ns() const { return histogram_.max(); }
+  uint64_t bucket(int i) const { return histogram_.bucket(i); }
   // The upper bound of bucket i, in ns (the last one: max_ns()).
-  uint64_t bucket_upper_ns(int i) const;
+  uint64_t bucket_upper_ns(int i) const { return histogram_.bucket_upper(i); }
   // The q-quantile (0 < q ≤ 1) as the upper bound of its bucket, capped at the largest
   // sample; 0 without samples. Any thread.
-  uint64_t quantile_ns(double q) const;
+  uint64_t quantile_ns(double q) const { return histogram_.quantile(q); }
 
  private:
-  void record(uint64_t tau_ns);
+  static constexpr uint64_t kNsPerUs = 1000;
 
   TickRate ticks_;
   uint64_t quiet_ticks_;
   uint64_t paused_at_ = 0;
   bool measuring_ = false;
-  std::array<OwnedCounter, kBuckets> buckets_;
-  OwnedCounter samples_;
+  LatencyHistogram histogram_;  // in ns
   OwnedCounter unfinished_;
-  OwnedCounter sum_ns_;
-  OwnedGauge max_ns_;
 };
 
 }  // namespace fcswitch::fc

@@ -68,6 +68,7 @@ bool HostSource::send_one(Flow& flow, uint64_t now) {
   const PacketMeta meta{kApplicationPort, flow.spec.priority, flow.spec.priority, 0, length};
   state_.charge(meta, kNicPort);
   state_.meta(m) = meta;
+  state_.meta.rx_ticks(m) = now;  // the host's queue is where it waits: its residence time
   rte_ring_sp_enqueue(queue, m);  // room checked above; the source is the only producer
   ++flow.sequence;
   flow.bytes += length;

@@ -15,6 +15,27 @@ constexpr auto C = MetricType::kCounter;
 constexpr auto G = MetricType::kGauge;
 constexpr double kNs = 1e-9;
 
+// Prometheus buckets from the switch's residence histogram (100 ns buckets, then doubling):
+// its own bounds at 0.5, 1, 2, 5, 10 and 12.8 µs, then every doubling bound, so each count is
+// exact (no sample of a bucket straddles a bound).
+std::vector<std::pair<double, uint64_t>> residence_buckets(const LatencyHistogram& h,
+                                                           const TickRate& ticks) {
+  constexpr std::array<int, 6> kLinearBounds = {4,  9,  19,
+                                                49, 99, LatencyHistogram::kLinearBuckets - 1};
+  std::vector<std::pair<double, uint64_t>> buckets;
+  uint64_t cumulative = 0;
+  size_t next = 0;
+  for (int i = 0; i < LatencyHistogram::kBuckets - 1; ++i) {
+    cumulative += h.bucket(i);
+    const bool bound = i >= LatencyHistogram::kLinearBuckets ||
+                       (next < kLinearBounds.size() && i == kLinearBounds[next]);
+    if (!bound) continue;
+    if (i < LatencyHistogram::kLinearBuckets) ++next;
+    buckets.emplace_back(static_cast<double>(ticks.to_ns(h.bucket_upper(i))) * kNs, cumulative);
+  }
+  return buckets;
+}
+
 std::string queue_label(int queue) {
   return queue == kLossyQueue ? "lossy" : std::to_string(queue);
 }
@@ -39,6 +60,12 @@ void collect_ports(MetricFamilySet& out, const std::string& node, const SwitchNo
     out.add("fcswitch_tx_short_frames_padded_total", C,
             "Data frames under 60 bytes padded before transmission", at_port,
             static_cast<double>(sw.tx(p).short_frames_padded()));
+    const LatencyHistogram& residence = sw.tx(p).residence();
+    out.add_histogram(
+        "fcswitch_residence_seconds",
+        "Time data frames spent inside the switch, RX poll to TX burst, by egress port", at_port,
+        residence_buckets(residence, sw.ticks()), residence.samples(),
+        static_cast<double>(sw.ticks().to_ns(residence.sum())) * kNs);
     for (int r = 0; r < kNumDropReasons; ++r) {
       Labels labels = at_port;
       labels.push_back({"reason", std::string(kDropReasonNames[r])});

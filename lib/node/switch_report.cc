@@ -62,6 +62,11 @@ std::string report_text(const SwitchNode& node, const ShutdownCheck& check) {
       if (uint64_t n = node.drops(p, static_cast<DropReason>(r)))
         out += fmt::format("  drop {}: {}\n", kDropReasonNames[r], n);
     const TxTask& tx = node.tx(p);
+    if (const uint64_t frames = tx.residence().samples())
+      out += fmt::format(
+          "  time inside the switch (RX poll to TX burst): p50 {} ns, p99 {} ns, "
+          "max {} ns over {} frames\n",
+          tx.residence_ns(0.5), tx.residence_ns(0.99), tx.residence_max_ns(), frames);
     if (tx.short_frames_padded() || tx.short_frames_unpadded())
       out += fmt::format("  frames under 60 bytes: {} padded on transmit, {} left unpadded\n",
                          tx.short_frames_padded(), tx.short_frames_unpadded());
@@ -127,6 +132,10 @@ std::string report_json(const SwitchNode& node, const ShutdownCheck& check) {
     port["control_mbuf_shortages"] = tx.control_alloc_failures();
     port["short_frames_padded"] = tx.short_frames_padded();
     port["short_frames_unpadded"] = tx.short_frames_unpadded();
+    port["residence_ns"] = {{"samples", tx.residence().samples()},
+                            {"p50", tx.residence_ns(0.5)},
+                            {"p99", tx.residence_ns(0.99)},
+                            {"max", tx.residence_max_ns()}};
     Json flow_control = Json::object();
     for (int prio = 0; prio < kNumPriorities; ++prio) {
       if (!tx.has_engine(prio)) continue;

@@ -6,6 +6,7 @@
 // paused queue keeps its deficit and is simply skipped.
 
 #include <array>
+#include <bit>
 #include <cstdint>
 
 #include "core/traffic_class.h"
@@ -21,16 +22,46 @@ class EgressScheduler {
 
   // The queue to send from next, or kNone when no queue is eligible. `head_bytes[q]` is the
   // length of the packet at the head of queue q (read only for eligible DWRR queues).
-  int pick(QueueMask eligible, const std::array<uint32_t, kNumEgressQueues>& head_bytes);
+  // Inline: asked once per packet sent.
+  int pick(QueueMask eligible, const std::array<uint32_t, kNumEgressQueues>& head_bytes) {
+    const QueueMask strict = eligible & strict_;
+    if (strict) return highest_strict(strict);
+    const QueueMask dwrr = eligible & ~strict_;
+    if (!dwrr) return kNone;
+    // Terminates: every full turn gives each eligible queue one more quantum (> 0).
+    for (;;) {
+      const int q = current_;
+      if ((dwrr >> q) & 1u) {
+        if (!quantum_given_) {
+          deficit_bytes_[q] += quantum_bytes_[q];
+          quantum_given_ = true;
+        }
+        if (deficit_bytes_[q] >= head_bytes[q]) return q;
+      }
+      advance();
+    }
+  }
   // The head packet of `queue`, `bytes` long, was sent.
-  void on_sent(int queue, uint32_t bytes);
+  void on_sent(int queue, uint32_t bytes) {
+    if ((strict_ >> queue) & 1u) return;
+    deficit_bytes_[queue] = deficit_bytes_[queue] >= bytes ? deficit_bytes_[queue] - bytes : 0;
+  }
   // `queue` ran empty: in DRR an empty queue forfeits its deficit.
   void on_empty(int queue);
 
   uint32_t deficit_bytes(int queue) const { return deficit_bytes_[queue]; }
 
  private:
-  void advance();
+  // Strict order: priority 7 first ... priority 0, then the lossy queue.
+  static int highest_strict(QueueMask mask) {
+    const QueueMask priorities = mask & ((1u << kNumPriorities) - 1);
+    if (priorities) return 15 - std::countl_zero(static_cast<uint16_t>(priorities));
+    return kLossyQueue;
+  }
+  void advance() {
+    current_ = (current_ + 1) % kNumEgressQueues;
+    quantum_given_ = false;
+  }
 
   QueueMask strict_;
   std::array<uint32_t, kNumEgressQueues> quantum_bytes_{};

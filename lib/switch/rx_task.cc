@@ -82,6 +82,7 @@ bool RxTask::poll(uint64_t now_tsc) {
     const auto kind = wire::control_frame_kind(
         rte_pktmbuf_mtod(m, const uint8_t*), rte_pktmbuf_data_len(m), settings_.control_ether_type);
     if (kind == wire::ControlFrameKind::kData) {
+      state_.meta.rx_ticks(m) = now_tsc;  // TX reads it: the frame's time inside the switch
       ++n_data;
       to_fwd[n_fwd++] = m;
     } else if (take_control(m, kind, now_tsc)) {

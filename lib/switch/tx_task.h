@@ -16,6 +16,7 @@
 #include <cstdint>
 #include <optional>
 
+#include "core/latency_histogram.h"
 #include "core/owned_counter.h"
 #include "core/packet_meta.h"
 #include "core/task.h"
@@ -100,6 +101,14 @@ class TxTask : public Task {
   // The feedback generator's level (fc::FeedbackGenerator::level); 0 without one.
   uint64_t feedback_level(int priority) const { return feedback_.level(priority); }
 
+  // The time data frames spent inside the switch, from the RX poll that received them to the
+  // TX burst that handed them to this port, in ticks (LatencyHistogram units: residence_unit).
+  const LatencyHistogram& residence() const { return residence_; }
+  uint64_t residence_ns(double quantile) const {
+    return ticks_.to_ns(residence_.quantile(quantile));
+  }
+  uint64_t residence_max_ns() const { return ticks_.to_ns(residence_.max()); }
+
   // The earliest time a gate, generator or the pacer acts by itself (the lab's clock jumps
   // there when nothing else happens); kNeverTicks if none. TX's thread, or stopped lcores.
   uint64_t next_action_ticks() const;
@@ -113,6 +122,8 @@ class TxTask : public Task {
  private:
   bool refill(int queue);
   void release(const PacketMeta& meta);  // the packet left: its buffer is free again
+  void release_sent(uint16_t sent);      // the first `sent` pending packets left
+  void record_residence(uint64_t now, uint16_t sent);
   void publish_held();
   std::array<uint32_t, kNumPriorities> pending_blocks() const;
   void drop_queue(int queue);
@@ -131,6 +142,7 @@ class TxTask : public Task {
   // Chosen by the scheduler, not yet accepted by the NIC; with what each will release.
   rte_mbuf* pending_[kBurstSize];
   PacketMeta pending_meta_[kBurstSize];
+  uint64_t pending_rx_ticks_[kBurstSize];
   uint16_t pending_count_ = 0;
 
   std::optional<shaping::PortPacer> pacer_;  // the port capped below its rate
@@ -138,6 +150,8 @@ class TxTask : public Task {
   EgressGates gates_;
   FeedbackFramer framer_;
   uint64_t last_poll_ticks_ = 0;
+  TickRate ticks_;
+  LatencyHistogram residence_;
 
   std::array<OwnedCounter, kNumEgressQueues> packets_;
   std::array<OwnedCounter, kNumEgressQueues> bytes_;

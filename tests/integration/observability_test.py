@@ -261,6 +261,8 @@ def run_checks(source, prefix, metrics_port, prom_port):
         'fcswitch_admitted_bytes_total{port="p1",prio="3"}': sent_bytes,
         'fcswitch_tx_packets_total{port="p2",prio="3"}': 2 * FRAMES_PER_INPUT,
         'fcswitch_tx_bytes_total{port="p2",prio="3"}': 2 * sent_bytes,
+        # Every data frame that left p2 was timed from its RX poll to its TX burst.
+        'fcswitch_residence_seconds_count{port="p2"}': 2 * FRAMES_PER_INPUT,
         'fcswitch_tagger_rule_hits_total{rule="0"}': 2 * FRAMES_PER_INPUT,
         'sum(fcswitch_drops_total{port=~"p0|p1"})': 0,
     }

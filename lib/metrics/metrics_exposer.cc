@@ -3,14 +3,26 @@
 #include <prometheus/exposer.h>
 
 #include <stdexcept>
+#include <string>
+#include <vector>
 
 namespace fcswitch::metrics {
+
+namespace {
+constexpr int kServingThreads = 8;
+constexpr int kRequestTimeoutMs = 1000;
+}  // namespace
 
 MetricsExposer::MetricsExposer(const std::string& listen, std::vector<NamedSwitch> switches)
     : collector_(std::make_shared<SwitchCollector>(std::move(switches))) {
   try {
-    // One serving thread: scrapes come seconds apart, and every core is the datapath's.
-    exposer_ = std::make_unique<prometheus::Exposer>(listen, 1);
+    // Several serving threads, each waiting at most a short while for a request: a client that
+    // connects and sends nothing holds one thread for request_timeout_ms, not every scrape for
+    // civetweb's default 30 s. The threads sleep between scrapes (seconds apart), off the
+    // datapath's cores' work.
+    exposer_ = std::make_unique<prometheus::Exposer>(std::vector<std::string>{
+        "listening_ports", listen, "num_threads", std::to_string(kServingThreads),
+        "request_timeout_ms", std::to_string(kRequestTimeoutMs)});
   } catch (const std::exception& error) {
     throw std::runtime_error("metrics: cannot listen on " + listen + ": " + error.what());
   }

@@ -66,8 +66,8 @@ void run_until_stopped(fcswitch::SwitchNode& node, const Options& options, const
   const auto start = Clock::now();
   auto last_log = start;
   std::string last_drops;
-  fcswitch::SwitchProgress settled_since = node.progress();
-  auto settled_at = Clock::now();
+  fcswitch::SwitchProgress quiet_since = node.progress();
+  auto quiet_at = Clock::now();
   for (;;) {
     if (trace) trace->write_pending();
     if (int sig = wait_signal(signals, 10ms)) {
@@ -89,12 +89,20 @@ void run_until_stopped(fcswitch::SwitchNode& node, const Options& options, const
     }
     if (options.exit_on_idle_ms > 0) {
       const fcswitch::SwitchProgress progress = node.progress();
-      if (!fcswitch::SwitchNode::settled(settled_since, progress)) {
-        settled_since = progress;
-        settled_at = now;
-      } else if (now - settled_at >=
+      // Idle is "nothing moved", whether or not packets are held: a queue waiting for credits
+      // or a pause that will not come (a pcap replay sends none) is idle too.
+      if (!fcswitch::SwitchNode::quiet(quiet_since, progress)) {
+        quiet_since = progress;
+        quiet_at = now;
+      } else if (now - quiet_at >=
                  std::chrono::duration<double, std::milli>(options.exit_on_idle_ms)) {
-        spdlog::info("idle for {} ms: stopping", options.exit_on_idle_ms);
+        if (progress.held)
+          spdlog::warn(
+              "idle for {} ms with {} packets held (queues paused or out of credits): stopping; "
+              "what stays held is flushed as shutdown_flush",
+              options.exit_on_idle_ms, progress.held);
+        else
+          spdlog::info("idle for {} ms: stopping", options.exit_on_idle_ms);
         return;
       }
     }

@@ -183,13 +183,14 @@ SwitchProgress SwitchNode::progress() const {
   for (int port = 0; port < ports(); ++port) {
     // Data only: periodic credit frames between idle switches are not progress.
     p.work += rx_tasks_[port]->data_packets();
-    p.empty &= rte_ring_empty(state_->fwd_rings[port].get()) != 0;
+    p.held += rte_ring_count(state_->fwd_rings[port].get());
     for (const auto& lanes : state_->egress_rings[port])
-      for (const auto& ring : lanes) p.empty &= rte_ring_empty(ring.get()) != 0;
-    p.empty &= tx_tasks_[port]->held() == 0;
+      for (const auto& ring : lanes) p.held += rte_ring_count(ring.get());
+    p.held += tx_tasks_[port]->held();
     for (int q = 0; q < kNumEgressQueues; ++q) p.work += tx_tasks_[port]->packets(q);
   }
-  p.empty &= fwd_->held() == 0;
+  p.held += fwd_->held();
+  p.empty = p.held == 0;
   p.work += fwd_->processed() + total_drops();
   for (int port = 0; port < ports(); ++port) p.work -= fwd_->credit_frames(port);
   for (const auto& t : rx_tasks_) p.task_polls.push_back(t->polls());
@@ -198,11 +199,15 @@ SwitchProgress SwitchNode::progress() const {
   return p;
 }
 
-bool SwitchNode::settled(const SwitchProgress& before, const SwitchProgress& after) {
-  if (!before.empty || !after.empty || before.work != after.work) return false;
+bool SwitchNode::quiet(const SwitchProgress& before, const SwitchProgress& after) {
+  if (before.work != after.work) return false;
   for (size_t i = 0; i < before.task_polls.size(); ++i)
     if (after.task_polls[i] < before.task_polls[i] + 2) return false;
   return true;
+}
+
+bool SwitchNode::settled(const SwitchProgress& before, const SwitchProgress& after) {
+  return before.empty && after.empty && quiet(before, after);
 }
 
 uint64_t SwitchNode::flush() {

@@ -23,6 +23,7 @@ namespace fcswitch {
 struct SwitchProgress {
   uint64_t work = 0;                 // packets received + processed + sent + dropped
   bool empty = false;                // every ring and every TX task's hands are empty
+  uint64_t held = 0;                 // packets in the rings, FWD's input FIFOs and TX's hands
   std::vector<uint64_t> task_polls;  // per task
 };
 
@@ -53,6 +54,9 @@ class SwitchNode {
   // True when nothing moved between `before` and `after`, everything was empty both times,
   // and every task completed a whole poll in between (so none was mid-burst).
   static bool settled(const SwitchProgress& before, const SwitchProgress& after);
+  // Nothing moved between the two, though every task polled: what is held (a queue paused or
+  // out of credits) waits for something outside the switch.
+  static bool quiet(const SwitchProgress& before, const SwitchProgress& after);
 
   void stop_rx() { state_->rx_stopped.store(true); }
   // The FIB becomes `entries` (learned entries are forgotten). Only while FWD is not polled:

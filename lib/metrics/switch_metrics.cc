@@ -39,11 +39,11 @@ void collect_ports(MetricFamilySet& out, const std::string& node, const SwitchNo
     out.add("fcswitch_tx_short_frames_padded_total", C,
             "Data frames under 60 bytes padded before transmission", at_port,
             static_cast<double>(sw.tx(p).short_frames_padded()));
-    for (int r = 0; r < kNumDropReasons; ++r) {
+    for (const DropReasonInfo& r : kDropReasons) {
       Labels labels = at_port;
-      labels.push_back({"reason", std::string(kDropReasonNames[r])});
+      labels.push_back({"reason", std::string(r.name)});
       out.add("fcswitch_drops_total", C, "Packets freed without transmission, by reason",
-              std::move(labels), static_cast<double>(sw.drops(p, static_cast<DropReason>(r))));
+              std::move(labels), static_cast<double>(sw.drops(p, r.reason)));
     }
     for (int q = 0; q < kNumEgressQueues; ++q) {
       const Labels at_queue = {{"node", node}, {"port", port}, {"prio", queue_label(q)}};

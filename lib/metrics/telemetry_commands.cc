@@ -127,8 +127,7 @@ int cmd_ports(const char*, const char* params, rte_tel_data* d) {
   add_column(d, "tx_bytes", ports, [&](int p) { return tx_sum(p, true); });
   add_column(d, "drops", ports, [&](int p) {
     uint64_t sum = 0;
-    for (int reason = 0; reason < kNumDropReasons; ++reason)
-      sum += node.drops(p, static_cast<DropReason>(reason));
+    for (const DropReasonInfo& r : kDropReasons) sum += node.drops(p, r.reason);
     return sum;
   });
   add_column(d, "nic_rx_missed", ports, [&](int p) { return node.nic_rx_dropped(p); });

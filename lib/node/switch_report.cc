@@ -37,10 +37,10 @@ std::vector<std::pair<std::string, uint64_t>> flow_control_counters(const Switch
 
 std::string drop_summary(const SwitchNode& node) {
   std::string line;
-  for (int r = 0; r < kNumDropReasons; ++r) {
+  for (const DropReasonInfo& r : kDropReasons) {
     uint64_t sum = 0;
-    for (int p = 0; p < node.ports(); ++p) sum += node.drops(p, static_cast<DropReason>(r));
-    if (sum) line += fmt::format("{}{}={}", line.empty() ? "" : " ", kDropReasonNames[r], sum);
+    for (int p = 0; p < node.ports(); ++p) sum += node.drops(p, r.reason);
+    if (sum) line += fmt::format("{}{}={}", line.empty() ? "" : " ", r.name, sum);
   }
   return line;
 }
@@ -58,9 +58,8 @@ std::string report_text(const SwitchNode& node, const ShutdownCheck& check) {
       out += fmt::format("  {:>10} {:>13} {:>11} {:>15}\n", queue_name(q), in,
                          node.tx_packets(p, q), node.tx_bytes(p, q));
     }
-    for (int r = 0; r < kNumDropReasons; ++r)
-      if (uint64_t n = node.drops(p, static_cast<DropReason>(r)))
-        out += fmt::format("  drop {}: {}\n", kDropReasonNames[r], n);
+    for (const DropReasonInfo& r : kDropReasons)
+      if (uint64_t n = node.drops(p, r.reason)) out += fmt::format("  drop {}: {}\n", r.name, n);
     const TxTask& tx = node.tx(p);
     if (tx.short_frames_padded() || tx.short_frames_unpadded())
       out += fmt::format("  frames under 60 bytes: {} padded on transmit, {} left unpadded\n",
@@ -117,8 +116,8 @@ std::string report_json(const SwitchNode& node, const ShutdownCheck& check) {
     port["ingress_occupancy_bytes"] = occupancy;
     port["tx_packets"] = sent;
     Json drops = Json::object();
-    for (int r = 0; r < kNumDropReasons; ++r)
-      drops[std::string(kDropReasonNames[r])] = node.drops(p, static_cast<DropReason>(r));
+    for (const DropReasonInfo& r : kDropReasons)
+      drops[std::string(r.name)] = node.drops(p, r.reason);
     port["drops"] = drops;
     const TxTask& tx = node.tx(p);
     port["pfc_frames_sent"] = tx.pfc_frames_sent();

@@ -444,9 +444,10 @@ LabResult LabNetwork::collect(const LabSampler& sampler, uint64_t end) const {
       out.pause_response_p99_ns = tau->quantile_ns(0.99);
       out.pause_response_max_ns = tau->max_ns();
     }
-    node.tx(q.port).engine_counters(q.priority, [&](std::string_view name, uint64_t value) {
-      out.engine.emplace_back(std::string(name), value);
-    });
+    node.tx(q.port).engine_counters(q.priority,
+                                    [&](const fc::CounterDescriptor& counter, uint64_t value) {
+                                      out.engine.emplace_back(std::string(counter.name), value);
+                                    });
     r.queues.push_back(std::move(out));
   }
 

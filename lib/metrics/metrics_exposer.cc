@@ -4,10 +4,15 @@
 
 #include <stdexcept>
 
+#include "metrics/engine_metric_catalog.h"
+
 namespace fcswitch::metrics {
 
 MetricsExposer::MetricsExposer(const std::string& listen, std::vector<NamedSwitch> switches)
     : collector_(std::make_shared<SwitchCollector>(std::move(switches))) {
+  // Counter tables that disagree (engine_metric_catalog.h) fail here, at start, rather than
+  // as a broken scrape.
+  engine_metric_catalog();
   try {
     // One serving thread: scrapes come seconds apart, and every core is the datapath's.
     exposer_ = std::make_unique<prometheus::Exposer>(listen, 1);

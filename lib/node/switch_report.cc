@@ -3,6 +3,8 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "node/flow_control_counters.h"
+
 namespace fcswitch {
 
 namespace {
@@ -11,25 +13,22 @@ std::string queue_name(int queue) {
   return queue == kLossyQueue ? "lossy" : std::to_string(queue);
 }
 
-// The flow-control counters of one (port, priority): TX's own, then its engine's.
+// The flow-control counters of one (port, priority): TX's own, τ, then its engine's.
 std::vector<std::pair<std::string, uint64_t>> flow_control_counters(const SwitchNode& node,
                                                                     int port, int prio) {
   const TxTask& tx = node.tx(port);
-  std::vector<std::pair<std::string, uint64_t>> counters = {
-      {"pause_frames_sent", tx.pause_frames_sent(prio)},
-      {"resume_frames_sent", tx.resume_frames_sent(prio)},
-      {"blocked_ns", tx.blocked_ns(prio)},
-      {"watchdog_storms", tx.watchdog_storms(prio)},
+  std::vector<std::pair<std::string, uint64_t>> counters;
+  auto add = [&](const fc::CounterDescriptor& counter, uint64_t value) {
+    counters.emplace_back(std::string(counter.name), value);
   };
+  tx_flow_control_counters(tx, prio, add);
   if (const fc::ResponseTimeMeter* tau = tx.response_time(prio)) {
     counters.emplace_back("pause_response_samples", tau->samples());
     counters.emplace_back("pause_response_p50_ns", tau->quantile_ns(0.5));
     counters.emplace_back("pause_response_p99_ns", tau->quantile_ns(0.99));
     counters.emplace_back("pause_response_max_ns", tau->max_ns());
   }
-  tx.engine_counters(prio, [&](std::string_view name, uint64_t value) {
-    counters.emplace_back(std::string(name), value);
-  });
+  tx.engine_counters(prio, add);
   return counters;
 }
 

@@ -61,9 +61,9 @@ uint32_t CbfcEgressGate::credit_blocks() const {
 }
 
 void CbfcEgressGate::counters(const CounterSink& sink) const {
-  sink("credit_updates_received", updates_received_.read());
-  sink("blocks_sent", blocks_sent_.read());
-  sink("credit_blocks", credit_gauge_.read());  // other threads read the gauge, not fccl_/fctbs_
+  // Other threads read the gauge, not fccl_/fctbs_.
+  report_counters(sink, kCbfcGateCounters, updates_received_.read(), blocks_sent_.read(),
+                  credit_gauge_.read());
 }
 
 // --- receiver ---
@@ -94,7 +94,7 @@ void CbfcFeedbackGenerator::poll(uint64_t now, const IngressView& in, FeedbackOu
 }
 
 void CbfcFeedbackGenerator::counters(const CounterSink& sink) const {
-  sink("credit_updates_sent", updates_sent_.read());
+  report_counters(sink, kCbfcGeneratorCounters, updates_sent_.read());
 }
 
 // --- configuration ---
@@ -120,6 +120,6 @@ EngineInstance make_cbfc(const EngineParams& params, const EngineContext& contex
 }  // namespace
 
 FCSWITCH_REGISTER_ENGINE("cbfc", "InfiniBand credit-based flow control (64-byte blocks)",
-                         parse_cbfc, make_cbfc);
+                         parse_cbfc, make_cbfc, kCbfcGeneratorCounters, kCbfcGateCounters);
 
 }  // namespace fcswitch::fc

@@ -12,6 +12,7 @@
 // One frame per period carries both directions of a port: this port's FCTBS as a sender and
 // its FCCL as a receiver (wire/credit_frame.h).
 
+#include <array>
 #include <cstdint>
 
 #include "core/owned_counter.h"
@@ -41,6 +42,22 @@ class CreditSender {
   virtual ~CreditSender() = default;
   virtual uint32_t fctbs() const = 0;
 };
+
+// What each half's counters() reports; time-based GFC reports them too (its credit half).
+inline constexpr std::array kCbfcGeneratorCounters = {
+    counter("credit_updates_sent", "fcswitch_cbfc_credit_updates_sent_total",
+            "Credit updates (FCCL) sent upstream"),
+};
+inline constexpr std::array kCbfcGateCounters = {
+    counter("credit_updates_received", "fcswitch_cbfc_credit_updates_received_total",
+            "Credit updates (FCCL) received from downstream"),
+    counter("blocks_sent", "fcswitch_cbfc_sent_bytes_total",
+            "Bytes sent against credits, in whole 64-byte blocks", CounterUnit::kCreditBlocks),
+    gauge("credit_blocks", "fcswitch_cbfc_credit_available_bytes",
+          "Credit available to this egress queue (FCCL - FCTBS)", CounterUnit::kCreditBlocks),
+};
+static_assert(well_formed_counters(kCbfcGeneratorCounters));
+static_assert(well_formed_counters(kCbfcGateCounters));
 
 class CbfcEgressGate final : public EgressGate, public CreditSender {
  public:

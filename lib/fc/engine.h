@@ -20,13 +20,11 @@
 
 #include "core/tick_rate.h"
 #include "fc/control_message.h"
+#include "fc/counter_descriptor.h"
 #include "fc/feedback_out.h"
 #include "shaping/wire_framing.h"
 
 namespace fcswitch::fc {
-
-// Reported counters: name (snake_case, no unit suffix beyond what the name says) and value.
-using CounterSink = std::function<void(std::string_view name, uint64_t value)>;
 
 // What the generator sees of its (port, priority).
 struct IngressView {

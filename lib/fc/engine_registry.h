@@ -4,6 +4,7 @@
 // is linked whole so the registration is not dropped. A duplicate name aborts at start.
 
 #include <memory>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -26,6 +27,10 @@ struct EngineDescriptor {
   std::shared_ptr<const EngineParams> (*parse)(ParamReader& reader, const LinkParams* link);
   // Both halves for one (port, priority). Called once per instance at switch start.
   EngineInstance (*make)(const EngineParams& params, const EngineContext& context);
+  // What each half's counters() reports, in order (fc/counter_descriptor.h): the metrics
+  // catalogue is built from these.
+  std::span<const CounterDescriptor> generator_counters;
+  std::span<const CounterDescriptor> gate_counters;
 };
 
 class EngineRegistry {
@@ -43,8 +48,9 @@ class EngineRegistry {
 
 #define FCSWITCH_ENGINE_CONCAT2(a, b) a##b
 #define FCSWITCH_ENGINE_CONCAT(a, b) FCSWITCH_ENGINE_CONCAT2(a, b)
-// FCSWITCH_REGISTER_ENGINE("pfc", "IEEE 802.1Qbb ...", parse_fn, make_fn)
-#define FCSWITCH_REGISTER_ENGINE(name, summary, parse, make)                                \
-  [[maybe_unused]] static const bool FCSWITCH_ENGINE_CONCAT(registered_engine_, __LINE__) = \
-      ::fcswitch::fc::EngineRegistry::instance().add(                                       \
-          ::fcswitch::fc::EngineDescriptor{name, summary, parse, make})
+// FCSWITCH_REGISTER_ENGINE("pfc", "IEEE 802.1Qbb ...", parse_fn, make_fn,
+//                          generator_counter_table, gate_counter_table)
+#define FCSWITCH_REGISTER_ENGINE(name, summary, parse, make, generator_counters, gate_counters) \
+  [[maybe_unused]] static const bool FCSWITCH_ENGINE_CONCAT(registered_engine_, __LINE__) =     \
+      ::fcswitch::fc::EngineRegistry::instance().add(::fcswitch::fc::EngineDescriptor{          \
+          name, summary, parse, make, generator_counters, gate_counters})

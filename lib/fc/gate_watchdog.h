@@ -12,6 +12,7 @@
 
 #include "core/owned_counter.h"
 #include "core/tick_rate.h"
+#include "fc/counter_descriptor.h"
 
 namespace fcswitch::fc {
 
@@ -24,6 +25,11 @@ struct WatchdogConfig {
 };
 
 enum class WatchdogEvent : uint8_t { kNone, kStormDetected, kRestored };
+
+// storms(), as reports show it for the watched (port, priority) (fc/counter_descriptor.h).
+inline constexpr CounterDescriptor kWatchdogStormsCounter =
+    counter("watchdog_storms", "fcswitch_watchdog_storms_total",
+            "Times the watchdog found this queue held by its gate too long (a pause storm)");
 
 class GateWatchdog {
  public:

@@ -3,6 +3,9 @@
 #include "fc/gfc_threshold_check.h"
 
 #include <algorithm>
+#include <array>
+
+#include "fc/rate_limit_counters.h"
 
 namespace fcswitch::fc {
 
@@ -25,10 +28,21 @@ void GfcBufferFeedbackGenerator::poll(uint64_t, const IngressView& in, FeedbackO
   stage_messages_.increment();
 }
 
+namespace {
+constexpr std::array kGfcBufferGeneratorCounters = {
+    counter("stage_messages_sent", "fcswitch_gfc_stage_messages_sent_total",
+            "GFC stage messages sent upstream"),
+    gauge("ingress_stage", "fcswitch_gfc_ingress_stage",
+          "GFC stage this port last asked its upstream for (0: line rate)"),
+    gauge("ingress_stage_max", "fcswitch_gfc_ingress_stage_max",
+          "Highest GFC stage this port has asked for"),
+};
+static_assert(well_formed_counters(kGfcBufferGeneratorCounters));
+}  // namespace
+
 void GfcBufferFeedbackGenerator::counters(const CounterSink& sink) const {
-  sink("stage_messages_sent", stage_messages_.read());
-  sink("ingress_stage", stage_gauge_.read());
-  sink("ingress_stage_max", max_stage_.read());
+  report_counters(sink, kGfcBufferGeneratorCounters, stage_messages_.read(), stage_gauge_.read(),
+                  max_stage_.read());
 }
 
 // --- sender ---
@@ -62,12 +76,24 @@ uint64_t GfcBufferEgressGate::next_action_ticks() const {
   return limiter_.unlimited() ? kNeverTicks : limiter_.next_open_ticks();
 }
 
+namespace {
+constexpr std::array kGfcBufferGateCounters = {
+    counter("stage_messages_received", "fcswitch_gfc_stage_messages_received_total",
+            "GFC stage messages received from downstream"),
+    gauge("egress_stage", "fcswitch_gfc_egress_stage",
+          "GFC stage this egress queue runs at (set by downstream)"),
+    kRateLimitCounter,
+    counter("foreign_messages", "fcswitch_fc_foreign_messages_total",
+            "Flow-control messages this engine does not speak, ignored"),
+    counter("stages_clamped", "fcswitch_gfc_stages_clamped_total",
+            "Stage messages above the last stage, taken as the last"),
+};
+static_assert(well_formed_counters(kGfcBufferGateCounters));
+}  // namespace
+
 void GfcBufferEgressGate::counters(const CounterSink& sink) const {
-  sink("stage_messages_received", stage_messages_.read());
-  sink("egress_stage", stage_gauge_.read());
-  sink("rate_bps", rate_gauge_.read());
-  sink("foreign_messages", foreign_messages_.read());
-  sink("stages_clamped", stages_clamped_.read());
+  report_counters(sink, kGfcBufferGateCounters, stage_messages_.read(), stage_gauge_.read(),
+                  rate_gauge_.read(), foreign_messages_.read(), stages_clamped_.read());
 }
 
 // --- configuration ---
@@ -106,6 +132,7 @@ EngineInstance make_gfc_buffer(const EngineParams& params, const EngineContext& 
 
 FCSWITCH_REGISTER_ENGINE("gfc-buffer",
                          "buffer-based Gentle Flow Control: stage thresholds, sender at C/2^k",
-                         parse_gfc_buffer, make_gfc_buffer);
+                         parse_gfc_buffer, make_gfc_buffer, kGfcBufferGeneratorCounters,
+                         kGfcBufferGateCounters);
 
 }  // namespace fcswitch::fc

@@ -1,6 +1,9 @@
 #include "fc/gfc_time_engine.h"
 
+#include <array>
+
 #include "fc/gfc_threshold_check.h"
+#include "fc/rate_limit_counters.h"
 #include "wire/credit_frame.h"
 
 namespace fcswitch::fc {
@@ -34,10 +37,16 @@ uint64_t GfcTimeEgressGate::next_action_ticks() const {
   return limiter_.unlimited() ? kNeverTicks : limiter_.next_open_ticks();
 }
 
+namespace {
+// The gate reports its credit half's counters (CBFC's), then its rate limiter's.
+constexpr std::array kGfcTimeRateCounters = {kRateLimitCounter, kRateLimitMinCounter};
+constexpr auto kGfcTimeGateCounters = concat_counters(kCbfcGateCounters, kGfcTimeRateCounters);
+static_assert(well_formed_counters(kGfcTimeGateCounters));
+}  // namespace
+
 void GfcTimeEgressGate::counters(const CounterSink& sink) const {
   credit_.counters(sink);
-  sink("rate_bps", rate_gauge_.read());
-  sink("rate_min_bps", min_rate_.read());
+  report_counters(sink, kGfcTimeRateCounters, rate_gauge_.read(), min_rate_.read());
 }
 
 // --- configuration ---
@@ -82,6 +91,7 @@ EngineInstance make_gfc_time(const EngineParams& params, const EngineContext& co
 FCSWITCH_REGISTER_ENGINE("gfc-time",
                          "time-based Gentle Flow Control: CBFC credits, sender rate linear in "
                          "the remaining buffer",
-                         parse_gfc_time, make_gfc_time);
+                         parse_gfc_time, make_gfc_time, kCbfcGeneratorCounters,
+                         kGfcTimeGateCounters);
 
 }  // namespace fcswitch::fc

@@ -18,6 +18,6 @@ EngineInstance make_none(const EngineParams&, const EngineContext&) {
 
 }  // namespace
 
-FCSWITCH_REGISTER_ENGINE("none", "no flow control", parse_none, make_none);
+FCSWITCH_REGISTER_ENGINE("none", "no flow control", parse_none, make_none, {}, {});
 
 }  // namespace fcswitch::fc

@@ -1,6 +1,7 @@
 #include "fc/pfc_engine.h"
 
 #include <algorithm>
+#include <array>
 #include <string>
 
 #include "core/units.h"
@@ -81,11 +82,23 @@ uint64_t PfcFeedbackGenerator::next_action_ticks() const {
   return next_refresh_ticks_;
 }
 
+namespace {
+constexpr std::array kPfcGeneratorCounters = {
+    counter("xoff_transitions", "fcswitch_pfc_xoff_transitions_total",
+            "Times the ingress occupancy reached XOFF (a pause was asserted)"),
+    counter("xon_transitions", "fcswitch_pfc_xon_transitions_total",
+            "Times the ingress occupancy fell below XON (the pause was released)"),
+    counter("pause_refreshes", "fcswitch_pfc_pause_refreshes_total",
+            "Pause frames re-sent before the upstream's timer ran out"),
+    gauge("xoff_asserted", "fcswitch_pfc_xoff_asserted",
+          "1 while this port holds its upstream paused at this priority"),
+};
+static_assert(well_formed_counters(kPfcGeneratorCounters));
+}  // namespace
+
 void PfcFeedbackGenerator::counters(const CounterSink& sink) const {
-  sink("xoff_transitions", xoff_transitions_.read());
-  sink("xon_transitions", xon_transitions_.read());
-  sink("pause_refreshes", refreshes_.read());
-  sink("xoff_asserted", xoff_gauge_.read());
+  report_counters(sink, kPfcGeneratorCounters, xoff_transitions_.read(), xon_transitions_.read(),
+                  refreshes_.read(), xoff_gauge_.read());
 }
 
 // --- sender ---
@@ -131,11 +144,24 @@ uint64_t PfcEgressGate::next_action_ticks() const {
   return expiry_pending_ ? paused_until_ticks_ : kNeverTicks;
 }
 
+namespace {
+constexpr std::array kPfcGateCounters = {
+    counter("pause_frames_received", "fcswitch_pause_frames_received_total",
+            "PFC frames received with a non-zero time for this priority"),
+    counter("resume_frames_received", "fcswitch_resume_frames_received_total",
+            "PFC frames received with time 0 (XON) for this priority"),
+    counter("pause_expiries", "fcswitch_pfc_pause_expiries_total",
+            "Pauses that ended by their timer rather than by an XON"),
+    counter("paused_ns", "fcswitch_paused_seconds_total",
+            "Time this egress queue was paused by its downstream neighbour",
+            CounterUnit::kNanoseconds),
+};
+static_assert(well_formed_counters(kPfcGateCounters));
+}  // namespace
+
 void PfcEgressGate::counters(const CounterSink& sink) const {
-  sink("pause_frames_received", pauses_received_.read());
-  sink("resume_frames_received", resumes_received_.read());
-  sink("pause_expiries", expiries_.read());
-  sink("paused_ns", ticks_.to_ns(paused_ticks_.read()));
+  report_counters(sink, kPfcGateCounters, pauses_received_.read(), resumes_received_.read(),
+                  expiries_.read(), ticks_.to_ns(paused_ticks_.read()));
 }
 
 // --- configuration ---
@@ -218,6 +244,6 @@ EngineInstance make_pfc(const EngineParams& params, const EngineContext& context
 }  // namespace
 
 FCSWITCH_REGISTER_ENGINE("pfc", "IEEE 802.1Qbb priority-based flow control (XOFF/XON)", parse_pfc,
-                         make_pfc);
+                         make_pfc, kPfcGeneratorCounters, kPfcGateCounters);
 
 }  // namespace fcswitch::fc

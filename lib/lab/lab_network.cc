@@ -35,17 +35,6 @@ constexpr uint64_t kWallCatchUpNs = 20'000;
 wire::MacAddress lab_port_mac(size_t node, size_t port) {
   return wire::MacAddress{0x02FC'0000'0000ull | (node & 0xFFFF) << 16 | (port & 0xFFFF)};
 }
-
-bool is_data_drop(int reason) {
-  switch (static_cast<DropReason>(reason)) {
-    case DropReason::kControlInvalid:
-    case DropReason::kControlUntrusted:
-    case DropReason::kControlRingFull:
-      return false;
-    default:
-      return true;
-  }
-}
 }  // namespace
 
 LabNetwork::LabNetwork(const LabScenario& scenario)
@@ -455,9 +444,10 @@ LabResult LabNetwork::collect(const LabSampler& sampler, uint64_t end) const {
       out.pause_response_p99_ns = tau->quantile_ns(0.99);
       out.pause_response_max_ns = tau->max_ns();
     }
-    node.tx(q.port).engine_counters(q.priority, [&](std::string_view name, uint64_t value) {
-      out.engine.emplace_back(std::string(name), value);
-    });
+    node.tx(q.port).engine_counters(q.priority,
+                                    [&](const fc::CounterDescriptor& counter, uint64_t value) {
+                                      out.engine.emplace_back(std::string(counter.name), value);
+                                    });
     r.queues.push_back(std::move(out));
   }
 
@@ -474,12 +464,12 @@ LabResult LabNetwork::collect(const LabSampler& sampler, uint64_t end) const {
         port.control_frames_received = s.rx_control_frames(static_cast<int>(p));
         port.pfc_frames_sent = s.tx(static_cast<int>(p)).pfc_frames_sent();
         port.credit_frames_sent = s.tx(static_cast<int>(p)).credit_frames_sent();
-        for (int reason = 0; reason < kNumDropReasons; ++reason) {
-          const uint64_t count = s.drops(static_cast<int>(p), static_cast<DropReason>(reason));
+        for (const DropReasonInfo& reason : kDropReasons) {
+          const uint64_t count = s.drops(static_cast<int>(p), reason.reason);
           if (!count) continue;
-          port.drops.emplace_back(std::string(kDropReasonNames[reason]), count);
-          r.conservation.dropped += is_data_drop(reason) ? count : 0;
-          if (reason == static_cast<int>(DropReason::kLosslessOverflow)) r.lossless_drops += count;
+          port.drops.emplace_back(std::string(reason.name), count);
+          r.conservation.dropped += is_data_drop(reason.reason) ? count : 0;
+          r.lossless_drops += is_lossless_drop(reason.reason) ? count : 0;
         }
       } else {
         LabHost& h = *hosts_[n];
@@ -489,12 +479,12 @@ LabResult LabNetwork::collect(const LabSampler& sampler, uint64_t end) const {
         port.foreign_frames = h.sink().foreign_frames();
         port.source_mbuf_waits = h.source().alloc_failures();
         r.conservation.dropped += port.foreign_frames;
-        for (int reason = 0; reason < kNumDropReasons; ++reason) {
-          const uint64_t count = h.rx().drops().read(0, static_cast<DropReason>(reason)) +
-                                 h.tx().drops().read(0, static_cast<DropReason>(reason));
+        for (const DropReasonInfo& reason : kDropReasons) {
+          const uint64_t count =
+              h.rx().drops().read(0, reason.reason) + h.tx().drops().read(0, reason.reason);
           if (!count) continue;
-          port.drops.emplace_back(std::string(kDropReasonNames[reason]), count);
-          r.conservation.dropped += is_data_drop(reason) ? count : 0;
+          port.drops.emplace_back(std::string(reason.name), count);
+          r.conservation.dropped += is_data_drop(reason.reason) ? count : 0;
         }
       }
       r.ports.push_back(std::move(port));

@@ -1,6 +1,12 @@
 #include "metrics/engine_metric_catalog.h"
 
-#include <array>
+#include <span>
+#include <stdexcept>
+#include <string>
+
+#include "fc/engine_registry.h"
+#include "node/flow_control_counters.h"
+#include "wire/credit_frame.h"
 
 namespace fcswitch::metrics {
 
@@ -8,65 +14,80 @@ namespace {
 
 constexpr double kNs = 1e-9;
 constexpr double kBitsToBytes = 1.0 / 8;  // Prometheus' base unit is the byte
-constexpr double kCreditBlockBytes = 64;  // IBA flow-control block (wire/credit_frame.h)
 
-constexpr auto C = MetricType::kCounter;
-constexpr auto G = MetricType::kGauge;
+double base_unit_scale(fc::CounterUnit unit) {
+  switch (unit) {
+    case fc::CounterUnit::kNanoseconds:
+      return kNs;
+    case fc::CounterUnit::kBitsPerSecond:
+      return kBitsToBytes;
+    case fc::CounterUnit::kCreditBlocks:
+      return static_cast<double>(wire::kCreditBlockBytes);
+    case fc::CounterUnit::kNone:
+      break;
+  }
+  return 1;
+}
 
-constexpr std::array kCatalog = {
-    // PFC (802.1Qbb), receiver side.
-    EngineMetric{"xoff_transitions", "fcswitch_pfc_xoff_transitions_total", C, 1,
-                 "Times the ingress occupancy reached XOFF (a pause was asserted)"},
-    EngineMetric{"xon_transitions", "fcswitch_pfc_xon_transitions_total", C, 1,
-                 "Times the ingress occupancy fell below XON (the pause was released)"},
-    EngineMetric{"pause_refreshes", "fcswitch_pfc_pause_refreshes_total", C, 1,
-                 "Pause frames re-sent before the upstream's timer ran out"},
-    EngineMetric{"xoff_asserted", "fcswitch_pfc_xoff_asserted", G, 1,
-                 "1 while this port holds its upstream paused at this priority"},
-    // PFC, sender side.
-    EngineMetric{"pause_frames_received", "fcswitch_pause_frames_received_total", C, 1,
-                 "PFC frames received with a non-zero time for this priority"},
-    EngineMetric{"resume_frames_received", "fcswitch_resume_frames_received_total", C, 1,
-                 "PFC frames received with time 0 (XON) for this priority"},
-    EngineMetric{"pause_expiries", "fcswitch_pfc_pause_expiries_total", C, 1,
-                 "Pauses that ended by their timer rather than by an XON"},
-    EngineMetric{"paused_ns", "fcswitch_paused_seconds_total", C, kNs,
-                 "Time this egress queue was paused by its downstream neighbour"},
-    // Buffer-based GFC (SIGCOMM'19 §5.1).
-    EngineMetric{"stage_messages_sent", "fcswitch_gfc_stage_messages_sent_total", C, 1,
-                 "GFC stage messages sent upstream"},
-    EngineMetric{"ingress_stage", "fcswitch_gfc_ingress_stage", G, 1,
-                 "GFC stage this port last asked its upstream for (0: line rate)"},
-    EngineMetric{"ingress_stage_max", "fcswitch_gfc_ingress_stage_max", G, 1,
-                 "Highest GFC stage this port has asked for"},
-    EngineMetric{"stage_messages_received", "fcswitch_gfc_stage_messages_received_total", C, 1,
-                 "GFC stage messages received from downstream"},
-    EngineMetric{"egress_stage", "fcswitch_gfc_egress_stage", G, 1,
-                 "GFC stage this egress queue runs at (set by downstream)"},
-    EngineMetric{"stages_clamped", "fcswitch_gfc_stages_clamped_total", C, 1,
-                 "Stage messages above the last stage, taken as the last"},
-    EngineMetric{"foreign_messages", "fcswitch_fc_foreign_messages_total", C, 1,
-                 "Flow-control messages this engine does not speak, ignored"},
-    // Both GFCs: the rate limiter (§5.3).
-    EngineMetric{"rate_bps", "fcswitch_gfc_rate_limit_bytes_per_second", G, kBitsToBytes,
-                 "Current rate limit of this egress queue"},
-    EngineMetric{"rate_min_bps", "fcswitch_gfc_rate_limit_min_bytes_per_second", G, kBitsToBytes,
-                 "Lowest rate limit this egress queue has run at"},
-    // CBFC (InfiniBand credits) and time-based GFC's credit half.
-    EngineMetric{"credit_updates_sent", "fcswitch_cbfc_credit_updates_sent_total", C, 1,
-                 "Credit updates (FCCL) sent upstream"},
-    EngineMetric{"credit_updates_received", "fcswitch_cbfc_credit_updates_received_total", C, 1,
-                 "Credit updates (FCCL) received from downstream"},
-    EngineMetric{"blocks_sent", "fcswitch_cbfc_sent_bytes_total", C, kCreditBlockBytes,
-                 "Bytes sent against credits, in whole 64-byte blocks"},
-    EngineMetric{"credit_blocks", "fcswitch_cbfc_credit_available_bytes", G, kCreditBlockBytes,
-                 "Credit available to this egress queue (FCCL - FCTBS)"},
-};
+bool same(const EngineMetric& a, const EngineMetric& b) {
+  return a.counter == b.counter && a.family == b.family && a.type == b.type && a.scale == b.scale &&
+         a.help == b.help;
+}
+
+std::string describe(const EngineMetric& m, std::string_view where) {
+  return std::string(where) + " declares " + std::string(m.counter) + " as " +
+         std::string(m.family) + " (" + std::string(m.help) + ")";
+}
+
+std::vector<CounterTable> registered_tables() {
+  std::vector<CounterTable> tables = {{"TX", kTxFlowControlCounters}};
+  const fc::EngineRegistry& registry = fc::EngineRegistry::instance();
+  for (std::string_view name : registry.names()) {
+    const fc::EngineDescriptor& engine = *registry.find(name);
+    tables.push_back(
+        {"engine " + std::string(name) + " (feedback generator)", engine.generator_counters});
+    tables.push_back({"engine " + std::string(name) + " (egress gate)", engine.gate_counters});
+  }
+  return tables;
+}
 
 }  // namespace
 
+std::vector<EngineMetric> catalog_of(const std::vector<CounterTable>& tables) {
+  std::vector<EngineMetric> catalog;
+  std::vector<std::string_view> declared_by;  // of each entry, for messages
+  for (const CounterTable& table : tables)
+    for (const fc::CounterDescriptor& counter : table.counters) {
+      const EngineMetric metric = engine_metric(counter);
+      bool known = false;
+      for (size_t i = 0; i < catalog.size(); ++i) {
+        if (catalog[i].counter != metric.counter && catalog[i].family != metric.family) continue;
+        if (!same(catalog[i], metric))
+          throw std::logic_error("flow-control counters declared twice, differently: " +
+                                 describe(catalog[i], declared_by[i]) + "; " +
+                                 describe(metric, table.declared_by));
+        known = true;
+      }
+      if (known) continue;
+      catalog.push_back(metric);
+      declared_by.push_back(table.declared_by);
+    }
+  return catalog;
+}
+
+EngineMetric engine_metric(const fc::CounterDescriptor& counter) {
+  return {counter.name, counter.family,
+          counter.kind == fc::CounterKind::kCounter ? MetricType::kCounter : MetricType::kGauge,
+          base_unit_scale(counter.unit), counter.help};
+}
+
+const std::vector<EngineMetric>& engine_metric_catalog() {
+  static const std::vector<EngineMetric> catalog = catalog_of(registered_tables());
+  return catalog;
+}
+
 std::optional<EngineMetric> engine_metric(std::string_view counter) {
-  for (const EngineMetric& m : kCatalog)
+  for (const EngineMetric& m : engine_metric_catalog())
     if (m.counter == counter) return m;
   return std::nullopt;
 }

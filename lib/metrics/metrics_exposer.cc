@@ -6,6 +6,8 @@
 #include <string>
 #include <vector>
 
+#include "metrics/engine_metric_catalog.h"
+
 namespace fcswitch::metrics {
 
 namespace {
@@ -15,6 +17,9 @@ constexpr int kRequestTimeoutMs = 1000;
 
 MetricsExposer::MetricsExposer(const std::string& listen, std::vector<NamedSwitch> switches)
     : collector_(std::make_shared<SwitchCollector>(std::move(switches))) {
+  // Counter tables that disagree (engine_metric_catalog.h) fail here, at start, rather than
+  // as a broken scrape.
+  engine_metric_catalog();
   try {
     // Several serving threads, each waiting at most a short while for a request: a client that
     // connects and sends nothing holds one thread for request_timeout_ms, not every scrape for

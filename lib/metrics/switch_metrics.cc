@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "metrics/metric_family_set.h"
+#include "node/flow_control_counters.h"
 
 namespace fcswitch::metrics {
 
@@ -66,11 +67,11 @@ void collect_ports(MetricFamilySet& out, const std::string& node, const SwitchNo
         "Time data frames spent inside the switch, RX poll to TX burst, by egress port", at_port,
         residence_buckets(residence, sw.ticks()), residence.samples(),
         static_cast<double>(sw.ticks().to_ns(residence.sum())) * kNs);
-    for (int r = 0; r < kNumDropReasons; ++r) {
+    for (const DropReasonInfo& r : kDropReasons) {
       Labels labels = at_port;
-      labels.push_back({"reason", std::string(kDropReasonNames[r])});
+      labels.push_back({"reason", std::string(r.name)});
       out.add("fcswitch_drops_total", C, "Packets freed without transmission, by reason",
-              std::move(labels), static_cast<double>(sw.drops(p, static_cast<DropReason>(r))));
+              std::move(labels), static_cast<double>(sw.drops(p, r.reason)));
     }
     for (int q = 0; q < kNumEgressQueues; ++q) {
       const Labels at_queue = {{"node", node}, {"port", port}, {"prio", queue_label(q)}};
@@ -98,17 +99,13 @@ void collect_ports(MetricFamilySet& out, const std::string& node, const SwitchNo
       if (!tx.has_engine(prio)) continue;
       Labels fc = at;
       fc.push_back({"engine", std::string(sw.engine_name(p, prio))});
-      out.add("fcswitch_pause_frames_sent_total", C,
-              "Frames sent upstream holding this priority back (PFC XOFF, GFC stage)", fc,
-              static_cast<double>(tx.pause_frames_sent(prio)));
-      out.add("fcswitch_resume_frames_sent_total", C, "PFC XON frames sent upstream", fc,
-              static_cast<double>(tx.resume_frames_sent(prio)));
-      out.add("fcswitch_blocked_seconds_total", C,
-              "Time this egress queue had packets and a closed gate", fc,
-              static_cast<double>(tx.blocked_ns(prio)) * kNs);
-      out.add("fcswitch_watchdog_storms_total", C,
-              "Times the watchdog found this queue held by its gate too long (a pause storm)", fc,
-              static_cast<double>(tx.watchdog_storms(prio)));
+      // TX's, the watchdog's and the engine's counters, each under the family its table names.
+      auto add_counter = [&](const fc::CounterDescriptor& counter, uint64_t value) {
+        const EngineMetric metric = engine_metric(counter);
+        out.add(metric.family, metric.type, metric.help, fc,
+                static_cast<double>(value) * metric.scale);
+      };
+      tx_flow_control_counters(tx, prio, add_counter);
       if (const fc::ResponseTimeMeter* tau = tx.response_time(prio)) {
         // Prometheus buckets at 5, 10, 20, 50 … µs, from the meter's finer ones.
         std::vector<std::pair<double, uint64_t>> buckets;
@@ -125,17 +122,7 @@ void collect_ports(MetricFamilySet& out, const std::string& node, const SwitchNo
                           "τ at this input: XOFF decided to the last frame before it went quiet",
                           fc, buckets, tau->samples(), static_cast<double>(tau->sum_ns()) * kNs);
       }
-      tx.engine_counters(prio, [&](std::string_view name, uint64_t value) {
-        if (const auto metric = engine_metric(name)) {
-          out.add(metric->family, metric->type, metric->help, fc,
-                  static_cast<double>(value) * metric->scale);
-        } else {  // a counter not yet in the catalog: still visible, under its engine's name
-          Labels named = fc;
-          named.push_back({"name", std::string(name)});
-          out.add("fcswitch_engine_value", G, "An engine value without a catalog entry",
-                  std::move(named), static_cast<double>(value));
-        }
-      });
+      tx.engine_counters(prio, add_counter);
     }
   }
 }

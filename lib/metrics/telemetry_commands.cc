@@ -3,12 +3,15 @@
 #include <rte_telemetry.h>
 
 #include <algorithm>
+#include <array>
 #include <cerrno>
 #include <charconv>
 #include <mutex>
 #include <optional>
 #include <string_view>
 #include <vector>
+
+#include "node/flow_control_counters.h"
 
 namespace fcswitch::metrics {
 
@@ -127,8 +130,7 @@ int cmd_ports(const char*, const char* params, rte_tel_data* d) {
   add_column(d, "tx_bytes", ports, [&](int p) { return tx_sum(p, true); });
   add_column(d, "drops", ports, [&](int p) {
     uint64_t sum = 0;
-    for (int reason = 0; reason < kNumDropReasons; ++reason)
-      sum += node.drops(p, static_cast<DropReason>(reason));
+    for (const DropReasonInfo& r : kDropReasons) sum += node.drops(p, r.reason);
     return sum;
   });
   add_column(d, "nic_rx_missed", ports, [&](int p) { return node.nic_rx_dropped(p); });
@@ -173,14 +175,12 @@ int cmd_fc(const char*, const char* params, rte_tel_data* d) {
     if (!prio || !tx.has_engine(*prio)) return -EINVAL;
     rte_tel_data_add_dict_u64(d, "prio", static_cast<uint64_t>(*prio));
     rte_tel_data_add_dict_string(d, "engine", std::string(node.engine_name(port, *prio)).c_str());
-    rte_tel_data_add_dict_u64(d, "pause_frames_sent", tx.pause_frames_sent(*prio));
-    rte_tel_data_add_dict_u64(d, "resume_frames_sent", tx.resume_frames_sent(*prio));
-    rte_tel_data_add_dict_u64(d, "blocked_ns", tx.blocked_ns(*prio));
-    rte_tel_data_add_dict_u64(d, "watchdog_storms", tx.watchdog_storms(*prio));
+    auto add = [&](const fc::CounterDescriptor& counter, uint64_t value) {
+      rte_tel_data_add_dict_u64(d, std::string(counter.name).c_str(), value);
+    };
+    tx_flow_control_counters(tx, *prio, add);
     rte_tel_data_add_dict_u64(d, "level", tx.feedback_level(*prio));
-    tx.engine_counters(*prio, [&](std::string_view name, uint64_t value) {
-      rte_tel_data_add_dict_u64(d, std::string(name).c_str(), value);
-    });
+    tx.engine_counters(*prio, add);
     return 0;
   }
   std::vector<int> prios;
@@ -193,10 +193,17 @@ int cmd_fc(const char*, const char* params, rte_tel_data* d) {
   const int n = static_cast<int>(prios.size());
   add_column(d, "prio", n, [&](int i) { return static_cast<uint64_t>(prios[i]); });
   add_names(d, "engine", engines);
-  add_column(d, "pause_frames_sent", n, [&](int i) { return tx.pause_frames_sent(prios[i]); });
-  add_column(d, "resume_frames_sent", n, [&](int i) { return tx.resume_frames_sent(prios[i]); });
-  add_column(d, "blocked_ns", n, [&](int i) { return tx.blocked_ns(prios[i]); });
-  add_column(d, "watchdog_storms", n, [&](int i) { return tx.watchdog_storms(prios[i]); });
+  // TX's counters, a column each (the engines' differ by priority: one priority at a time).
+  std::array<std::vector<uint64_t>, kTxFlowControlCounters.size()> columns;
+  for (int prio : prios) {
+    size_t column = 0;
+    tx_flow_control_counters(tx, prio, [&](const fc::CounterDescriptor&, uint64_t value) {
+      columns[column++].push_back(value);
+    });
+  }
+  for (size_t c = 0; c < columns.size(); ++c)
+    add_column(d, std::string(kTxFlowControlCounters[c].name).c_str(), n,
+               [&](int i) { return columns[c][i]; });
   add_column(d, "level", n, [&](int i) { return tx.feedback_level(prios[i]); });
   return 0;
 }

@@ -3,6 +3,8 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "node/flow_control_counters.h"
+
 namespace fcswitch {
 
 namespace {
@@ -11,25 +13,22 @@ std::string queue_name(int queue) {
   return queue == kLossyQueue ? "lossy" : std::to_string(queue);
 }
 
-// The flow-control counters of one (port, priority): TX's own, then its engine's.
+// The flow-control counters of one (port, priority): TX's own, τ, then its engine's.
 std::vector<std::pair<std::string, uint64_t>> flow_control_counters(const SwitchNode& node,
                                                                     int port, int prio) {
   const TxTask& tx = node.tx(port);
-  std::vector<std::pair<std::string, uint64_t>> counters = {
-      {"pause_frames_sent", tx.pause_frames_sent(prio)},
-      {"resume_frames_sent", tx.resume_frames_sent(prio)},
-      {"blocked_ns", tx.blocked_ns(prio)},
-      {"watchdog_storms", tx.watchdog_storms(prio)},
+  std::vector<std::pair<std::string, uint64_t>> counters;
+  auto add = [&](const fc::CounterDescriptor& counter, uint64_t value) {
+    counters.emplace_back(std::string(counter.name), value);
   };
+  tx_flow_control_counters(tx, prio, add);
   if (const fc::ResponseTimeMeter* tau = tx.response_time(prio)) {
     counters.emplace_back("pause_response_samples", tau->samples());
     counters.emplace_back("pause_response_p50_ns", tau->quantile_ns(0.5));
     counters.emplace_back("pause_response_p99_ns", tau->quantile_ns(0.99));
     counters.emplace_back("pause_response_max_ns", tau->max_ns());
   }
-  tx.engine_counters(prio, [&](std::string_view name, uint64_t value) {
-    counters.emplace_back(std::string(name), value);
-  });
+  tx.engine_counters(prio, add);
   return counters;
 }
 
@@ -37,10 +36,10 @@ std::vector<std::pair<std::string, uint64_t>> flow_control_counters(const Switch
 
 std::string drop_summary(const SwitchNode& node) {
   std::string line;
-  for (int r = 0; r < kNumDropReasons; ++r) {
+  for (const DropReasonInfo& r : kDropReasons) {
     uint64_t sum = 0;
-    for (int p = 0; p < node.ports(); ++p) sum += node.drops(p, static_cast<DropReason>(r));
-    if (sum) line += fmt::format("{}{}={}", line.empty() ? "" : " ", kDropReasonNames[r], sum);
+    for (int p = 0; p < node.ports(); ++p) sum += node.drops(p, r.reason);
+    if (sum) line += fmt::format("{}{}={}", line.empty() ? "" : " ", r.name, sum);
   }
   return line;
 }
@@ -58,9 +57,8 @@ std::string report_text(const SwitchNode& node, const ShutdownCheck& check) {
       out += fmt::format("  {:>10} {:>13} {:>11} {:>15}\n", queue_name(q), in,
                          node.tx_packets(p, q), node.tx_bytes(p, q));
     }
-    for (int r = 0; r < kNumDropReasons; ++r)
-      if (uint64_t n = node.drops(p, static_cast<DropReason>(r)))
-        out += fmt::format("  drop {}: {}\n", kDropReasonNames[r], n);
+    for (const DropReasonInfo& r : kDropReasons)
+      if (uint64_t n = node.drops(p, r.reason)) out += fmt::format("  drop {}: {}\n", r.name, n);
     const TxTask& tx = node.tx(p);
     if (const uint64_t frames = tx.residence().samples())
       out += fmt::format(
@@ -122,8 +120,8 @@ std::string report_json(const SwitchNode& node, const ShutdownCheck& check) {
     port["ingress_occupancy_bytes"] = occupancy;
     port["tx_packets"] = sent;
     Json drops = Json::object();
-    for (int r = 0; r < kNumDropReasons; ++r)
-      drops[std::string(kDropReasonNames[r])] = node.drops(p, static_cast<DropReason>(r));
+    for (const DropReasonInfo& r : kDropReasons)
+      drops[std::string(r.name)] = node.drops(p, r.reason);
     port["drops"] = drops;
     const TxTask& tx = node.tx(p);
     port["pfc_frames_sent"] = tx.pfc_frames_sent();

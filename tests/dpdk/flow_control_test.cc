@@ -155,8 +155,8 @@ TEST(FlowControlDatapath, PfcPausesTheHostsAndLosesNoLosslessPacket) {
   uint64_t sent_by_switch = 0, xoff = 0;
   for (int h = 0; h < 2; ++h) {
     sent_by_switch += node.tx(h).pause_frames_sent(3);
-    node.tx(h).engine_counters(3, [&](std::string_view name, uint64_t v) {
-      if (name == "xoff_transitions") xoff += v;
+    node.tx(h).engine_counters(3, [&](const fc::CounterDescriptor& counter, uint64_t v) {
+      if (counter.name == "xoff_transitions") xoff += v;
     });
   }
   EXPECT_EQ(sent_by_switch, t.pauses);
@@ -281,8 +281,8 @@ GfcRun run_gfc(RingTestbed& bed, const std::string& flow_control, const std::str
   GfcRun run;
   auto host0_rate = [&] {
     uint64_t rate = 0;
-    bed.end(0).engine().gate->counters([&](std::string_view name, uint64_t v) {
-      if (name == "rate_bps") rate = v;
+    bed.end(0).engine().gate->counters([&](const fc::CounterDescriptor& counter, uint64_t v) {
+      if (counter.name == "rate_bps") rate = v;
     });
     return rate;
   };

@@ -1,12 +1,16 @@
-// Every counter a flow-control engine reports has a Prometheus name in the catalog, so a new
-// engine counter cannot reach the exposition nameless; families of many switches share one
-// HELP/TYPE block; the text format is what promtool and the dashboards expect.
+// Each engine reports exactly the counters it registered, under the descriptors of its
+// tables; the catalogue built from those tables (through the registry) holds each name once
+// and refuses tables that disagree; families of many switches share one HELP/TYPE block; the
+// text format is what promtool and the dashboards expect.
 
 #include <gtest/gtest.h>
 #include <prometheus/text_serializer.h>
 
+#include <array>
 #include <set>
+#include <span>
 #include <string>
+#include <vector>
 
 #include "config/switch_config.h"
 #include "fc/engine_registry.h"
@@ -30,33 +34,111 @@ device = "net_null0"
                                      "catalog.toml");
 }
 
-TEST(EngineMetricCatalog, NamesEveryCounterOfEveryEngine) {
+std::vector<std::string_view> names_of(std::span<const fc::CounterDescriptor> table) {
+  std::vector<std::string_view> names;
+  for (const fc::CounterDescriptor& counter : table) names.push_back(counter.name);
+  return names;
+}
+
+// What a half's counters() reports is what its engine registered, in order, and the
+// catalogue has each (the registration passes the tables by hand: gfc-time's gate reports
+// CBFC's credit counters before its own).
+TEST(EngineMetricCatalog, EveryEngineReportsWhatItRegistered) {
   const auto names = fc::EngineRegistry::instance().names();
   ASSERT_GE(names.size(), 5u);  // none, pfc, cbfc, gfc-buffer, gfc-time
   for (std::string_view engine : names) {
-    if (engine == "none") continue;  // no engine: nothing to report
     const config::SwitchConfig config = with_engine(engine);
     const auto& chosen = config.ports[0].flow_control.priorities[3];
+    const fc::EngineDescriptor& registered = *fc::EngineRegistry::instance().find(engine);
+    if (engine == "none") {  // no engine: nothing to report
+      EXPECT_TRUE(registered.generator_counters.empty());
+      EXPECT_TRUE(registered.gate_counters.empty());
+      continue;
+    }
     ASSERT_NE(chosen.engine, nullptr) << engine;
     fc::EngineContext context;
     context.priority = 3;
     context.link.buffer_bytes = 1'000'000;
     context.link.response_time_ns = 20'000;
     const fc::EngineInstance instance = chosen.engine->make(*chosen.params, context);
-    std::set<std::string> seen;
-    auto expect_named = [&](std::string_view counter, uint64_t) {
-      seen.emplace(counter);
-      const auto metric = engine_metric(counter);
-      ASSERT_TRUE(metric.has_value())
-          << engine << " reports '" << counter << "', which engine_metric_catalog.cc does not name";
-      EXPECT_EQ(metric->family.substr(0, 9), "fcswitch_");
-      EXPECT_EQ(metric->family.ends_with("_total"), metric->type == MetricType::kCounter)
-          << metric->family;
+    ASSERT_TRUE(instance.generator && instance.gate) << engine;
+    std::vector<std::string_view> generator, gate;
+    auto into = [](std::vector<std::string_view>& out) {
+      return [&out](const fc::CounterDescriptor& counter, uint64_t) {
+        out.push_back(counter.name);
+        const auto metric = engine_metric(counter.name);
+        ASSERT_TRUE(metric.has_value()) << counter.name;
+        EXPECT_EQ(metric->family, counter.family);
+      };
     };
-    if (instance.generator) instance.generator->counters(expect_named);
-    if (instance.gate) instance.gate->counters(expect_named);
-    EXPECT_FALSE(seen.empty()) << engine;
+    instance.generator->counters(into(generator));
+    instance.gate->counters(into(gate));
+    EXPECT_FALSE(generator.empty()) << engine;
+    EXPECT_FALSE(gate.empty()) << engine;
+    EXPECT_EQ(generator, names_of(registered.generator_counters)) << engine;
+    EXPECT_EQ(gate, names_of(registered.gate_counters)) << engine;
   }
+}
+
+// TX's own and the watchdog's counters are in the catalogue with the engines'; a name two
+// engines share (the rate limiter's) is there once.
+TEST(EngineMetricCatalog, HoldsTxWatchdogAndEngineCountersOnce) {
+  const std::vector<EngineMetric>& catalog = engine_metric_catalog();
+  std::set<std::string_view> names, families;
+  for (const EngineMetric& m : catalog) {
+    EXPECT_TRUE(names.insert(m.counter).second) << m.counter;
+    EXPECT_TRUE(families.insert(m.family).second) << m.family;
+  }
+  EXPECT_EQ(engine_metric("blocked_ns")->family, "fcswitch_blocked_seconds_total");
+  EXPECT_EQ(engine_metric("watchdog_storms")->family, "fcswitch_watchdog_storms_total");
+  EXPECT_EQ(engine_metric("xoff_transitions")->family, "fcswitch_pfc_xoff_transitions_total");
+  EXPECT_EQ(engine_metric("rate_bps")->type, MetricType::kGauge);
+  EXPECT_EQ(engine_metric("credit_updates_sent")->type, MetricType::kCounter);
+}
+
+constexpr std::array kTableA = {
+    fc::counter("frames_seen", "fcswitch_test_frames_seen_total", "Frames seen"),
+    fc::gauge("level_bps", "fcswitch_test_level_bytes_per_second", "Level",
+              fc::CounterUnit::kBitsPerSecond),
+};
+constexpr std::array kSameNameOtherFamily = {
+    fc::counter("frames_seen", "fcswitch_test_frames_total", "Frames seen"),
+};
+constexpr std::array kOtherNameSameFamily = {
+    fc::counter("frames_counted", "fcswitch_test_frames_seen_total", "Frames seen"),
+};
+constexpr std::array kSameNameOtherHelp = {
+    fc::counter("frames_seen", "fcswitch_test_frames_seen_total", "Frames"),
+};
+
+TEST(EngineMetricCatalog, OneNameTwoWaysIsRefused) {
+  const auto catalog = catalog_of({{"a", kTableA}, {"b", kTableA}});
+  ASSERT_EQ(catalog.size(), 2u);  // the same declaration twice is one entry
+  EXPECT_DOUBLE_EQ(catalog[1].scale, 1.0 / 8);
+  EXPECT_THROW(catalog_of({{"a", kTableA}, {"b", kSameNameOtherFamily}}), std::logic_error);
+  EXPECT_THROW(catalog_of({{"a", kTableA}, {"b", kOtherNameSameFamily}}), std::logic_error);
+  EXPECT_THROW(catalog_of({{"a", kTableA}, {"b", kSameNameOtherHelp}}), std::logic_error);
+}
+
+// The rules a table is checked against when it is compiled (fc/counter_descriptor.h).
+TEST(CounterDescriptor, FamiliesFollowPrometheusNaming) {
+  using fc::counter_rules::well_formed;
+  EXPECT_TRUE(well_formed(kTableA[0]));
+  EXPECT_TRUE(well_formed(kTableA[1]));
+  // A counter ends in _total, a gauge does not.
+  EXPECT_FALSE(well_formed(fc::gauge("x", "fcswitch_x_total", "x")));
+  EXPECT_FALSE(well_formed(fc::counter("x", "fcswitch_x", "x")));
+  // The family is in the base unit of what is counted.
+  EXPECT_FALSE(well_formed(
+      fc::counter("paused_ns", "fcswitch_paused_ns_total", "x", fc::CounterUnit::kNanoseconds)));
+  EXPECT_TRUE(well_formed(fc::counter("paused_ns", "fcswitch_paused_seconds_total", "x",
+                                      fc::CounterUnit::kNanoseconds)));
+  EXPECT_FALSE(well_formed(
+      fc::gauge("credit_blocks", "fcswitch_credit_blocks", "x", fc::CounterUnit::kCreditBlocks)));
+  // fcswitch_, snake_case, a help text.
+  EXPECT_FALSE(well_formed(fc::counter("x", "other_x_total", "x")));
+  EXPECT_FALSE(well_formed(fc::counter("Frames", "fcswitch_x_total", "x")));
+  EXPECT_FALSE(well_formed(fc::counter("x", "fcswitch_x_total", "")));
 }
 
 TEST(EngineMetricCatalog, ConvertsToBaseUnits) {

@@ -49,9 +49,9 @@ TEST(GfcBufferGenerator, SendsTheStageOnlyWhenItChanges) {
   EXPECT_EQ(poll(10), 0);
   EXPECT_EQ(generator.next_action_ticks(), kNeverTicks);
   uint64_t messages = 0, max_stage = 0;
-  generator.counters([&](std::string_view name, uint64_t v) {
-    if (name == "stage_messages_sent") messages = v;
-    if (name == "ingress_stage_max") max_stage = v;
+  generator.counters([&](const CounterDescriptor& counter, uint64_t v) {
+    if (counter.name == "stage_messages_sent") messages = v;
+    if (counter.name == "ingress_stage_max") max_stage = v;
   });
   EXPECT_EQ(messages, 5u);
   EXPECT_EQ(max_stage, 4u);
@@ -88,8 +88,8 @@ TEST(GfcBufferGate, IgnoresFramesOfAnotherOpcode) {
   gate.on_message(stage_message(3, 0x0102));
   EXPECT_EQ(gate.rate_bps(), k10G >> 3);
   uint64_t foreign = 0;
-  gate.counters([&](std::string_view name, uint64_t v) {
-    if (name == "foreign_messages") foreign = v;
+  gate.counters([&](const CounterDescriptor& counter, uint64_t v) {
+    if (counter.name == "foreign_messages") foreign = v;
   });
   EXPECT_EQ(foreign, 1u);
 }

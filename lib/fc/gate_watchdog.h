@@ -30,6 +30,10 @@ enum class WatchdogEvent : uint8_t { kNone, kStormDetected, kRestored };
 inline constexpr CounterDescriptor kWatchdogStormsCounter =
     counter("watchdog_storms", "fcswitch_watchdog_storms_total",
             "Times the watchdog found this queue held by its gate too long (a pause storm)");
+// restores(), likewise: a storm over (the gate stayed open for `restore`).
+inline constexpr CounterDescriptor kWatchdogRestoresCounter =
+    counter("watchdog_restores", "fcswitch_watchdog_restores_total",
+            "Times the watchdog stood down: the gate stayed open for its restore time");
 
 class GateWatchdog {
  public:

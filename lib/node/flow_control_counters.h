@@ -23,6 +23,7 @@ inline constexpr std::array kTxFlowControlCounters = {
                 "Time this egress queue had packets and a closed gate",
                 fc::CounterUnit::kNanoseconds),
     fc::kWatchdogStormsCounter,
+    fc::kWatchdogRestoresCounter,
 };
 static_assert(fc::well_formed_counters(kTxFlowControlCounters));
 

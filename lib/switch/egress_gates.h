@@ -64,6 +64,9 @@ class EgressGates {
   uint64_t watchdog_storms(int priority) const {
     return watchdogs_[priority] ? watchdogs_[priority]->storms() : 0;
   }
+  uint64_t watchdog_restores(int priority) const {
+    return watchdogs_[priority] ? watchdogs_[priority]->restores() : 0;
+  }
   void counters(int priority, const fc::CounterSink& sink) const {
     if (gates_[priority]) gates_[priority]->counters(sink);
   }

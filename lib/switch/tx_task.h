@@ -89,6 +89,7 @@ class TxTask : public Task {
     return gates_.blocked_ns(priority, now_ticks);
   }
   uint64_t watchdog_storms(int priority) const { return gates_.watchdog_storms(priority); }
+  uint64_t watchdog_restores(int priority) const { return gates_.watchdog_restores(priority); }
   bool has_engine(int priority) const { return gates_.has_gate(priority); }
   void engine_counters(int priority, const fc::CounterSink& sink) const {
     feedback_.counters(priority, sink);

@@ -13,9 +13,10 @@
 
 namespace fcswitch::lab {
 
-HostSink::HostSink(std::string name, SwitchState& state, const PriorityMaps& maps,
-                   std::vector<FlowReceived>& flows)
+HostSink::HostSink(std::string name, wire::MacAddress mac, SwitchState& state,
+                   const PriorityMaps& maps, std::vector<FlowReceived>& flows)
     : Task(std::move(name)),
+      mac_(mac),
       state_(state),
       classifier_(maps),
       flows_(flows),
@@ -30,13 +31,21 @@ void HostSink::receive(const uint8_t* data, uint32_t length, uint64_t now) {
     return;
   }
   const auto header = wire::parse_frame_header(data, length);
-  const auto stamp = read_flow_stamp(data, length);
-  if (header.status != wire::FrameStatus::kOk || !stamp || stamp->flow >= flows_.size()) {
+  if (header.status != wire::FrameStatus::kOk) {
     foreign_.increment();
     return;
   }
+  // Every frame the link brought counts for CBFC's ABR, ours or not: the switch counted it in
+  // its FCTBS when it sent it.
   state_.received_blocks[SwitchState::occupancy_slot(port, classifier_.classify(header))].add(
       wire::credit_blocks(length));
+  // A flow's frame reaching another host (flooded: no route to its destination) is not a
+  // delivery: counting it would credit the flow once per host the flood reached.
+  const auto stamp = read_flow_stamp(data, length);
+  if (header.dst != mac_ || !stamp || stamp->flow >= flows_.size()) {
+    foreign_.increment();
+    return;
+  }
   FlowReceived& flow = flows_[stamp->flow];
   uint64_t& next = next_sequence_[stamp->flow];
   if (stamp->sequence < next) {

@@ -12,6 +12,7 @@
 #include "core/task.h"
 #include "switch/priority_classifier.h"
 #include "switch/switch_state.h"
+#include "wire/mac_address.h"
 
 namespace fcswitch::lab {
 
@@ -28,10 +29,11 @@ class HostSink : public Task {
  public:
   // `flows`: the lab's per-flow records, indexed by flow id; the sink writes those of the
   // flows sent to it.
-  HostSink(std::string name, SwitchState& state, const PriorityMaps& maps,
+  HostSink(std::string name, wire::MacAddress mac, SwitchState& state, const PriorityMaps& maps,
            std::vector<FlowReceived>& flows);
 
-  uint64_t foreign_frames() const { return foreign_.read(); }  // not a lab flow's: dropped
+  // Not a lab flow's frame for this host (another host's, flooded to us): dropped.
+  uint64_t foreign_frames() const { return foreign_.read(); }
   uint64_t credit_frames() const { return credit_frames_.read(); }
 
  protected:
@@ -40,6 +42,7 @@ class HostSink : public Task {
  private:
   void receive(const uint8_t* data, uint32_t length, uint64_t now);
 
+  wire::MacAddress mac_;  // this host's: a flow's frame for another one is foreign
   SwitchState& state_;
   PriorityClassifier classifier_;
   std::vector<FlowReceived>& flows_;

@@ -29,7 +29,8 @@ LabHost::LabHost(const LabNode& node, std::unique_ptr<PortIo> io, rte_mempool* d
       node.name + ":rx", HostSource::kNicPort, *port_,
       RxSettings{nic.control_ether_type, nic.flow_control.stage_opcode, nic.flow_control.trust},
       *state_);
-  sink_ = std::make_unique<HostSink>(node.name + ":sink", *state_, config_.priority_maps, received);
+  sink_ = std::make_unique<HostSink>(node.name + ":sink", node.mac, *state_, config_.priority_maps,
+                                     received);
   source_ = std::make_unique<HostSource>(
       node.name + ":source", *state_, data_pool, ticks,
       shaping::WireFraming{nic.wire_overhead_bytes, kEthernetMinFrameBytes});

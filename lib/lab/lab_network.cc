@@ -464,6 +464,7 @@ LabResult LabNetwork::collect(const LabSampler& sampler, uint64_t end) const {
         port.control_frames_received = s.rx_control_frames(static_cast<int>(p));
         port.pfc_frames_sent = s.tx(static_cast<int>(p)).pfc_frames_sent();
         port.credit_frames_sent = s.tx(static_cast<int>(p)).credit_frames_sent();
+        if (p == 0) r.conservation.flood_copies += s.fwd().flood_copies();
         for (const DropReasonInfo& reason : kDropReasons) {
           const uint64_t count = s.drops(static_cast<int>(p), reason.reason);
           if (!count) continue;

@@ -128,11 +128,10 @@ nlohmann::ordered_json summary_json(const LabResult& r) {
                          {"p99", feedback.p99},
                          {"max", feedback.max}};
   j["lossless_drops"] = r.lossless_drops;
-  j["conservation"] = {{"generated", r.conservation.generated},
-                       {"received", r.conservation.received},
-                       {"dropped", r.conservation.dropped},
-                       {"in_flight", r.conservation.in_flight},
-                       {"holds", r.conservation.holds()}};
+  j["conservation"] = {
+      {"generated", r.conservation.generated}, {"flood_copies", r.conservation.flood_copies},
+      {"received", r.conservation.received},   {"dropped", r.conservation.dropped},
+      {"in_flight", r.conservation.in_flight}, {"holds", r.conservation.holds()}};
   j["mempool_in_use_after_shutdown"] = r.pool_in_use_after_shutdown;
   j["clock_steps"] = r.clock_steps;
   j["packet_hops"] = r.packet_hops;
@@ -182,10 +181,13 @@ std::string human_summary(const LabResult& r) {
                                        q->pause_response_samples)
                          : "");
   s += fmt::format(
-      "lossless drops: {}; frames: {} generated = {} received + {} dropped + {} in "
+      "lossless drops: {}; frames: {} generated{} = {} received + {} dropped + {} in "
       "flight: {}\n",
-      r.lossless_drops, r.conservation.generated, r.conservation.received, r.conservation.dropped,
-      r.conservation.in_flight, r.conservation.holds() ? "balanced" : "NOT BALANCED");
+      r.lossless_drops, r.conservation.generated,
+      r.conservation.flood_copies ? fmt::format(" + {} flood copies", r.conservation.flood_copies)
+                                  : std::string(),
+      r.conservation.received, r.conservation.dropped, r.conservation.in_flight,
+      r.conservation.holds() ? "balanced" : "NOT BALANCED");
   const FeedbackShareSummary feedback = feedback_share_summary(r);
   s += fmt::format(
       "feedback frames: {:.3f} % of link capacity on average, {:.3f} % at p99 ({} ports)\n",

@@ -58,11 +58,12 @@ struct PortResult {
 };
 
 struct Conservation {
-  uint64_t generated = 0;  // frames the flows sent
-  uint64_t received = 0;   // frames the sinks took
-  uint64_t dropped = 0;    // every drop counter of the switches, hosts and links
+  uint64_t generated = 0;     // frames the flows sent
+  uint64_t flood_copies = 0;  // copies the switches made to flood a frame: frames of their own
+  uint64_t received = 0;      // frames the sinks took for their flows
+  uint64_t dropped = 0;    // every drop counter of the switches, hosts (foreign frames) and links
   uint64_t in_flight = 0;  // frames still in the network at the end (the data pool in use)
-  bool holds() const { return generated == received + dropped + in_flight; }
+  bool holds() const { return generated + flood_copies == received + dropped + in_flight; }
 };
 
 struct LabResult {

@@ -65,6 +65,21 @@ void expect_ring_cycle(const LabResult& r) {
 
 // The scenario's switch is the testbed's (input-queued, the inputs served in turn): PFC and
 // CBFC deadlock on the ring.
+// No route: the switch floods the flow's frames to both other hosts. Only the destination
+// counts them; the other host's copy is foreign, and the copies balance the conservation.
+TEST(LabSink, AFloodedFrameCountsOnlyAtItsDestination) {
+  const LabResult r = run(std::string(FCSWITCH_SOURCE_DIR) + "/tests/lab/flood-no-route.toml", {});
+  ASSERT_EQ(r.flows.size(), 1u);
+  EXPECT_EQ(r.flows[0].sent_packets, 10u);
+  EXPECT_EQ(r.flows[0].received_packets, 10u);  // not 20: H3's copy is not a delivery
+  EXPECT_EQ(r.conservation.flood_copies, 10u);
+  uint64_t foreign_at_h3 = 0;
+  for (const PortResult& p : r.ports)
+    if (p.node == "H3") foreign_at_h3 += p.foreign_frames;
+  EXPECT_EQ(foreign_at_h3, 10u);
+  EXPECT_TRUE(r.conservation.holds());
+}
+
 TEST(LabGfcRing, PfcDeadlocksOnTheThreeRingQueues) {
   const LabResult r = run(kRing, {"flow_control.engine=pfc"});
   expect_ring_cycle(r);

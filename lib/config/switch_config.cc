@@ -16,6 +16,7 @@
 #include "config/plain_name.h"
 #include "config/queue_list.h"
 #include "config/table_reader.h"
+#include "config/text_file.h"
 #include "wire/ether_type.h"
 
 namespace fcswitch::config {
@@ -664,11 +665,7 @@ SwitchConfig read_switch_config(const toml::table& root, const std::string& file
 }
 
 SwitchConfig load_switch_config(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw ConfigError({fmt::format("{}: cannot be read", path)});
-  std::stringstream text;
-  text << in.rdbuf();
-  return parse_switch_config(text.str(), path);
+  return parse_switch_config(read_text_file(path), path);
 }
 
 }  // namespace fcswitch::config

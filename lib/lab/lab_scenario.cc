@@ -15,6 +15,7 @@
 #include "config/config_problems.h"
 #include "config/plain_name.h"
 #include "config/table_reader.h"
+#include "config/text_file.h"
 #include "lab/workload_flows.h"
 #include "lab/workload_spec.h"
 #include "topology/flow_hash.h"
@@ -155,6 +156,11 @@ class ScenarioReader {
   void read_tagger_rules(TableReader& r, const std::string& file) {
     std::filesystem::path path(file);
     if (path.is_relative()) path = std::filesystem::path(out_.file).parent_path() / path;
+    if (auto reason = config::unreadable_file_reason(path.string())) {
+      r.refuse("tagger_rules",
+               fmt::format("a tagger-gen rules file ({} {})", path.string(), *reason));
+      return;
+    }
     try {
       tagger_rules_ = toml::parse_file(path.string());
       tagger_rules_file_ = path.string();
@@ -1093,11 +1099,7 @@ LabScenario parse_lab_scenario(std::string_view text, const std::string& file,
 }
 
 LabScenario load_lab_scenario(const std::string& path, const std::vector<std::string>& overrides) {
-  std::ifstream in(path);
-  if (!in) throw config::ConfigError({fmt::format("{}: cannot be read", path)});
-  std::stringstream text;
-  text << in.rdbuf();
-  return parse_lab_scenario(text.str(), path, overrides);
+  return parse_lab_scenario(config::read_text_file(path), path, overrides);
 }
 
 }  // namespace fcswitch::lab

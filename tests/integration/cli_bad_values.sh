@@ -26,6 +26,14 @@ expect_refused "$fcswitch" "--drain-timeout" "$config" --check --drain-timeout 1
 expect_refused "$fcswitch" "--log-level" "$config" --check --log-level bogus
 expect_refused "$fclab" "--log-level" "$scenario" --check --log-level bogus
 expect_refused "$fclab" "--progress-every" "$scenario" --check --progress-every nan
+# A directory where a file was meant says so (it read as "ports: expected an array").
+expect_refused "$fcswitch" "config: is a directory, not a TOML file" "$root/config" --check
+expect_refused "$fclab" "lab: is a directory, not a TOML file" "$root/config/lab" --check
+dir=$(mktemp -d)
+mkdir "$dir/rules.toml"
+printf '[lab]\ntagger_rules = "rules.toml"\n' > "$dir/s.toml"
+expect_refused "$fclab" "rules.toml is a directory, not a TOML file" "$dir/s.toml" --check
+rm -rf "$dir"
 # And good ones still pass.
 if "$fcswitch" "$config" --check --duration 2.5 --log-level warn >/dev/null 2>&1; then
   echo "ok: good values accepted"

@@ -117,7 +117,10 @@ class ScenarioReader {
     reader_.reject_unknown_keys();
     if (problems_.empty()) {
       build_node_configs();
-      if (out_.nodes.size() == sketches_.size()) read_event_routes();
+      if (out_.nodes.size() == sketches_.size()) {
+        read_event_routes();
+        if (!flood_unrouted_) check_flow_routes();
+      }
     }
     for (std::string& w : node_config_warnings_.lines(sketches_.size()))
       out_.warnings.push_back(std::move(w));
@@ -148,6 +151,7 @@ class ScenarioReader {
       out_.tx_ring_frames = static_cast<unsigned>(*n);
     if (auto n = r.integer("mbufs", 1023, 4'194'303)) out_.mbufs = static_cast<unsigned>(*n);
     if (auto f = r.string("tagger_rules")) read_tagger_rules(r, *f);
+    if (auto f = r.boolean("flood_unrouted")) flood_unrouted_ = *f;
     r.reject_unknown_keys();
   }
 
@@ -846,6 +850,43 @@ class ScenarioReader {
 
   // Each node's fcswitch config: the shared sections, the node's own keys over them, and
   // what the lab owns.
+  // A flow whose frames reach a switch that has no route to the destination and does not
+  // learn would be flooded to every host for the whole run (each copy a frame of its own):
+  // almost always a missing route, so it is refused unless [lab] flood_unrouted says it is
+  // meant. Follows the FIB from the source's switch (every member of an ECMP group), up to the
+  // destination, a host, or a switch seen before (a routing loop is a route: Tagger §8.1).
+  void check_flow_routes() {
+    for (const FlowSpec& flow : out_.flows) {
+      const uint64_t dst = out_.nodes[flow.dst].mac.value;
+      std::vector<PortRef> next = {out_.peer(PortRef{flow.src, 0})};
+      std::vector<bool> seen(out_.nodes.size(), false);
+      while (!next.empty()) {
+        const PortRef at = next.back();
+        next.pop_back();
+        if (at.node < 0 || out_.nodes[at.node].host || seen[at.node]) continue;
+        seen[at.node] = true;
+        const LabNode& sw = out_.nodes[at.node];
+        const auto entry =
+            std::find_if(sw.config.fib.begin(), sw.config.fib.end(),
+                         [&](const config::FibEntry& e) { return e.mac.value == dst; });
+        if (entry == sw.config.fib.end()) {
+          if (sw.config.mac_learning) continue;  // it learns the destination once it sends
+          node_problems_.push_back(fmt::format(
+              "{}: expected a route to {} on every switch its frames reach, found none at {} "
+              "(mac_learning = false: they would be flooded to every host; [lab] "
+              "flood_unrouted = true if that is meant)",
+              flow_entry_[flow.id], sketches_[flow.dst].name, sw.name));
+          break;
+        }
+        if (entry->group.empty()) {
+          next.push_back(out_.peer(PortRef{at.node, entry->port}));
+        } else {
+          for (int port : entry->group) next.push_back(out_.peer(PortRef{at.node, port}));
+        }
+      }
+    }
+  }
+
   void build_node_configs() {
     compute_routes();
     for (size_t n = 0; n < sketches_.size(); ++n) {
@@ -1048,6 +1089,7 @@ class ScenarioReader {
   std::vector<LabLinkSpec> generated_links_;
   std::vector<const toml::table*> event_routes_;  // per event: its `routes`, if a route event
   std::vector<std::string> flow_entry_;  // per flow: "file:line:col: flows[i]" of its entry
+  bool flood_unrouted_ = false;          // [lab] flood_unrouted
 };
 
 }  // namespace

@@ -78,6 +78,17 @@ TEST(LabSink, AFloodedFrameCountsOnlyAtItsDestination) {
     if (p.node == "H3") foreign_at_h3 += p.foreign_frames;
   EXPECT_EQ(foreign_at_h3, 10u);
   EXPECT_TRUE(r.conservation.holds());
+  // Unless the scenario says so, a flow no switch routes is refused before the run.
+  try {
+    load_lab_scenario(std::string(FCSWITCH_SOURCE_DIR) + "/tests/lab/flood-no-route.toml",
+                      {"lab.flood_unrouted=false"});
+    FAIL() << "a flow flooded for want of a route was accepted";
+  } catch (const config::ConfigError& e) {
+    EXPECT_NE(e.problems().front().find("flood-no-route.toml:34:1: flows[0]: expected a route to "
+                                        "H2 on every switch its frames reach, found none at S1"),
+              std::string::npos)
+        << e.what();
+  }
 }
 
 TEST(LabGfcRing, PfcDeadlocksOnTheThreeRingQueues) {

@@ -27,8 +27,12 @@ class ChargeReleaseCounters {
     released_[releaser * stride_ + slot].add(bytes);
   }
 
-  // Any thread.
-  uint64_t value(int slot) const;
+  // Any thread. Inline: FWD reads an egress depth per lossy packet.
+  uint64_t value(int slot) const {
+    uint64_t released = 0;
+    for (int r = 0; r < releasers_; ++r) released += released_[r * stride_ + slot].read();
+    return charged_[slot].read() - released;
+  }
   uint64_t charged(int slot) const { return charged_[slot].read(); }
   int slots() const { return slots_; }
 

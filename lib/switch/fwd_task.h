@@ -15,6 +15,7 @@
 #include "core/owned_counter.h"
 #include "core/task.h"
 #include "core/traffic_class.h"
+#include "switch/burst.h"
 #include "switch/drop_counters.h"
 #include "switch/input_queues.h"
 #include "switch/l2_fib.h"
@@ -22,6 +23,7 @@
 #include "switch/shared_buffer_policy.h"
 #include "switch/switch_state.h"
 #include "switch/tagger_stage.h"
+#include "wire/frame_header.h"
 
 struct rte_mbuf;
 
@@ -89,7 +91,13 @@ class FwdTask : public Task {
  private:
   struct Stage;  // packets bound for one (egress port, queue), flushed after each input burst
 
-  void forward(rte_mbuf* m, int in_port);
+  // What the first pass over a burst found a packet to be.
+  enum class Fate : uint8_t { kForward, kCredit, kRunt, kMalformed, kOversize, kLinkLocal };
+
+  void forward_burst(rte_mbuf** pkts, unsigned n, int in_port);
+  Fate inspect(rte_mbuf* m, int in_port, const wire::FrameHeader& header) const;
+  // `target`: what the FIB said of the destination (L2Fib::learn_and_look_up).
+  void forward(rte_mbuf* m, int in_port, const wire::FrameHeader& header, int target);
   void admit(rte_mbuf* m, int in_port, int out_port, uint8_t priority,
              const wire::FrameHeader& header);
   void drop(rte_mbuf* m, int in_port, DropReason reason);
@@ -117,6 +125,13 @@ class FwdTask : public Task {
   int next_input_ = 0;
   uint64_t now_ = 0;  // this poll's time
   int input_ = 0;     // the input port whose burst the stages hold
+
+  // The burst being forwarded: each packet's parsed header and fate (first pass).
+  wire::FrameHeader headers_[kBurstSize];
+  Fate fates_[kBurstSize];
+  wire::MacAddress sources_[kBurstSize];
+  wire::MacAddress destinations_[kBurstSize];
+  int targets_[kBurstSize];
 
   std::vector<Stage> stages_;            // [port * kNumEgressQueues + queue]
   std::vector<int> touched_stages_;      // which stages hold packets

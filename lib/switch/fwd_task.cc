@@ -198,6 +198,7 @@ void FwdTask::forward_burst(rte_mbuf** pkts, unsigned n, int in_port) {
   // the cache (DESIGN.md §6): the mbuf a further kPrefetchPackets ahead, since its data
   // address is read from it. In the testbed layout RX wrote both on another core.
   uint32_t learn_mask = 0, lookup_mask = 0;
+  released_read_ = 0;
   for (unsigned i = 0; i < n; ++i) {
     if (i + 2 * kPrefetchPackets < n) rte_prefetch0(pkts[i + 2 * kPrefetchPackets]);
     if (i + kPrefetchPackets < n) {
@@ -318,14 +319,34 @@ void FwdTask::admit(rte_mbuf* m, int in_port, int out_port, uint8_t priority,
   const bool lossless = has_priority(lossless_, priority);
   ChargeReleaseCounters& depth = *state_.egress_depth[out_port];
 
+  // Admission on FWD's view of the buffer (lossy_pool_bytes, ingress_bytes), which is never
+  // below the true occupancy: what it admits, the true occupancy admits too, so the pool's
+  // and B_m's bounds hold. What it would refuse is decided again on a fresh read of the
+  // releasers, so a packet is refused only if a read at that moment refuses it, as when
+  // every packet read them all (O(ports) loads each: 64 on a 64-port lab switch).
   // Lossy packets are not held to an ingress limit: no occupancy read for them.
-  const uint64_t occupancy = lossless ? state_.ingress_occupancy.value(slot) : 0;
-  const Admission verdict =
-      lossless ? buffer_.admit_lossless(occupancy, bytes)
-               : buffer_.admit_lossy(depth.value(queue), state_.lossy_pool.value(0), bytes);
+  uint64_t occupancy = 0;
+  Admission verdict;
+  if (lossless) {
+    occupancy = ingress_bytes(slot, priority, false);
+    verdict = buffer_.admit_lossless(occupancy, bytes);
+    if (verdict != Admission::kAdmit) {
+      occupancy = ingress_bytes(slot, priority, true);
+      verdict = buffer_.admit_lossless(occupancy, bytes);
+    }
+  } else {
+    const uint64_t queued = depth.value(queue);
+    verdict = buffer_.admit_lossy(queued, lossy_pool_bytes(false), bytes);
+    if (verdict != Admission::kAdmit)
+      verdict = buffer_.admit_lossy(queued, lossy_pool_bytes(true), bytes);
+  }
   if (verdict == Admission::kLosslessOverflow)
     return drop(m, in_port, DropReason::kLosslessOverflow);
   if (verdict == Admission::kLossyBufferFull) return drop(m, in_port, DropReason::kLossyBufferFull);
+  // A new peak is taken on a fresh read (before this packet's charge), so that the view's
+  // lag does not raise it.
+  if (lossless && occupancy + bytes > max_occupancy_[slot].read())
+    occupancy = ingress_bytes(slot, priority, true);
 
   const int stage_index = out_port * kNumEgressQueues + queue;
   Stage& stage = stages_[stage_index];
@@ -346,6 +367,23 @@ void FwdTask::admit(rte_mbuf* m, int in_port, int out_port, uint8_t priority,
   if (inputs_) return inputs_->push(slot, m, static_cast<uint16_t>(out_port));
   if (stage.count == 0) touched_stages_.push_back(stage_index);
   stage.pkts[stage.count++] = m;
+}
+
+uint64_t FwdTask::lossy_pool_bytes(bool exact) {
+  constexpr uint16_t kLossyBit = 1u << kNumPriorities;
+  if (exact || !(released_read_ & kLossyBit)) {
+    lossy_released_ = state_.lossy_pool.released(0);
+    released_read_ |= kLossyBit;
+  }
+  return state_.lossy_pool.charged(0) - lossy_released_;
+}
+
+uint64_t FwdTask::ingress_bytes(int slot, int priority, bool exact) {
+  if (exact || !(released_read_ >> priority & 1)) {
+    ingress_released_[priority] = state_.ingress_occupancy.released(slot);
+    released_read_ |= static_cast<uint16_t>(1u << priority);
+  }
+  return state_.ingress_occupancy.charged(slot) - ingress_released_[priority];
 }
 
 void FwdTask::resynchronise(rte_mbuf* m, int in_port) {

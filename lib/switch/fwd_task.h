@@ -100,6 +100,12 @@ class FwdTask : public Task {
   void forward(rte_mbuf* m, int in_port, const wire::FrameHeader& header, int target);
   void admit(rte_mbuf* m, int in_port, int out_port, uint8_t priority,
              const wire::FrameHeader& header);
+  // The bytes in the lossy pool, and in (the burst's input, `priority`): charged (FWD's own
+  // count) minus what the TX tasks had released when last read, an upper bound of the true
+  // value (releases only grow). The releasers' rows are read once per burst, or again when
+  // `exact`.
+  uint64_t lossy_pool_bytes(bool exact);
+  uint64_t ingress_bytes(int slot, int priority, bool exact);
   void drop(rte_mbuf* m, int in_port, DropReason reason);
   void resynchronise(rte_mbuf* m, int in_port);
   void flush();
@@ -129,6 +135,11 @@ class FwdTask : public Task {
   // The burst being forwarded: each packet's parsed header and fate (first pass).
   wire::FrameHeader headers_[kBurstSize];
   Fate fates_[kBurstSize];
+  // What the TX tasks had released of the lossy pool and of (input, priority), read in this
+  // burst when the bit is set (bit 8: the lossy pool).
+  uint64_t lossy_released_ = 0;
+  uint64_t ingress_released_[kNumPriorities] = {};
+  uint16_t released_read_ = 0;
   wire::MacAddress sources_[kBurstSize];
   wire::MacAddress destinations_[kBurstSize];
   int targets_[kBurstSize];

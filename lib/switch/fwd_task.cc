@@ -48,6 +48,7 @@ FwdTask::FwdTask(const FwdSettings& settings, SwitchState& state, L2Fib& fib)
       max_occupancy_(std::make_unique<OwnedGauge[]>(state.ports * kNumPriorities)),
       credit_frames_(std::make_unique<OwnedCounter[]>(state.ports)),
       drops_(state.ports) {
+  handoffs_.resize(state.ports);
   touched_stages_.reserve(stages_.size());
   if (settings.input_queued) {
     inputs_ = std::make_unique<InputQueues>(state.ports);
@@ -67,16 +68,22 @@ FwdTask::~FwdTask() = default;
 bool FwdTask::poll(uint64_t now_tsc) {
   now_ = now_tsc;
   bool busy = false;
-  rte_mbuf* pkts[kBurstSize];
-  // Every input ring once per poll, starting from a different one each time.
+  rte_mbuf* ring_burst[kBurstSize];
+  // Every input once per poll, starting from a different one each time: its ring, or what
+  // its RX handed over on this lcore (a burst at most either way).
   for (int i = 0; i < state_.ports; ++i) {
     const int in_port = (next_input_ + i) % state_.ports;
-    const unsigned n = rte_ring_sc_dequeue_burst(
-        state_.fwd_rings[in_port].get(), reinterpret_cast<void**>(pkts), kBurstSize, nullptr);
+    BurstHandoff* handoff = handoffs_[in_port].get();
+    rte_mbuf** pkts = handoff ? handoff->pkts : ring_burst;
+    const unsigned n =
+        handoff ? handoff->held()
+                : rte_ring_sc_dequeue_burst(state_.fwd_rings[in_port].get(),
+                                            reinterpret_cast<void**>(pkts), kBurstSize, nullptr);
     if (n == 0) continue;
     busy = true;
     input_ = in_port;  // stages hold this input's packets until flush()
     forward_burst(pkts, n, in_port);
+    if (handoff) handoff->count.store(0, std::memory_order_relaxed);
     processed_.add(n);
     // Stages hold at most one input burst: a packet is copied at most once per port.
     flush();
@@ -187,10 +194,34 @@ bool FwdTask::match_egress_round_robin() {
 }
 
 unsigned FwdTask::take_held(rte_mbuf** out, unsigned max) {
-  if (!inputs_) return 0;
-  const unsigned n = inputs_->take(out, max);
+  unsigned n = 0;
+  for (int port = 0; port < state_.ports && n < max; ++port) {
+    BurstHandoff* handoff = handoffs_[port].get();
+    if (!handoff) continue;
+    unsigned left = handoff->held();
+    for (; left && n < max; ++n) {
+      out[n] = handoff->pkts[--left];
+      // Not yet forwarded, so no metadata: the flush counts its drop by this.
+      state_.meta(out[n]).ingress_port = static_cast<uint8_t>(port);
+    }
+    handoff->count.store(static_cast<uint16_t>(left), std::memory_order_relaxed);
+  }
+  if (!inputs_ || n == max) return n;
+  n += inputs_->take(out + n, max - n);
   held_.set(inputs_->packets());
   return n;
+}
+
+BurstHandoff& FwdTask::handoff_from(int port) {
+  if (!handoffs_[port]) handoffs_[port] = std::make_unique<BurstHandoff>();
+  return *handoffs_[port];
+}
+
+uint64_t FwdTask::handed_over() const {
+  uint64_t sum = 0;
+  for (const auto& handoff : handoffs_)
+    if (handoff) sum += handoff->held();
+  return sum;
 }
 
 void FwdTask::forward_burst(rte_mbuf** pkts, unsigned n, int in_port) {

@@ -16,6 +16,7 @@
 #include "core/task.h"
 #include "core/traffic_class.h"
 #include "switch/burst.h"
+#include "switch/burst_handoff.h"
 #include "switch/drop_counters.h"
 #include "switch/input_queues.h"
 #include "switch/l2_fib.h"
@@ -67,10 +68,17 @@ class FwdTask : public Task {
   uint64_t max_ingress_occupancy(int port, int priority) const {
     return max_occupancy_[SwitchState::occupancy_slot(port, priority)].read();
   }
+  // Before the lcores start, for an RX on FWD's lcore: where it hands its bursts over
+  // instead of the fwd ring (switch/burst_handoff.h).
+  BurstHandoff& handoff_from(int port);
+  // Packets handed over and not yet taken (any thread).
+  uint64_t handed_over() const;
+
   uint64_t processed() const { return processed_.read(); }
   // Packets admitted and waiting in the input FIFOs (input-queued only; 0 otherwise).
   uint64_t held() const { return held_.read(); }
-  // Control thread, after the lcores have stopped: hands back what the input FIFOs hold.
+  // Control thread, after the lcores have stopped: hands back what the input FIFOs hold, and
+  // what RX handed over that FWD did not take (with its ingress port in the metadata).
   unsigned take_held(rte_mbuf** out, unsigned max);
   // Credit frames RX passed on for the ABR resynchronisation, consumed here.
   uint64_t credit_frames(int port) const { return credit_frames_[port].read(); }
@@ -148,6 +156,8 @@ class FwdTask : public Task {
   std::vector<int> touched_stages_;      // which stages hold packets
   std::vector<rte_mbuf*> to_free_;       // dropped in this burst, freed together
   std::unique_ptr<InputQueues> inputs_;  // input-queued only
+  // [port]: RX(port)'s bursts, when it runs on FWD's lcore; null: through the fwd ring.
+  std::vector<std::unique_ptr<BurstHandoff>> handoffs_;
   // Per stage: what its egress ring can still take in this poll, valid when room_poll_ is
   // this poll's (FWD is the ring's only producer: its free space only grows meanwhile).
   std::vector<uint16_t> room_;

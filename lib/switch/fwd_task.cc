@@ -5,6 +5,8 @@
 #include <rte_ring.h>
 
 #include <algorithm>
+#include <new>
+#include <type_traits>
 
 #include "core/units.h"
 #include "switch/burst.h"
@@ -21,10 +23,14 @@ namespace {
 // packets' work (~100 ns) covers a memory access, as DPDK's l3fwd (PREFETCH_OFFSET 3).
 constexpr unsigned kPrefetchPackets = 4;
 static_assert(kBurstSize <= L2Fib::kMaxBurst, "a burst's FIB work is one bulk call");
+static_assert(std::is_trivially_destructible_v<wire::FrameHeader>);
 }  // namespace
 
 struct FwdTask::Stage {
   uint16_t count = 0;
+  // What the egress ring had room for when read in this burst (up to a burst). FWD is the
+  // ring's only producer, so its free space only grows meanwhile: a lower bound.
+  uint16_t room = 0;
   rte_mbuf* pkts[kBurstSize];
 };
 
@@ -49,6 +55,8 @@ FwdTask::FwdTask(const FwdSettings& settings, SwitchState& state, L2Fib& fib)
       credit_frames_(std::make_unique<OwnedCounter[]>(state.ports)),
       drops_(state.ports) {
   handoffs_.resize(state.ports);
+  for (int in = 0; in < state.ports; ++in)
+    flood_last_.push_back(in == state.ports - 1 ? state.ports - 2 : state.ports - 1);
   touched_stages_.reserve(stages_.size());
   if (settings.input_queued) {
     inputs_ = std::make_unique<InputQueues>(state.ports);
@@ -238,8 +246,10 @@ void FwdTask::forward_burst(rte_mbuf** pkts, unsigned n, int in_port) {
       rte_prefetch0(&state_.meta(ahead));  // written when admitted
     }
     rte_mbuf* m = pkts[i];
-    const wire::FrameHeader& header = headers_[i] =
-        wire::parse_frame_header(rte_pktmbuf_mtod(m, const uint8_t*), rte_pktmbuf_data_len(m));
+    // Parsed straight into the array (a prvalue initialising the object: no copy, which an
+    // assignment would make); FrameHeader is trivially destructible.
+    const wire::FrameHeader& header = *new (&headers_[i]) wire::FrameHeader(
+        wire::parse_frame_header(rte_pktmbuf_mtod(m, const uint8_t*), rte_pktmbuf_data_len(m)));
     fates_[i] = inspect(m, in_port, header);
     if (fates_[i] != Fate::kForward) continue;
     sources_[i] = header.src;
@@ -280,20 +290,12 @@ void FwdTask::forward_burst(rte_mbuf** pkts, unsigned n, int in_port) {
   }
 }
 
-FwdTask::Fate FwdTask::inspect(rte_mbuf* m, int in_port, const wire::FrameHeader& header) const {
-  if (header.status == wire::FrameStatus::kRunt) return Fate::kRunt;
-  if (header.status == wire::FrameStatus::kMalformed) return Fate::kMalformed;
-  if (!max_frame_bytes_.empty() &&
-      rte_pktmbuf_pkt_len(m) > max_frame_bytes_[in_port] + (header.has_vlan ? kVlanTagBytes : 0))
-    return Fate::kOversize;
-  if (header.dst.is_link_local()) {
-    // RX passes on, of the link-constrained frames, only the credit frames it accepted.
-    if (wire::control_frame_kind(rte_pktmbuf_mtod(m, const uint8_t*), rte_pktmbuf_data_len(m), 0) ==
-        wire::ControlFrameKind::kCredit)
-      return Fate::kCredit;
-    return Fate::kLinkLocal;
-  }
-  return Fate::kForward;
+FwdTask::Fate FwdTask::link_local_fate(rte_mbuf* m) const {
+  // RX passes on, of the link-constrained frames, only the credit frames it accepted.
+  return wire::control_frame_kind(rte_pktmbuf_mtod(m, const uint8_t*), rte_pktmbuf_data_len(m),
+                                  0) == wire::ControlFrameKind::kCredit
+             ? Fate::kCredit
+             : Fate::kLinkLocal;
 }
 
 void FwdTask::forward(rte_mbuf* m, int in_port, const wire::FrameHeader& header, int target) {
@@ -320,9 +322,7 @@ void FwdTask::forward(rte_mbuf* m, int in_port, const wire::FrameHeader& header,
 
   // Broadcast, multicast and unknown unicast: every port but the one it came in on. Each
   // copy is a full copy, so a later per-port rewrite (Tagger) cannot touch another copy.
-  int last = -1;
-  for (int p = state_.ports - 1; p >= 0 && last < 0; --p)
-    if (p != in_port) last = p;
+  const int last = flood_last_[in_port];
   if (last < 0) return drop(m, in_port, DropReason::kNoEgressPort);
   for (int p = 0; p < last; ++p) {
     if (p == in_port) continue;
@@ -381,11 +381,14 @@ void FwdTask::admit(rte_mbuf* m, int in_port, int out_port, uint8_t priority,
 
   const int stage_index = out_port * kNumEgressQueues + queue;
   Stage& stage = stages_[stage_index];
-  // FWD is the ring's only producer, so its free space can only grow until the flush. (An
+  // The ring's room is read when the stage is first used in the burst, and again only when
+  // that says full: a packet is refused only if a read at that moment refuses it. (An
   // input-queued switch holds the packet in its input FIFO until the ring has room.)
-  if (!inputs_ &&
-      stage.count + 1u > rte_ring_free_count(state_.egress_ring(out_port, queue, in_port)))
-    return drop(m, in_port, DropReason::kEgressRingFull);
+  if (!inputs_ && (stage.count == 0 || stage.count >= stage.room)) {
+    stage.room = static_cast<uint16_t>(std::min<unsigned>(
+        rte_ring_free_count(state_.egress_ring(out_port, queue, in_port)), kBurstSize));
+    if (stage.count >= stage.room) return drop(m, in_port, DropReason::kEgressRingFull);
+  }
 
   const PacketMeta meta{static_cast<uint8_t>(in_port), priority, static_cast<uint8_t>(queue),
                         static_cast<uint8_t>(!lossless), bytes};
@@ -400,21 +403,14 @@ void FwdTask::admit(rte_mbuf* m, int in_port, int out_port, uint8_t priority,
   stage.pkts[stage.count++] = m;
 }
 
-uint64_t FwdTask::lossy_pool_bytes(bool exact) {
-  constexpr uint16_t kLossyBit = 1u << kNumPriorities;
-  if (exact || !(released_read_ & kLossyBit)) {
-    lossy_released_ = state_.lossy_pool.released(0);
-    released_read_ |= kLossyBit;
-  }
-  return state_.lossy_pool.charged(0) - lossy_released_;
+void FwdTask::read_lossy_released() {
+  lossy_released_ = state_.lossy_pool.released(0);
+  released_read_ |= kLossyRead;
 }
 
-uint64_t FwdTask::ingress_bytes(int slot, int priority, bool exact) {
-  if (exact || !(released_read_ >> priority & 1)) {
-    ingress_released_[priority] = state_.ingress_occupancy.released(slot);
-    released_read_ |= static_cast<uint16_t>(1u << priority);
-  }
-  return state_.ingress_occupancy.charged(slot) - ingress_released_[priority];
+void FwdTask::read_ingress_released(int slot, int priority) {
+  ingress_released_[priority] = state_.ingress_occupancy.released(slot);
+  released_read_ |= static_cast<uint16_t>(1u << priority);
 }
 
 void FwdTask::resynchronise(rte_mbuf* m, int in_port) {

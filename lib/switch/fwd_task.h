@@ -9,12 +9,15 @@
 // egress queues, one packet per FIFO in turn, while the egress queue has room: test-pipeline's
 // worker, with head-of-line blocking per (input, priority) rather than for the whole switch.
 
+#include <rte_mbuf.h>
+
 #include <memory>
 #include <vector>
 
 #include "core/owned_counter.h"
 #include "core/task.h"
 #include "core/traffic_class.h"
+#include "core/units.h"
 #include "switch/burst.h"
 #include "switch/burst_handoff.h"
 #include "switch/drop_counters.h"
@@ -25,8 +28,6 @@
 #include "switch/switch_state.h"
 #include "switch/tagger_stage.h"
 #include "wire/frame_header.h"
-
-struct rte_mbuf;
 
 namespace fcswitch {
 
@@ -103,7 +104,16 @@ class FwdTask : public Task {
   enum class Fate : uint8_t { kForward, kCredit, kRunt, kMalformed, kOversize, kLinkLocal };
 
   void forward_burst(rte_mbuf** pkts, unsigned n, int in_port);
-  Fate inspect(rte_mbuf* m, int in_port, const wire::FrameHeader& header) const;
+  Fate inspect(rte_mbuf* m, int in_port, const wire::FrameHeader& header) const {
+    if (header.status == wire::FrameStatus::kRunt) return Fate::kRunt;
+    if (header.status == wire::FrameStatus::kMalformed) return Fate::kMalformed;
+    if (!max_frame_bytes_.empty() &&
+        rte_pktmbuf_pkt_len(m) > max_frame_bytes_[in_port] + (header.has_vlan ? kVlanTagBytes : 0))
+      return Fate::kOversize;
+    if (header.dst.is_link_local()) return link_local_fate(m);
+    return Fate::kForward;
+  }
+  Fate link_local_fate(rte_mbuf* m) const;
   // `target`: what the FIB said of the destination (L2Fib::learn_and_look_up).
   void forward(rte_mbuf* m, int in_port, const wire::FrameHeader& header, int target);
   void admit(rte_mbuf* m, int in_port, int out_port, uint8_t priority,
@@ -112,8 +122,16 @@ class FwdTask : public Task {
   // count) minus what the TX tasks had released when last read, an upper bound of the true
   // value (releases only grow). The releasers' rows are read once per burst, or again when
   // `exact`.
-  uint64_t lossy_pool_bytes(bool exact);
-  uint64_t ingress_bytes(int slot, int priority, bool exact);
+  uint64_t lossy_pool_bytes(bool exact) {
+    if (exact || !(released_read_ & kLossyRead)) read_lossy_released();
+    return state_.lossy_pool.charged(0) - lossy_released_;
+  }
+  uint64_t ingress_bytes(int slot, int priority, bool exact) {
+    if (exact || !(released_read_ >> priority & 1)) read_ingress_released(slot, priority);
+    return state_.ingress_occupancy.charged(slot) - ingress_released_[priority];
+  }
+  void read_lossy_released();
+  void read_ingress_released(int slot, int priority);
   void drop(rte_mbuf* m, int in_port, DropReason reason);
   void resynchronise(rte_mbuf* m, int in_port);
   void flush();
@@ -136,6 +154,7 @@ class FwdTask : public Task {
   bool decrement_ttl_;
   bool input_turns_;
   std::vector<uint32_t> max_frame_bytes_;
+  std::vector<int> flood_last_;  // [ingress port]: the highest other port, -1 if none
   int next_input_ = 0;
   uint64_t now_ = 0;  // this poll's time
   int input_ = 0;     // the input port whose burst the stages hold
@@ -145,6 +164,7 @@ class FwdTask : public Task {
   Fate fates_[kBurstSize];
   // What the TX tasks had released of the lossy pool and of (input, priority), read in this
   // burst when the bit is set (bit 8: the lossy pool).
+  static constexpr uint16_t kLossyRead = 1u << kNumPriorities;
   uint64_t lossy_released_ = 0;
   uint64_t ingress_released_[kNumPriorities] = {};
   uint16_t released_read_ = 0;

@@ -103,7 +103,8 @@ class FwdTask : public Task {
   // What the first pass over a burst found a packet to be.
   enum class Fate : uint8_t { kForward, kCredit, kRunt, kMalformed, kOversize, kLinkLocal };
 
-  void forward_burst(rte_mbuf** pkts, unsigned n, int in_port);
+  // `cold`: the burst came through a ring (from another lcore): prefetch it as it is parsed.
+  void forward_burst(rte_mbuf** pkts, unsigned n, int in_port, bool cold);
   Fate inspect(rte_mbuf* m, int in_port, const wire::FrameHeader& header) const {
     if (header.status == wire::FrameStatus::kRunt) return Fate::kRunt;
     if (header.status == wire::FrameStatus::kMalformed) return Fate::kMalformed;

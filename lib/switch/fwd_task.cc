@@ -423,7 +423,7 @@ void FwdTask::read_ingress_released(int slot, int priority) {
 
 void FwdTask::resynchronise(rte_mbuf* m, int in_port) {
   // IBA: ABR := FCTBS. Every packet the upstream sent before this frame has been counted
-  // above, since the frame came through the same ring behind them.
+  // above, since the frame came through the same ring (or handoff) behind them.
   const auto decoded =
       wire::decode_credit(rte_pktmbuf_mtod(m, const uint8_t*), rte_pktmbuf_data_len(m));
   state_.resynchronise(in_port, decoded.frame);

@@ -4,6 +4,11 @@
 // egress queue (port, priority). Charges the ingress occupancy the packet will release when
 // it leaves the switch.
 //
+// The unit is an input's burst: its headers parsed in a first pass, its learning and
+// lookups in one L2Fib call, then each packet acted on in order. An RX on FWD's own lcore
+// hands its burst over directly (switch/burst_handoff.h) instead of through its ring; FWD
+// takes every input in turn either way.
+//
 // In an input-queued switch (FwdSettings::input_queued) an admitted packet joins its input's
 // FIFO instead (switch/input_queues.h), and FWD then moves the heads of the FIFOs to their
 // egress queues, one packet per FIFO in turn, while the egress queue has room: test-pipeline's

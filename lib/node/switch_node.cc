@@ -24,7 +24,7 @@ constexpr uint32_t kFibEntries = 16384;
 constexpr uint32_t kControlMbufs = 4095;
 }  // namespace
 
-SwitchNode::SwitchNode(const config::SwitchConfig& config, uint64_t tick_hz)
+SwitchNode::SwitchNode(const config::SwitchConfig& config, uint64_t tick_hz, RxHandoff handoff)
     : config_(config),
       ticks_{tick_hz ? tick_hz : rte_get_tsc_hz()},
       shutdown_drops_(static_cast<int>(config.ports.size())) {
@@ -38,11 +38,12 @@ SwitchNode::SwitchNode(const config::SwitchConfig& config, uint64_t tick_hz)
     ports_.push_back(NodePort{std::make_unique<EthdevPortIo>(eth.id()), eth.mac(),
                               eth.profile().pads_short_frames, eth.mtu()});
   }
-  build();
+  build(handoff);
 }
 
 SwitchNode::SwitchNode(const config::SwitchConfig& config, uint64_t tick_hz,
-                       std::vector<NodePort> ports, rte_mempool* shared_control_pool)
+                       std::vector<NodePort> ports, rte_mempool* shared_control_pool,
+                       RxHandoff handoff)
     : config_(config),
       ticks_{tick_hz ? tick_hz : rte_get_tsc_hz()},
       control_pool_(shared_control_pool),
@@ -52,7 +53,7 @@ SwitchNode::SwitchNode(const config::SwitchConfig& config, uint64_t tick_hz,
   if (ports_.size() != config.ports.size())
     throw std::runtime_error(fmt::format("switch {}: {} ports configured, {} given", config.name,
                                          config.ports.size(), ports_.size()));
-  build();
+  build(handoff);
 }
 
 void SwitchNode::create_pools() {
@@ -66,7 +67,7 @@ void SwitchNode::create_pools() {
   control_pool_ = create_control_pool(prefix + "_ctlpool", kControlMbufs, 32);
 }
 
-void SwitchNode::build() {
+void SwitchNode::build(RxHandoff handoff) {
   const config::SwitchConfig& config = config_;
   const std::string prefix = config.name;
   const int n = static_cast<int>(ports_.size());
@@ -108,6 +109,18 @@ void SwitchNode::build() {
     fwd.tagger = std::make_shared<TaggerStage>(*config.tagger, std::move(*table));
   }
   fwd_ = std::make_unique<FwdTask>(fwd, *state_, *fib_);
+  // Run-to-completion where the layout allows: the RX tasks on FWD's lcore hand it their
+  // bursts directly; the others, on lcores of their own, through their rings.
+  if (handoff == RxHandoff::kDirect)
+    for (const auto& lcore : config.lcores) {
+      const auto has_fwd = [](const config::TaskRef& t) {
+        return t.kind == config::TaskKind::kFwd;
+      };
+      if (std::none_of(lcore.begin(), lcore.end(), has_fwd)) continue;
+      for (const config::TaskRef& task : lcore)
+        if (task.kind == config::TaskKind::kRx)
+          rx_tasks_[task.port]->hand_to(&fwd_->handoff_from(task.port));
+    }
 
   if (!config.mbufs_from_links &&
       static_cast<uint64_t>(config.mbufs) * 60 < config.buffer.lossless_ingress_bytes)
@@ -189,7 +202,7 @@ SwitchProgress SwitchNode::progress() const {
     p.held += tx_tasks_[port]->held();
     for (int q = 0; q < kNumEgressQueues; ++q) p.work += tx_tasks_[port]->packets(q);
   }
-  p.held += fwd_->held();
+  p.held += fwd_->held() + fwd_->handed_over();
   p.empty = p.held == 0;
   p.work += fwd_->processed() + total_drops();
   for (int port = 0; port < ports(); ++port) p.work -= fwd_->credit_frames(port);
@@ -214,6 +227,10 @@ uint64_t SwitchNode::flush() {
   std::vector<TxTask*> tx;
   for (const auto& t : tx_tasks_) tx.push_back(t.get());
   return flush_queued(*state_, fwd_.get(), tx, shutdown_drops_);
+}
+
+unsigned SwitchNode::fwd_ring_frames(int port) const {
+  return rte_ring_count(state_->fwd_rings[port].get());
 }
 
 void SwitchNode::stop_ports() {

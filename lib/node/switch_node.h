@@ -35,16 +35,27 @@ struct NodePort {
   uint32_t mtu = 1500;             // frames longer than it allows are dropped as oversize
 };
 
+// How RX(p) hands its bursts to FWD when the layout puts them on one lcore.
+enum class RxHandoff {
+  // Straight into FWD's BurstHandoff, no ring (run-to-completion): the RX and FWD of one
+  // lcore run one after the other anyway, and FWD still takes its inputs in turn.
+  kDirect,
+  // Through the fwd ring, as between lcores: the lab, whose results are compared run to run
+  // and version to version byte for byte, keeps the path they were made on.
+  kRing,
+};
+
 class SwitchNode {
  public:
   // On the ethdevs the config's ports name (fcswitch). `tick_hz`: the rate of the clock the
   // tasks are polled with (0: the TSC's). Throws std::runtime_error.
-  explicit SwitchNode(const config::SwitchConfig& config, uint64_t tick_hz = 0);
+  explicit SwitchNode(const config::SwitchConfig& config, uint64_t tick_hz = 0,
+                      RxHandoff handoff = RxHandoff::kDirect);
   // On ports made elsewhere (the lab's rings), one per config port, in order, with mempools
   // that outlive the node (the lab's, shared by every node: a mempool per node would spend
   // DPDK's 2560 memzones on a few hundred switches). Frames are copied into their own pool.
   SwitchNode(const config::SwitchConfig& config, uint64_t tick_hz, std::vector<NodePort> ports,
-             rte_mempool* shared_control_pool);
+             rte_mempool* shared_control_pool, RxHandoff handoff = RxHandoff::kRing);
   ~SwitchNode();
 
   // Worker lcore i runs lcore_tasks()[i], per the config's layout.
@@ -76,6 +87,10 @@ class SwitchNode {
     return rx_tasks_[port]->control_frames() + fwd_->credit_frames(port);
   }
   const RxTask& rx(int port) const { return *rx_tasks_[port]; }
+  // Whether RX(port) hands its bursts straight to FWD (RxHandoff::kDirect, same lcore).
+  bool rx_hands_to_fwd(int port) const { return rx_tasks_[port]->hands_over(); }
+  // Frames in RX(port)'s ring to FWD (any thread).
+  unsigned fwd_ring_frames(int port) const;
   const TxTask& tx(int port) const { return *tx_tasks_[port]; }
   // The earliest time a TX task acts by itself (TxTask::next_action_ticks); RX and FWD act
   // only on what arrives. For the lab's virtual clock.
@@ -122,7 +137,7 @@ class SwitchNode {
   void create_pools();
   // Static entries into the FIB; returns the ECMP groups they point at.
   std::vector<std::vector<uint16_t>> install_fib(const std::vector<config::FibEntry>& entries);
-  void build();
+  void build(RxHandoff handoff);
   Task* task_for(const config::TaskRef& ref) const;
 
   config::SwitchConfig config_;

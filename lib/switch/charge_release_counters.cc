@@ -13,10 +13,4 @@ ChargeReleaseCounters::ChargeReleaseCounters(int slots, int releasers)
       charged_(std::make_unique<OwnedCounter[]>(slots)),
       released_(std::make_unique<OwnedCounter[]>(static_cast<size_t>(stride_) * releasers)) {}
 
-uint64_t ChargeReleaseCounters::value(int slot) const {
-  uint64_t released = 0;
-  for (int r = 0; r < releasers_; ++r) released += released_[r * stride_ + slot].read();
-  return charged_[slot].read() - released;
-}
-
 }  // namespace fcswitch

@@ -27,9 +27,21 @@ class ChargeReleaseCounters {
     released_[releaser * stride_ + slot].add(bytes);
   }
 
-  // Any thread.
-  uint64_t value(int slot) const;
+  // Any thread. Inline: FWD reads an egress depth per lossy packet.
+  uint64_t value(int slot) const {
+    // Released first: every release it counts was charged before, so the charge read after
+    // it includes that charge and the difference never goes below zero.
+    const uint64_t out = released(slot);
+    return charged(slot) - out;
+  }
   uint64_t charged(int slot) const { return charged_[slot].read(); }
+  // Σ over the releasers: O(releasers) loads. A charger may keep it a while and take
+  // charged() − that as an upper bound of value(), since releases only grow.
+  uint64_t released(int slot) const {
+    uint64_t sum = 0;
+    for (int r = 0; r < releasers_; ++r) sum += released_[r * stride_ + slot].read();
+    return sum;
+  }
   int slots() const { return slots_; }
 
  private:

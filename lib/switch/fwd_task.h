@@ -4,10 +4,17 @@
 // egress queue (port, priority). Charges the ingress occupancy the packet will release when
 // it leaves the switch.
 //
+// The unit is an input's burst: its headers parsed in a first pass, its learning and
+// lookups in one L2Fib call, then each packet acted on in order. An RX on FWD's own lcore
+// hands its burst over directly (switch/burst_handoff.h) instead of through its ring; FWD
+// takes every input in turn either way.
+//
 // In an input-queued switch (FwdSettings::input_queued) an admitted packet joins its input's
 // FIFO instead (switch/input_queues.h), and FWD then moves the heads of the FIFOs to their
 // egress queues, one packet per FIFO in turn, while the egress queue has room: test-pipeline's
 // worker, with head-of-line blocking per (input, priority) rather than for the whole switch.
+
+#include <rte_mbuf.h>
 
 #include <memory>
 #include <vector>
@@ -15,6 +22,9 @@
 #include "core/owned_counter.h"
 #include "core/task.h"
 #include "core/traffic_class.h"
+#include "core/units.h"
+#include "switch/burst.h"
+#include "switch/burst_handoff.h"
 #include "switch/drop_counters.h"
 #include "switch/input_queues.h"
 #include "switch/l2_fib.h"
@@ -22,8 +32,7 @@
 #include "switch/shared_buffer_policy.h"
 #include "switch/switch_state.h"
 #include "switch/tagger_stage.h"
-
-struct rte_mbuf;
+#include "wire/frame_header.h"
 
 namespace fcswitch {
 
@@ -65,10 +74,17 @@ class FwdTask : public Task {
   uint64_t max_ingress_occupancy(int port, int priority) const {
     return max_occupancy_[SwitchState::occupancy_slot(port, priority)].read();
   }
+  // Before the lcores start, for an RX on FWD's lcore: where it hands its bursts over
+  // instead of the fwd ring (switch/burst_handoff.h).
+  BurstHandoff& handoff_from(int port);
+  // Packets handed over and not yet taken (any thread).
+  uint64_t handed_over() const;
+
   uint64_t processed() const { return processed_.read(); }
   // Packets admitted and waiting in the input FIFOs (input-queued only; 0 otherwise).
   uint64_t held() const { return held_.read(); }
-  // Control thread, after the lcores have stopped: hands back what the input FIFOs hold.
+  // Control thread, after the lcores have stopped: hands back what the input FIFOs hold, and
+  // what RX handed over that FWD did not take (with its ingress port in the metadata).
   unsigned take_held(rte_mbuf** out, unsigned max);
   // Credit frames RX passed on for the ABR resynchronisation, consumed here.
   uint64_t credit_frames(int port) const { return credit_frames_[port].read(); }
@@ -89,9 +105,39 @@ class FwdTask : public Task {
  private:
   struct Stage;  // packets bound for one (egress port, queue), flushed after each input burst
 
-  void forward(rte_mbuf* m, int in_port);
+  // What the first pass over a burst found a packet to be.
+  enum class Fate : uint8_t { kForward, kCredit, kRunt, kMalformed, kOversize, kLinkLocal };
+
+  // `cold`: the burst came through a ring (from another lcore): prefetch it as it is parsed.
+  void forward_burst(rte_mbuf** pkts, unsigned n, int in_port, bool cold);
+  Fate inspect(rte_mbuf* m, int in_port, const wire::FrameHeader& header) const {
+    if (header.status == wire::FrameStatus::kRunt) return Fate::kRunt;
+    if (header.status == wire::FrameStatus::kMalformed) return Fate::kMalformed;
+    if (!max_frame_bytes_.empty() &&
+        rte_pktmbuf_pkt_len(m) > max_frame_bytes_[in_port] + (header.has_vlan ? kVlanTagBytes : 0))
+      return Fate::kOversize;
+    if (header.dst.is_link_local()) return link_local_fate(m);
+    return Fate::kForward;
+  }
+  Fate link_local_fate(rte_mbuf* m) const;
+  // `target`: what the FIB said of the destination (L2Fib::learn_and_look_up).
+  void forward(rte_mbuf* m, int in_port, const wire::FrameHeader& header, int target);
   void admit(rte_mbuf* m, int in_port, int out_port, uint8_t priority,
              const wire::FrameHeader& header);
+  // The bytes in the lossy pool, and in (the burst's input, `priority`): charged (FWD's own
+  // count) minus what the TX tasks had released when last read, an upper bound of the true
+  // value (releases only grow). The releasers' rows are read once per burst, or again when
+  // `exact`.
+  uint64_t lossy_pool_bytes(bool exact) {
+    if (exact || !(released_read_ & kLossyRead)) read_lossy_released();
+    return state_.lossy_pool.charged(0) - lossy_released_;
+  }
+  uint64_t ingress_bytes(int slot, int priority, bool exact) {
+    if (exact || !(released_read_ >> priority & 1)) read_ingress_released(slot, priority);
+    return state_.ingress_occupancy.charged(slot) - ingress_released_[priority];
+  }
+  void read_lossy_released();
+  void read_ingress_released(int slot, int priority);
   void drop(rte_mbuf* m, int in_port, DropReason reason);
   void resynchronise(rte_mbuf* m, int in_port);
   void flush();
@@ -114,14 +160,30 @@ class FwdTask : public Task {
   bool decrement_ttl_;
   bool input_turns_;
   std::vector<uint32_t> max_frame_bytes_;
+  std::vector<int> flood_last_;  // [ingress port]: the highest other port, -1 if none
   int next_input_ = 0;
   uint64_t now_ = 0;  // this poll's time
   int input_ = 0;     // the input port whose burst the stages hold
+
+  // The burst being forwarded: each packet's parsed header and fate (first pass).
+  wire::FrameHeader headers_[kBurstSize];
+  Fate fates_[kBurstSize];
+  // What the TX tasks had released of the lossy pool and of (input, priority), read in this
+  // burst when the bit is set (bit 8: the lossy pool).
+  static constexpr uint16_t kLossyRead = 1u << kNumPriorities;
+  uint64_t lossy_released_ = 0;
+  uint64_t ingress_released_[kNumPriorities] = {};
+  uint16_t released_read_ = 0;
+  wire::MacAddress sources_[kBurstSize];
+  wire::MacAddress destinations_[kBurstSize];
+  int targets_[kBurstSize];
 
   std::vector<Stage> stages_;            // [port * kNumEgressQueues + queue]
   std::vector<int> touched_stages_;      // which stages hold packets
   std::vector<rte_mbuf*> to_free_;       // dropped in this burst, freed together
   std::unique_ptr<InputQueues> inputs_;  // input-queued only
+  // [port]: RX(port)'s bursts, when it runs on FWD's lcore; null: through the fwd ring.
+  std::vector<std::unique_ptr<BurstHandoff>> handoffs_;
   // Per stage: what its egress ring can still take in this poll, valid when room_poll_ is
   // this poll's (FWD is the ring's only producer: its free space only grows meanwhile).
   std::vector<uint16_t> room_;

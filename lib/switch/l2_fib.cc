@@ -13,6 +13,13 @@ namespace fcswitch {
 namespace {
 // The hash stores a void* per key: port + 1 (so that 0 means nothing) and a static flag.
 constexpr uintptr_t kStaticFlag = uintptr_t{1} << 31;
+
+int target_of(uintptr_t data) {
+  return static_cast<int>((data & ~kStaticFlag) - 1);
+}
+
+static_assert(2 * L2Fib::kMaxBurst <= RTE_HASH_LOOKUP_BULK_MAX,
+              "a burst's sources and destinations in one bulk lookup");
 }  // namespace
 
 L2Fib::L2Fib(const std::string& name, uint32_t capacity) {
@@ -32,7 +39,9 @@ L2Fib::~L2Fib() {
 
 bool L2Fib::store(wire::MacAddress mac, int port, bool is_static) {
   const uintptr_t data = static_cast<uintptr_t>(port + 1) | (is_static ? kStaticFlag : 0);
-  return rte_hash_add_key_data(hash_, &mac.value, reinterpret_cast<void*>(data)) == 0;
+  if (rte_hash_add_key_data(hash_, &mac.value, reinterpret_cast<void*>(data)) != 0) return false;
+  remember(mac.value, data);  // write-through: the cache never answers from before a change
+  return true;
 }
 
 bool L2Fib::add_static(wire::MacAddress mac, int port) {
@@ -42,7 +51,7 @@ bool L2Fib::add_static(wire::MacAddress mac, int port) {
 int L2Fib::lookup(wire::MacAddress mac) const {
   void* data = nullptr;
   if (rte_hash_lookup_data(hash_, &mac.value, &data) < 0) return kUnknown;
-  return static_cast<int>((reinterpret_cast<uintptr_t>(data) & ~kStaticFlag) - 1);
+  return target_of(reinterpret_cast<uintptr_t>(data));
 }
 
 bool L2Fib::learn(wire::MacAddress mac, int port) {
@@ -54,8 +63,85 @@ bool L2Fib::learn(wire::MacAddress mac, int port) {
   return store(mac, port, false);
 }
 
+unsigned L2Fib::learn_and_look_up(int port, const wire::MacAddress* sources, uint32_t learn_mask,
+                                  const wire::MacAddress* destinations, uint32_t lookup_mask,
+                                  unsigned count, int* targets) {
+  // What the table holds for each address asked about, from the cache or else from the hash:
+  // one bulk lookup for all the cache did not know.
+  uintptr_t source_data[kMaxBurst], destination_data[kMaxBurst];
+  const void* keys[2 * kMaxBurst];
+  uintptr_t* answers[2 * kMaxBurst];
+  unsigned n_keys = 0;
+  for (uint32_t mask = learn_mask; mask; mask &= mask - 1) {
+    const int i = __builtin_ctz(mask);
+    if (!cached(sources[i].value, source_data[i])) {
+      keys[n_keys] = &sources[i].value;
+      answers[n_keys++] = &source_data[i];
+    }
+  }
+  for (uint32_t mask = lookup_mask; mask; mask &= mask - 1) {
+    const int i = __builtin_ctz(mask);
+    if (!cached(destinations[i].value, destination_data[i])) {
+      keys[n_keys] = &destinations[i].value;
+      answers[n_keys++] = &destination_data[i];
+    }
+  }
+  const unsigned asked =
+      static_cast<unsigned>(__builtin_popcount(learn_mask) + __builtin_popcount(lookup_mask));
+  cache_misses_ += n_keys;
+  cache_hits_ += asked - n_keys;
+  if (n_keys) {
+    void* data[2 * kMaxBurst];
+    uint64_t hits = 0;
+    rte_hash_lookup_bulk_data(hash_, keys, n_keys, &hits, data);
+    // Into the cache now, before the stores below write theirs through: an answer from
+    // before a store must not overwrite it.
+    for (unsigned k = 0; k < n_keys; ++k) {
+      *answers[k] = hits >> k & 1 ? reinterpret_cast<uintptr_t>(data[k]) : 0;
+      remember(*static_cast<const uint64_t*>(keys[k]), *answers[k]);
+    }
+  }
+
+  // In packet order. Every source this burst stored now maps to `port`, which the answers
+  // above (all taken before any store) cannot know: a later packet's destination or source
+  // among them is answered from this list instead. It stays empty unless a host is new or has
+  // moved.
+  uint64_t stored[kMaxBurst];
+  unsigned n_stored = 0;
+  auto stored_here = [&](uint64_t mac) {
+    for (unsigned s = 0; s < n_stored; ++s)
+      if (stored[s] == mac) return true;
+    return false;
+  };
+  unsigned refused = 0;
+  for (unsigned i = 0; i < count; ++i) {
+    if (learn_mask >> i & 1) {
+      const uintptr_t data = source_data[i];
+      const bool settled = data && ((data & kStaticFlag) || target_of(data) == port);
+      if (!settled && !(n_stored && stored_here(sources[i].value))) {
+        if (store(sources[i], port, false)) {
+          stored[n_stored++] = sources[i].value;
+        } else {
+          ++refused;
+        }
+      }
+    }
+    int target = kUnknown;
+    if (lookup_mask >> i & 1) {
+      if (n_stored && stored_here(destinations[i].value)) {
+        target = port;
+      } else if (destination_data[i]) {
+        target = target_of(destination_data[i]);
+      }
+    }
+    targets[i] = target;
+  }
+  return refused;
+}
+
 void L2Fib::clear() {
   rte_hash_reset(hash_);
+  cache_.fill(CacheEntry{});
 }
 
 int32_t L2Fib::size() const {

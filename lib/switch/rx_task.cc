@@ -69,11 +69,16 @@ bool RxTask::take_control(rte_mbuf* m, wire::ControlFrameKind kind, uint64_t now
 
 bool RxTask::poll(uint64_t now_tsc) {
   if (state_.rx_stopped.load(std::memory_order_relaxed)) return false;
+  // Handing over directly, take no more than FWD has room for (all of a burst: FWD empties
+  // the handoff each poll); the NIC keeps the rest, as it does when the ring is full.
+  const uint16_t room = handoff_ ? handoff_->room() : kBurstSize;
+  if (room == 0) return false;
   rte_mbuf* pkts[kBurstSize];
-  const uint16_t n = io_.rx_burst(pkts, kBurstSize);
+  const uint16_t n = io_.rx_burst(pkts, room);
   if (n == 0) return false;
 
-  rte_mbuf* to_fwd[kBurstSize];
+  rte_mbuf* ring_burst[kBurstSize];
+  rte_mbuf** to_fwd = handoff_ ? handoff_->pkts + handoff_->held() : ring_burst;
   uint16_t n_fwd = 0, n_data = 0;
   uint64_t bytes = 0;
   for (uint16_t i = 0; i < n; ++i) {
@@ -96,7 +101,10 @@ bool RxTask::poll(uint64_t now_tsc) {
     rte_pktmbuf_free_bulk(to_free_, to_free_count_);
     to_free_count_ = 0;
   }
-  if (n_fwd) {
+  if (handoff_) {
+    handoff_->count.store(static_cast<uint16_t>(handoff_->held() + n_fwd),
+                          std::memory_order_relaxed);
+  } else if (n_fwd) {
     const unsigned sent = rte_ring_sp_enqueue_burst(
         state_.fwd_rings[port_].get(), reinterpret_cast<void**>(to_fwd), n_fwd, nullptr);
     if (sent < n_fwd) {

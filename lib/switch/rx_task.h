@@ -1,6 +1,7 @@
 #pragma once
 // RX of one port: receives a burst, consumes flow-control frames (feedback from the
-// downstream neighbour, DESIGN.md §1) and hands data frames to FWD through the port's ring.
+// downstream neighbour, DESIGN.md §1) and hands data frames to FWD through the port's ring,
+// or, when RX and FWD share an lcore, straight into FWD's BurstHandoff for the port.
 //
 // A PFC frame becomes one message per enabled priority for the egress gates of this port,
 // which TX(p) owns (through the port's control ring). A credit frame does too (its FCCL), and
@@ -14,6 +15,7 @@
 #include "core/task.h"
 #include "fc/control_message.h"
 #include "switch/burst.h"
+#include "switch/burst_handoff.h"
 #include "switch/drop_counters.h"
 #include "switch/port_io.h"
 #include "switch/switch_state.h"
@@ -33,6 +35,11 @@ struct RxSettings {
 class RxTask : public Task {
  public:
   RxTask(std::string name, int port, PortIo& io, const RxSettings& settings, SwitchState& state);
+
+  // Before the lcores start: hand FWD the bursts in `handoff` (FWD on this lcore) instead of
+  // through the fwd ring.
+  void hand_to(BurstHandoff* handoff) { handoff_ = handoff; }
+  bool hands_over() const { return handoff_ != nullptr; }
 
   uint64_t packets() const { return packets_.read(); }
   uint64_t bytes() const { return bytes_.read(); }
@@ -56,6 +63,7 @@ class RxTask : public Task {
   PortIo& io_;
   RxSettings settings_;
   SwitchState& state_;
+  BurstHandoff* handoff_ = nullptr;
   rte_mbuf* to_free_[kBurstSize];
   unsigned to_free_count_ = 0;
   OwnedCounter packets_;

@@ -4,12 +4,6 @@
 
 namespace fcswitch::wire {
 
-MacAddress MacAddress::from_bytes(const uint8_t* bytes) {
-  uint64_t v = 0;
-  for (int i = 0; i < 6; ++i) v = (v << 8) | bytes[i];
-  return MacAddress{v};
-}
-
 void MacAddress::to_bytes(uint8_t* bytes) const {
   for (int i = 0; i < 6; ++i) bytes[i] = static_cast<uint8_t>(value >> (8 * (5 - i)));
 }

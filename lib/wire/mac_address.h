@@ -2,7 +2,9 @@
 // A MAC address held in the low 48 bits of a uint64_t, most significant byte first as on
 // the wire, so it can be a hash key and compared with one instruction.
 
+#include <bit>
 #include <cstdint>
+#include <cstring>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -12,7 +14,20 @@ namespace fcswitch::wire {
 struct MacAddress {
   uint64_t value = 0;
 
-  static MacAddress from_bytes(const uint8_t* bytes);
+  // Reads exactly the six bytes at `bytes` (a decoder may hand it the last six of a buffer):
+  // a 4-byte and a 2-byte load and their byte swaps, inline, since FWD does it twice per
+  // packet (a byte loop out of line cost ~40 instructions a call).
+  static MacAddress from_bytes(const uint8_t* bytes) {
+    uint32_t high;
+    uint16_t low;
+    std::memcpy(&high, bytes, sizeof high);
+    std::memcpy(&low, bytes + sizeof high, sizeof low);
+    if constexpr (std::endian::native == std::endian::little) {
+      high = __builtin_bswap32(high);
+      low = __builtin_bswap16(low);
+    }
+    return MacAddress{static_cast<uint64_t>(high) << 16 | low};
+  }
   // "aa:bb:cc:dd:ee:ff" (also '-' separated); nullopt when malformed.
   static std::optional<MacAddress> parse(std::string_view text);
 

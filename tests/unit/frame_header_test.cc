@@ -1,7 +1,10 @@
 #include "wire/frame_header.h"
 
 #include <gtest/gtest.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
+#include <cstring>
 #include <vector>
 
 namespace fcswitch::wire {
@@ -130,6 +133,30 @@ TEST(MacAddress, ParsesPrintsAndClassifies) {
   EXPECT_FALSE(MacAddress::parse("02:00:00:00:00:01")->is_multicast());
   EXPECT_FALSE(MacAddress::parse("02:00:00:00:00"));
   EXPECT_FALSE(MacAddress::parse("02:00:00:00:00:0g"));
+}
+
+// A decoder may hand from_bytes the last six bytes of its buffer: it must read those six and no
+// more. The address sits against a page the process may not read, so a wider load faults.
+TEST(MacAddress, FromBytesReadsExactlySixBytesInWireOrder) {
+  const long page = sysconf(_SC_PAGESIZE);
+  auto* pages = static_cast<uint8_t*>(
+      mmap(nullptr, 2 * page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0));
+  ASSERT_NE(pages, MAP_FAILED);
+  ASSERT_EQ(mprotect(pages + page, page, PROT_NONE), 0);
+  uint8_t* last_six = pages + page - 6;
+  const uint8_t wire_order[6] = {0x02, 0x1b, 0x21, 0x3c, 0x4d, 0xfe};
+  std::memcpy(last_six, wire_order, 6);
+  EXPECT_EQ(MacAddress::from_bytes(last_six).value, 0x021b'213c'4dfeull);
+  uint8_t back[6] = {};
+  MacAddress::from_bytes(last_six).to_bytes(back);
+  EXPECT_EQ(std::memcmp(back, wire_order, 6), 0);
+  // Every byte lands in its place: one bit at a time through all 48.
+  for (int bit = 0; bit < 48; ++bit) {
+    const MacAddress mac{uint64_t{1} << bit};
+    mac.to_bytes(last_six);
+    EXPECT_EQ(MacAddress::from_bytes(last_six), mac) << "bit " << bit;
+  }
+  munmap(pages, 2 * page);
 }
 
 }  // namespace

@@ -1,0 +1,312 @@
+// Run-to-completion between RX and FWD (issue 21): where the layout puts RX(p) on FWD's lcore,
+// RX hands its burst to FWD directly (switch/burst_handoff.h) instead of through the fwd ring,
+// and FWD takes it in that input's turn, frames and credit frames in the order they came.
+// Elsewhere, and in the lab, the ring stays.
+
+#include <gtest/gtest.h>
+#include <rte_eth_ring.h>
+#include <rte_ethdev.h>
+#include <rte_mbuf.h>
+
+#include <fmt/format.h>
+
+#include <cstring>
+#include <stdexcept>
+
+#include "config/switch_config.h"
+#include "core/units.h"
+#include "fc/cbfc_engine.h"
+#include "frame_builder.h"
+#include "node/switch_node.h"
+#include "ring_testbed.h"
+#include "wire/control_frame_kind.h"
+#include "wire/credit_frame.h"
+#include "wire/ether_type.h"
+
+namespace fcswitch {
+namespace {
+
+constexpr uint64_t kHostMac = 0x02'00'00'00'00'01ull;
+constexpr uint64_t kSinkMac = 0x02'00'00'00'00'0Bull;
+constexpr uint32_t kFrameBytes = 1000;
+constexpr uint8_t kLosslessDscp = 24;  // class selector 3 → priority 3
+constexpr uint64_t kBufferBytes = 200'000;
+
+// Three net_ring ports (h0, h1, sink) the test feeds and drains by hand. The switch closes
+// the devices when it goes; the rings are freed here, after it.
+class RingPorts {
+ public:
+  explicit RingPorts(const std::string& name) {
+    pool_ =
+        rte_pktmbuf_pool_create((name + "_pool").c_str(), 1023, 0, 0, RTE_MBUF_DEFAULT_BUF_SIZE, 0);
+    if (!pool_) throw std::runtime_error("pool");
+    for (int p = 0; p < 3; ++p) {
+      const std::string base = fmt::format("{}_{}", name, p);
+      rte_ring* in = rte_ring_create((base + "_in").c_str(), 256, 0, RING_F_SP_ENQ | RING_F_SC_DEQ);
+      rte_ring* out =
+          rte_ring_create((base + "_out").c_str(), 256, 0, RING_F_SP_ENQ | RING_F_SC_DEQ);
+      if (!in || !out) throw std::runtime_error("rings");
+      const int id = rte_eth_from_rings(("r" + base).c_str(), &in, 1, &out, 1, 0);
+      char device[RTE_ETH_NAME_MAX_LEN];
+      if (id < 0 || rte_eth_dev_get_name_by_port(static_cast<uint16_t>(id), device) != 0)
+        throw std::runtime_error("rte_eth_from_rings " + base);
+      in_.push_back(in);
+      out_.push_back(out);
+      devices_.push_back(device);
+    }
+  }
+  ~RingPorts() {
+    for (size_t p = 0; p < in_.size(); ++p) {
+      drain(static_cast<int>(p));
+      rte_mbuf* m;
+      while (rte_ring_dequeue(in_[p], reinterpret_cast<void**>(&m)) == 0) rte_pktmbuf_free(m);
+      rte_ring_free(in_[p]);
+      rte_ring_free(out_[p]);
+    }
+    rte_mempool_free(pool_);
+  }
+
+  const std::string& device(int port) const { return devices_[port]; }
+  void send(int port, const std::vector<uint8_t>& frame) {
+    rte_mbuf* m = rte_pktmbuf_alloc(pool_);
+    ASSERT_NE(m, nullptr);
+    std::memcpy(rte_pktmbuf_append(m, static_cast<uint16_t>(frame.size())), frame.data(),
+                frame.size());
+    ASSERT_EQ(rte_ring_sp_enqueue(in_[port], m), 0);
+  }
+  // What the switch sent out of `port`, in order.
+  std::vector<std::vector<uint8_t>> drain(int port) {
+    std::vector<std::vector<uint8_t>> frames;
+    rte_mbuf* m;
+    while (rte_ring_sc_dequeue(out_[port], reinterpret_cast<void**>(&m)) == 0) {
+      const auto* data = rte_pktmbuf_mtod(m, const uint8_t*);
+      frames.emplace_back(data, data + rte_pktmbuf_data_len(m));
+      rte_pktmbuf_free(m);
+    }
+    return frames;
+  }
+  unsigned mbufs_in_use() const { return rte_mempool_in_use_count(pool_); }
+
+ private:
+  rte_mempool* pool_ = nullptr;
+  std::vector<rte_ring*> in_, out_;
+  std::vector<std::string> devices_;
+};
+
+// CBFC on priority 3 at the hosts' ports, none at the sink's; the sink's MAC is static.
+std::string switch_toml(const std::string& name, const std::string& layout,
+                        const std::string& device0, const std::string& device1,
+                        const std::string& device2) {
+  return fmt::format(R"(
+[switch]
+name = "{0}"
+lossless_priorities = [3]
+mbufs = 1023
+[buffer]
+lossless_ingress = {1}
+[flow_control]
+engine = "cbfc"
+[layout]
+{2}
+[[ports]]
+name = "h0"
+device = "{3}"
+[[ports]]
+name = "h1"
+device = "{4}"
+[[ports]]
+name = "sink"
+device = "{5}"
+flow_control = {{ engine = "none" }}
+[[fib]]
+mac = "02:00:00:00:00:0b"
+port = "sink"
+)",
+                     name, kBufferBytes, layout, device0, device1, device2);
+}
+
+constexpr const char* kCompact = "preset = \"compact\"";
+constexpr const char* kTestbed = "preset = \"testbed\"";
+// RX, FWD and TX on lcores of their own: RX hands over through the rings.
+constexpr const char* kSplit = R"(preset = "custom"
+lcores = [["rx:h0", "rx:h1", "rx:sink"], ["fwd"], ["tx:h0", "tx:h1", "tx:sink"]])";
+// Only h0's RX shares FWD's lcore.
+constexpr const char* kMixed = R"(preset = "custom"
+lcores = [["rx:h0", "fwd"], ["rx:h1", "rx:sink"], ["tx:h0", "tx:h1", "tx:sink"]])";
+
+std::unique_ptr<SwitchNode> make_switch(const RingPorts& ports, const std::string& name,
+                                        const std::string& layout,
+                                        RxHandoff handoff = RxHandoff::kDirect) {
+  const auto config = config::parse_switch_config(
+      switch_toml(name, layout, ports.device(0), ports.device(1), ports.device(2)), "test.toml");
+  return std::make_unique<SwitchNode>(config, kNsPerSecond, handoff);
+}
+
+// The switch's tasks by name (lcore_tasks() holds them in the layout's order).
+Task& task(const SwitchNode& node, const std::string& name) {
+  for (const auto& lcore : node.lcore_tasks())
+    for (Task* t : lcore)
+      if (t->name() == name) return *t;
+  throw std::runtime_error("no task " + name);
+}
+
+std::vector<uint8_t> data_frame(uint32_t sequence) {
+  traffic::FrameSpec spec;
+  spec.dst = kSinkMac;
+  spec.src = kHostMac;
+  spec.dscp = kLosslessDscp;
+  spec.sequence = sequence;
+  spec.size = kFrameBytes;
+  return traffic::build_frame(spec);
+}
+
+std::vector<uint8_t> credit_frame(uint32_t fctbs, uint32_t fccl) {
+  wire::CreditFrame frame{wire::MacAddress{kHostMac}, 1u << 3, {}};
+  frame.entry[3] = wire::CreditEntry{fctbs, fccl};
+  std::vector<uint8_t> bytes(wire::kCreditFrameBytes);
+  wire::encode_credit(frame, bytes.data());
+  return bytes;
+}
+
+TEST(RxFwdHandoff, TheLayoutSaysWhichRxHandsItsBurstsStraightToFwd) {
+  struct Case {
+    const char* layout;
+    RxHandoff handoff;
+    std::array<bool, 3> direct;
+  };
+  const Case cases[] = {
+      {kCompact, RxHandoff::kDirect, {true, true, true}},
+      {kTestbed, RxHandoff::kDirect, {false, false, false}},
+      {kSplit, RxHandoff::kDirect, {false, false, false}},
+      {kMixed, RxHandoff::kDirect, {true, false, false}},
+      {kCompact, RxHandoff::kRing, {false, false, false}},  // as the lab builds its switches
+  };
+  int i = 0;
+  for (const Case& c : cases) {
+    RingPorts ports(fmt::format("hwire{}", i));
+    const auto node = make_switch(ports, fmt::format("wire{}", i++), c.layout, c.handoff);
+    for (int p = 0; p < 3; ++p)
+      EXPECT_EQ(node->rx_hands_to_fwd(p), c.direct[p]) << c.layout << " port " << p;
+  }
+}
+
+// Three data frames, a credit frame (FCTBS 1000) and two more data frames from h0. Handed
+// over directly (compact) or through the ring (split), FWD sees them in that order: the five
+// frames reach the sink in order, and ABR is the FCTBS plus the blocks of the two frames after
+// it (IBA's resynchronisation), which the switch's next credit frame to h0 shows as its FCCL.
+class RxFwdHandoffOrder : public ::testing::TestWithParam<bool> {};
+
+TEST_P(RxFwdHandoffOrder, FramesAndCreditFramesReachFwdInTheOrderTheyCame) {
+  const bool direct = GetParam();
+  RingPorts ports(direct ? "hodirect" : "horing");
+  auto node = make_switch(ports, direct ? "odirect" : "oring", direct ? kCompact : kSplit);
+  ASSERT_EQ(node->rx_hands_to_fwd(0), direct);
+  constexpr uint32_t kFctbs = 1000;
+  for (uint32_t s = 0; s < 3; ++s) ports.send(0, data_frame(s));
+  ports.send(0, credit_frame(kFctbs, 50'000));
+  for (uint32_t s = 3; s < 5; ++s) ports.send(0, data_frame(s));
+
+  task(*node, "rx:h0").run_once(0);
+  if (direct) {
+    EXPECT_EQ(node->fwd_ring_frames(0), 0u);  // the ring is not used
+    EXPECT_EQ(node->fwd().handed_over(), 6u);
+  } else {
+    EXPECT_EQ(node->fwd_ring_frames(0), 6u);
+    EXPECT_EQ(node->fwd().handed_over(), 0u);
+  }
+  task(*node, "fwd").run_once(0);
+  EXPECT_EQ(node->fwd_ring_frames(0), 0u);
+  EXPECT_EQ(node->fwd().handed_over(), 0u);
+  EXPECT_EQ(node->fwd().processed(), 6u);
+  EXPECT_EQ(node->fwd().credit_frames(0), 1u);
+
+  task(*node, "tx:sink").run_once(0);  // the data leaves: h0's occupancy back to 0
+  const auto at_sink = ports.drain(2);
+  ASSERT_EQ(at_sink.size(), 5u);
+  for (uint32_t s = 0; s < 5; ++s) EXPECT_EQ(traffic::sequence_of(at_sink[s]), s);
+
+  task(*node, "tx:h0").run_once(0);  // CBFC's first credit update goes out at once
+  const auto at_h0 = ports.drain(0);
+  ASSERT_EQ(at_h0.size(), 1u);
+  ASSERT_EQ(wire::control_frame_kind(at_h0[0].data(), at_h0[0].size(), wire::kEtherTypeMacControl),
+            wire::ControlFrameKind::kCredit);
+  const auto update = wire::decode_credit(at_h0[0].data(), at_h0[0].size());
+  ASSERT_EQ(update.status, wire::ControlDecodeStatus::kOk);
+  const uint32_t abr = kFctbs + 2 * wire::credit_blocks(kFrameBytes);
+  EXPECT_EQ(update.frame.entry[3].fccl, abr + kBufferBytes / wire::kCreditBlockBytes);
+  node.reset();
+  EXPECT_EQ(ports.mbufs_in_use(), 0u);
+}
+
+INSTANTIATE_TEST_SUITE_P(DirectAndRing, RxFwdHandoffOrder, ::testing::Bool(),
+                         [](const auto& info) { return info.param ? "Direct" : "Ring"; });
+
+// Frames RX handed over that FWD never took (the lcores stopped in between) are freed at
+// shutdown as shutdown_flush drops of the port they came in on.
+TEST(RxFwdHandoff, WhatFwdDidNotTakeIsFlushedAtShutdown) {
+  RingPorts ports("hoflush");
+  auto node = make_switch(ports, "oflush", kCompact);
+  for (uint32_t s = 0; s < 4; ++s) ports.send(1, data_frame(s));
+  task(*node, "rx:h1").run_once(0);
+  ASSERT_EQ(node->fwd().handed_over(), 4u);
+  EXPECT_FALSE(node->progress().empty);
+  EXPECT_EQ(node->flush(), 4u);
+  EXPECT_EQ(node->drops(1, DropReason::kShutdownFlush), 4u);
+  EXPECT_EQ(node->fwd().handed_over(), 0u);
+  node.reset();
+  EXPECT_EQ(ports.mbufs_in_use(), 0u);
+}
+
+// Two hosts overload the sink for 2 ms, lossless and lossy frames alternately (the ring
+// testbed's hosts obey the switch's credits): the switch with RX handing over directly
+// (compact) and the one with rings between the same tasks polled in the same order (split)
+// deliver, drop and grant exactly alike — FWD's turns among its inputs did not change.
+TEST(RxFwdHandoff, DirectAndRingPathsForwardAlikeUnderOverload) {
+  struct Outcome {
+    std::vector<uint64_t> figures;
+  };
+  auto run = [](const char* layout, const std::string& name) {
+    testbed::RingTestbed bed(name, 3, 64);
+    bed.start(config::parse_switch_config(
+        switch_toml(name, layout, bed.device(0), bed.device(1), bed.device(2)), "test.toml"));
+    const fc::LinkParams link{10'000'000'000, 1000, kBufferBytes};
+    for (int h = 0; h < 2; ++h) {
+      traffic::FrameSpec spec{kSinkMac, kHostMac + static_cast<uint64_t>(h),
+                              {},       traffic::FrameSpec::L3::kIpv4,
+                              0x88B6,   kLosslessDscp,
+                              0,        kFrameBytes};
+      bed.end(h).add_stream(testbed::Stream{spec, true});
+      spec.dscp = 0;
+      bed.end(h).add_stream(testbed::Stream{spec, false});
+      auto gate = std::make_unique<fc::CbfcEgressGate>();
+      auto generator = std::make_unique<fc::CbfcFeedbackGenerator>(
+          fc::CbfcParams{}.resolved(link), fc::EngineContext{link, TickRate{}, 3}, *gate);
+      bed.end(h).set_engine(fc::EngineInstance{std::move(generator), std::move(gate)}, 3);
+    }
+    bed.end(2).drain_at(10'000'000'000);
+    uint64_t now = 0;
+    for (; now < 2'000'000; now += 100) bed.step(now);
+    bed.settle(now, 100);
+    Outcome out;
+    SwitchNode& node = bed.node();
+    for (int h = 0; h < 2; ++h)
+      out.figures.insert(
+          out.figures.end(),
+          {bed.end(h).sent(3), bed.end(h).sent(0), bed.end(h).credit_frames_received(),
+           bed.end(h).last_credit_limit(), node.rx_control_frames(h)});
+    out.figures.insert(out.figures.end(), {bed.end(2).received(3), bed.end(2).received(0)});
+    for (int p = 0; p < 3; ++p)
+      for (int r = 0; r < static_cast<int>(DropReason::kCount); ++r)
+        out.figures.push_back(node.drops(p, static_cast<DropReason>(r)));
+    EXPECT_EQ(node.drops(0, DropReason::kFwdRingFull), 0u);
+    bed.stop();
+    return out;
+  };
+  const Outcome direct = run(kCompact, "eqdirect");
+  const Outcome ring = run(kSplit, "eqring");
+  EXPECT_GT(direct.figures[0], 100u);  // h0 sent lossless frames
+  EXPECT_EQ(direct.figures, ring.figures);
+}
+
+}  // namespace
+}  // namespace fcswitch

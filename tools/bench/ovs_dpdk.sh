@@ -73,9 +73,11 @@ ovs_start() {  # dir, DPDK file prefix, PMD CPU mask
   ovs_db_pid=$!
   # --retry: wait for the server's socket (bounded by --timeout) instead of a sleep.
   ovs_vsctl --retry --no-wait init || return 1
-  # Without hugepages: --no-huge takes -m MB of ordinary memory, and 22.11 needs --legacy-mem
-  # with it for OVS's mempools (one contiguous allocation, never grown). OVS adds -l itself
-  # (its main thread's core) and its PMD threads come from pmd-cpu-mask.
+  # Without hugepages: --no-huge takes -m MB of ordinary memory. --legacy-mem is what makes
+  # it start: without it OVS 3.1 adds --in-memory, which DPDK 22.11 refuses beside --no-huge
+  # ("Option --legacy-mem is not compatible with --in-memory": --no-huge implies legacy
+  # memory). So DPDK keeps a runtime directory under the file prefix: ovs_stop removes it.
+  # OVS adds -l itself (its main thread's core); its PMD threads come from pmd-cpu-mask.
   ovs_vsctl --no-wait set Open_vSwitch . other_config:dpdk-init=true \
     "other_config:dpdk-extra=--no-huge -m 1024 --legacy-mem --no-pci --no-telemetry --file-prefix=$ovs_prefix --log-level=warning" \
     "other_config:pmd-cpu-mask=$3" || return 1

@@ -211,6 +211,7 @@ fcswitch_cases=(plain pfc gfc tagger two_lcore capped)
 # --- the rounds -----------------------------------------------------------------------------
 
 touch "$results" "$failed" "$work/notes"
+load_before=$(cut -d' ' -f1-3 /proc/loadavg)
 ovs_installed=yes
 ovs_install || {
   ovs_installed=no
@@ -321,6 +322,8 @@ fi
 echo
 echo "64-byte frames, one direction net_pcap (infinite_rx) → net_null, $(nproc) CPUs," \
   "median of $runs runs of ${seconds} s"
+# Busy-polling forwarders share the CPUs with whatever else runs: the load says how much.
+echo "load average before: $load_before, after: $(cut -d' ' -f1-3 /proc/loadavg)"
 python3 - "$results" "$latency" "${half_mpps:-}" <<'PY'
 import statistics, sys
 

@@ -398,9 +398,12 @@ else:
         print(head + "\n  residence time in the switch: n/a (its report has no residence_ns yet)")
     else:
         med = lambda i: statistics.median(float(l[i]) for l in lat) / 1e3
+        # p50/p99 are bucket bounds (core/latency_histogram.h: 100 ns wide up to 12.8 µs,
+        # doubling above); max is exact.
         print(head + f"\n  residence time, RX poll → TX burst, out port: p50 {med(2):.1f} µs,"
               f" p99 {med(3):.1f} µs, max {max(float(l[4]) for l in lat) / 1e3:.1f} µs"
-              f" (medians of {len(lat)} runs, max of all; {lat[-1][1]} samples in the last)")
+              f"\n  (medians of {len(lat)} runs, the max of all; {lat[-1][1]} frames in the last"
+              f" run; p50/p99 to the histogram's 100 ns buckets below 12.8 µs)")
 PY
 if [ -s "$work/notes" ]; then echo; cat "$work/notes"; fi
 if [ -s "$failed" ]; then

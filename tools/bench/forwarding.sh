@@ -21,7 +21,10 @@
 # Then the latency at 50 % of fcswitch's peak (compact, plain): a second fcswitch on CPU 0
 # paces the same frames into a net_memif link (its port pacer, rate_limit) to the switch
 # under test on CPU 1, which sends them to net_null; the switch reports per port the
-# residence time (RX poll → TX burst) of the frames that left by it: p50/p99/max.
+# residence time (RX poll → TX burst) of the frames that left by it: p50/p99/max. A frame
+# late in a burst of 32 waits for those before it, so a full burst alone is ~32 packet times.
+# The two processes must both be on their CPUs for frames to move: the offered rate (what
+# the generator sent) is printed beside the target, and falls short while other work runs.
 #
 # Usage: tools/bench/forwarding.sh [RUNS] [SECONDS]   (default 3 runs of 5 s per case)
 # FCSWITCH=/path/fcswitch compares another build; KEEP=1 keeps the run's directory (logs,

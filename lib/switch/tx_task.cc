@@ -1,6 +1,7 @@
 #include "switch/tx_task.h"
 
 #include <algorithm>
+#include <bit>
 
 #include <rte_mbuf.h>
 #include <rte_ring.h>
@@ -124,6 +125,55 @@ void TxTask::drop_queue(int queue) {
   scheduler_.on_empty(queue);
 }
 
+// Takes the head packet of queue `q`, which the scheduler picked; or, when `q` is the only
+// eligible queue (`alone`), as many of its head packets as the burst, its gate and the port's
+// pacer allow, in one go — what picking them one by one would do, the scheduler's state
+// included.
+void TxTask::take(int q, uint64_t now, bool alone, uint16_t limit, QueueMask& open,
+                  std::array<uint16_t, kNumEgressQueues>& allowed,
+                  std::array<uint16_t, kNumEgressQueues>& taken,
+                  std::array<uint32_t, kNumEgressQueues>& head_bytes) {
+  QueueHead& head = heads_[q];
+  const uint32_t* bytes = head.bytes + head.first;
+  uint16_t k = 1;
+  if (alone) {
+    k = std::min<uint16_t>(head.count, static_cast<uint16_t>(limit - pending_count_));
+    if (allowed[q] != EgressGates::kUnlimited) k = std::min(k, allowed[q]);
+  }
+  if (pacer_) k = static_cast<uint16_t>(pacer_->admit(now, bytes, k));  // ≥ 1: it may send
+  if (alone) {
+    scheduler_.take_run(q, bytes, k);
+  } else {
+    scheduler_.on_sent(q, bytes[0]);
+  }
+  for (uint16_t i = 0; i < k; ++i) {
+    rte_mbuf* m = head.pkts[head.first + i];
+    if (pad_short_frames_ && bytes[i] < kEthernetMinFrameBytes)
+      (pad_to_min_frame(m) ? short_frames_padded_ : short_frames_unpadded_).increment();
+    pending_meta_[pending_count_] = state_.meta(m);
+    pending_rx_ticks_[pending_count_] = state_.meta.rx_ticks(m);
+    pending_[pending_count_++] = m;
+  }
+  head.first = static_cast<uint16_t>(head.first + k);
+  head.count = static_cast<uint16_t>(head.count - k);
+  taken[q] = static_cast<uint16_t>(taken[q] + k);
+  if (head.count == 0) {
+    // The gate learns what went before it is asked about the next head.
+    gates_.commit(q, now, head.bytes + head.first - taken[q], taken[q]);
+    taken[q] = 0;
+    if (!refill(q)) {
+      scheduler_.on_empty(q);
+      return;
+    }
+    gates_.refresh(q, now, head);
+    allowed[q] = gates_.allowance(q);
+  } else if (allowed[q] != EgressGates::kUnlimited) {
+    allowed[q] = static_cast<uint16_t>(allowed[q] - k);
+  }
+  head_bytes[q] = head.bytes[head.first];  // only the queue just served has a new head
+  if (allowed[q] == 0) open &= static_cast<QueueMask>(~(1u << q));
+}
+
 void TxTask::fill_burst(uint64_t now) {
   for (int q = 0; q < kNumEgressQueues; ++q)
     if (!(backlogged_ >> q & 1u)) refill(q);
@@ -147,36 +197,11 @@ void TxTask::fill_burst(uint64_t now) {
     if (!eligible) break;
     // The port's cap applies to data; our feedback frames are not held back by it.
     if (pacer_ && !pacer_->may_send(now)) break;
-    const int q = scheduler_.pick(eligible, head_bytes);
+    // One queue eligible: a run of its packets at once; else the scheduler picks one.
+    const bool alone = std::has_single_bit(eligible);
+    const int q = alone ? std::countr_zero(eligible) : scheduler_.pick(eligible, head_bytes);
     if (q == EgressScheduler::kNone) break;
-    QueueHead& head = heads_[q];
-    rte_mbuf* m = head.pkts[head.first];
-    const uint32_t length = head.bytes[head.first];
-    ++head.first;
-    --head.count;
-    ++taken[q];
-    if (pad_short_frames_ && length < kEthernetMinFrameBytes)
-      (pad_to_min_frame(m) ? short_frames_padded_ : short_frames_unpadded_).increment();
-    scheduler_.on_sent(q, length);
-    if (pacer_) pacer_->on_send(now, length);
-    pending_meta_[pending_count_] = state_.meta(m);
-    pending_rx_ticks_[pending_count_] = state_.meta.rx_ticks(m);
-    pending_[pending_count_++] = m;
-    if (head.count == 0) {
-      // The gate learns what went before it is asked about the next head.
-      gates_.commit(q, now, head.bytes + head.first - taken[q], taken[q]);
-      taken[q] = 0;
-      if (!refill(q)) {
-        scheduler_.on_empty(q);
-        continue;
-      }
-      gates_.refresh(q, now, head);
-      allowed[q] = gates_.allowance(q);
-    } else if (allowed[q] != EgressGates::kUnlimited) {
-      --allowed[q];
-    }
-    head_bytes[q] = head.bytes[head.first];  // only the queue just served has a new head
-    if (allowed[q] == 0) open &= static_cast<QueueMask>(~(1u << q));
+    take(q, now, alone, limit, open, allowed, taken, head_bytes);
   }
   for (int q = 0; q < kNumEgressQueues; ++q)
     if (taken[q]) gates_.commit(q, now, heads_[q].bytes + heads_[q].first - taken[q], taken[q]);

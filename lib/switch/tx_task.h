@@ -129,6 +129,10 @@ class TxTask : public Task {
   std::array<uint32_t, kNumPriorities> pending_blocks() const;
   void drop_queue(int queue);
   void fill_burst(uint64_t now);
+  void take(int q, uint64_t now, bool alone, uint16_t limit, QueueMask& open,
+            std::array<uint16_t, kNumEgressQueues>& allowed,
+            std::array<uint16_t, kNumEgressQueues>& taken,
+            std::array<uint32_t, kNumEgressQueues>& head_bytes);
 
   int port_;
   PortIo& io_;

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs what is missing, builds, and runs every test: unit, config examples, DPDK and
 # vdev integration (build/), the unit tests again under ASan+UBSan (build-asan/), and the
-# parser fuzzer (build-fuzz/).
+# frame-parser and config-reader fuzzers (build-fuzz/).
 # Ends with one line: "tests: N passed, M failed".
 set -uo pipefail
 cd "$(dirname "$0")/.."

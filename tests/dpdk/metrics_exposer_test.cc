@@ -4,6 +4,7 @@
 #include <arpa/inet.h>
 #include <netinet/in.h>
 #include <sys/socket.h>
+#include <sys/time.h>
 #include <unistd.h>
 
 #include <gtest/gtest.h>
@@ -34,6 +35,9 @@ int connect_to(int port) {
 std::string scrape(int port) {
   const int fd = connect_to(port);
   if (fd < 0) return {};
+  // A blocked exposer makes the scrape come back empty after 10 s, not hang the test.
+  const timeval wait{10, 0};
+  setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &wait, sizeof(wait));
   const std::string request = "GET /metrics HTTP/1.0\r\nHost: 127.0.0.1\r\n\r\n";
   std::string response;
   if (write(fd, request.data(), request.size()) == static_cast<ssize_t>(request.size())) {

@@ -2,6 +2,8 @@
 
 #include "wire/big_endian.h"
 #include "wire/ether_type.h"
+#include "wire/local_experimental.h"
+#include "wire/pabo_shim.h"
 
 namespace fcswitch::wire {
 
@@ -38,6 +40,15 @@ FrameHeader parse_frame_header(const uint8_t* data, size_t length) {
       h.vlan_id = tci & 0x0FFF;
     }
     offset += kVlanTagBytes;
+    type = load_be16(data + offset);
+  }
+  // A bounced frame: PABO's shim, then the frame's own EtherType (wire/pabo_shim.h).
+  if (type == kEtherTypeLocalExperimental1 && offset + 3 <= length &&
+      data[offset + 2] == static_cast<uint8_t>(LocalSubtype::kPabo)) {
+    if (offset + kPaboShimBytes + 2 > length || data[offset + 3] != kPaboShimVersion) return h;
+    h.pabo_offset = static_cast<uint16_t>(offset);
+    h.bounces = load_be16(data + offset + 4);
+    offset += kPaboShimBytes;
     type = load_be16(data + offset);
   }
   h.ether_type = type;

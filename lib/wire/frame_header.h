@@ -13,7 +13,8 @@ namespace fcswitch::wire {
 enum class FrameStatus : uint8_t {
   kOk,
   kRunt,       // ends inside its Ethernet header (14 bytes, 4 more per VLAN tag)
-  kMalformed,  // an IP header runs past the end, or is not what its EtherType says
+  kMalformed,  // an IP header runs past the end, or is not what its EtherType says; or a
+               // PABO shim that is cut short or of another version
 };
 
 enum class L3Kind : uint8_t { kOther, kIpv4, kIpv6 };
@@ -22,13 +23,19 @@ struct FrameHeader {
   FrameStatus status = FrameStatus::kMalformed;
   MacAddress dst;
   MacAddress src;
-  uint16_t ether_type = 0;  // after any VLAN tags
+  uint16_t ether_type = 0;  // after any VLAN tags and PABO shim: the frame's own
   bool has_vlan = false;
   uint8_t pcp = 0;  // of the outer tag, when has_vlan
   uint16_t vlan_id = 0;
   L3Kind l3 = L3Kind::kOther;
   uint8_t dscp = 0;        // when l3 is IPv4 or IPv6
   uint16_t l3_offset = 0;  // byte offset of the IP header
+  // A PABO shim (wire/pabo_shim.h): the offset of its EtherType, 0 when there is none; and
+  // its bounce count n_p.
+  uint16_t pabo_offset = 0;
+  uint16_t bounces = 0;
+
+  bool has_pabo_shim() const { return pabo_offset != 0; }
 };
 
 // Any frame with a whole Ethernet header is parsed, however short: a Linux host sends its

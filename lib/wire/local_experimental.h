@@ -10,6 +10,7 @@ namespace fcswitch::wire {
 
 enum class LocalSubtype : uint8_t {
   kCredit = 0xCB,  // CBFC / time-based GFC credit update (wire/credit_frame.h)
+  kPabo = 0xB0,    // PABO's bounce shim on a data frame (wire/pabo_shim.h)
 };
 
 }  // namespace fcswitch::wire

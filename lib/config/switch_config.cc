@@ -14,6 +14,7 @@
 #include "config/cpu_list.h"
 #include "config/flow_control_config.h"
 #include "config/plain_name.h"
+#include "config/pabo_config.h"
 #include "config/queue_list.h"
 #include "config/table_reader.h"
 #include "config/text_file.h"
@@ -654,6 +655,7 @@ SwitchConfig read_switch_config(const toml::table& root, const std::string& file
   read_tagger(reader, config);  // needs ports and lossless priorities
   read_buffer(reader, config);
   read_flow_control(reader, flow_control_tables, config);  // needs ports, buffer, priorities
+  read_pabo(reader, config);  // needs flow control, tagger, queueing
   read_fib(reader, config);
   read_layout(reader, config);
   config.metrics = read_metrics(reader);

@@ -55,7 +55,12 @@ enum class DropKind : uint8_t {
   X(kTtlExpired, "ttl_expired", kData,                                                            \
     "the IPv4 TTL or IPv6 hop limit ran out ([switch] decrement_ttl): a routing loop")            \
   X(kOversize, "oversize", kData,                                                                 \
-    "longer than the ingress port's MTU allows (+ Ethernet header and VLAN tag)")
+    "longer than the ingress port's MTU allows (+ Ethernet header and VLAN tag)")                 \
+  X(kQueueCapacity, "queue_capacity", kData,                                                      \
+    "a PABO queue's sub-queue was at its capacity ([pabo]): a drop-tail queue without bouncing, " \
+    "or no room in the bounce sub-queue a bounce goes to")                                        \
+  X(kNoHeadroom, "no_headroom", kData,                                                            \
+    "a bounce found no room in front of the frame for PABO's shim (mbuf headroom)")
 // clang-format on
 
 enum class DropReason : uint8_t {

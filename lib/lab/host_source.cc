@@ -65,7 +65,12 @@ bool HostSource::send_one(Flow& flow, uint64_t now) {
   m->data_len = length;
   m->pkt_len = length;
   stamp_flow_sequence(data, flow.sequence);
-  const PacketMeta meta{kApplicationPort, flow.spec.priority, flow.spec.priority, 0, length};
+  const PacketMeta meta{.ingress_port = kApplicationPort,
+                        .priority = flow.spec.priority,
+                        .egress_queue = flow.spec.priority,
+                        .lossy = 0,
+                        .pabo = 0,
+                        .charged_bytes = length};
   state_.charge(meta, kNicPort);
   state_.meta(m) = meta;
   state_.meta.rx_ticks(m) = now;  // the host's queue is where it waits: its residence time

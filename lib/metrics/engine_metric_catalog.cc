@@ -6,6 +6,7 @@
 
 #include "fc/engine_registry.h"
 #include "node/flow_control_counters.h"
+#include "node/pabo_port_counters.h"
 #include "wire/credit_frame.h"
 
 namespace fcswitch::metrics {
@@ -40,7 +41,7 @@ std::string describe(const EngineMetric& m, std::string_view where) {
 }
 
 std::vector<CounterTable> registered_tables() {
-  std::vector<CounterTable> tables = {{"TX", kTxFlowControlCounters}};
+  std::vector<CounterTable> tables = {{"TX", kTxFlowControlCounters}, {"PABO", kPaboPortCounters}};
   const fc::EngineRegistry& registry = fc::EngineRegistry::instance();
   for (std::string_view name : registry.names()) {
     const fc::EngineDescriptor& engine = *registry.find(name);

@@ -7,6 +7,7 @@
 
 #include "metrics/metric_family_set.h"
 #include "node/flow_control_counters.h"
+#include "node/pabo_port_counters.h"
 
 namespace fcswitch::metrics {
 
@@ -95,6 +96,12 @@ void collect_ports(MetricFamilySet& out, const std::string& node, const SwitchNo
               at, static_cast<double>(sw.ingress_occupancy_bytes(p, prio)));
       out.add("fcswitch_ingress_occupancy_max_bytes", G, "Highest ingress occupancy seen", at,
               static_cast<double>(sw.max_ingress_occupancy_bytes(p, prio)));
+      if (has_priority(sw.pabo_priorities(), prio))
+        pabo_port_counters(sw, p, prio, [&](const fc::CounterDescriptor& counter, uint64_t value) {
+          const EngineMetric metric = engine_metric(counter);
+          out.add(metric.family, metric.type, metric.help, at,
+                  static_cast<double>(value) * metric.scale);
+        });
       const TxTask& tx = sw.tx(p);
       if (!tx.has_engine(prio)) continue;
       Labels fc = at;

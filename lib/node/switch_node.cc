@@ -9,6 +9,7 @@
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
+#include <bit>
 #include <stdexcept>
 
 #include "node/port_engines.h"
@@ -71,22 +72,31 @@ void SwitchNode::build(RxHandoff handoff) {
   const config::SwitchConfig& config = config_;
   const std::string prefix = config.name;
   const int n = static_cast<int>(ports_.size());
-  state_ =
-      std::make_unique<SwitchState>(n, prefix, config.fwd_ring_packets, config.egress_queue_packets,
-                                    config.queueing == config::Queueing::kInputFair);
+  state_ = std::make_unique<SwitchState>(
+      n, prefix, config.fwd_ring_packets, config.egress_queue_packets,
+      config.queueing == config::Queueing::kInputFair, config.pabo.priorities,
+      std::bit_ceil(config.pabo.settings.bounce_capacity_packets + 1));
   fib_ = std::make_unique<L2Fib>(prefix + "_fib", kFibEntries);
-  FwdSettings fwd{config.priority_maps,
-                  config.lossless_priorities,
-                  config.buffer,
-                  config.mac_learning,
-                  nullptr,
-                  {},
-                  config.ecmp_seed,
-                  config.decrement_ttl};
+  FwdSettings fwd;
+  fwd.priority_maps = config.priority_maps;
+  fwd.lossless_priorities = config.lossless_priorities;
+  fwd.buffer = config.buffer;
+  fwd.mac_learning = config.mac_learning;
+  fwd.ecmp_seed = config.ecmp_seed;
+  fwd.decrement_ttl = config.decrement_ttl;
   fwd.ecmp_groups = install_fib(config.fib);
   fwd.input_queued = config.queueing == config::Queueing::kInputHol;
   fwd.input_turns = config.crossbar == config::Crossbar::kInputTurns;
   for (int p = 0; p < n; ++p) fwd.max_frame_bytes.push_back(ports_[p].mtu + kEthernetHeaderBytes);
+  fwd.pabo_priorities = config.pabo.priorities;
+  fwd.pabo = config.pabo.settings;
+  // Each switch draws its own bounces: the seed, or one from its name (FNV-1a).
+  fwd.pabo_seed = config.pabo.seed;
+  if (!fwd.pabo_seed) {
+    fwd.pabo_seed = 0xcbf29ce484222325ull;
+    for (const char c : config.name)
+      fwd.pabo_seed = (fwd.pabo_seed ^ static_cast<uint8_t>(c)) * 0x100000001b3ull;
+  }
 
   for (int p = 0; p < n; ++p) {
     const auto& port = config.ports[p];

@@ -110,6 +110,12 @@ class SwitchNode {
   uint64_t egress_depth_bytes(int port, int queue) const {
     return state_->egress_depth[port]->value(queue);
   }
+  // Packets waiting in a PABO sub-queue of (port, queue) (0 where there is none).
+  uint64_t pabo_queue_packets(int port, int queue, bool bounce_subqueue) const {
+    if (!has_priority(state_->pabo_queues, queue)) return 0;
+    return state_->pabo_depth[port]->value(SwitchState::pabo_slot(queue, bounce_subqueue, false));
+  }
+  PriorityMask pabo_priorities() const { return state_->pabo_queues; }
   // Bytes waiting in queue `queue` of `egress_port` that arrived on (`ingress_port`,
   // `priority`). With Tagger the queue is the new tag's, not always the arrival priority.
   uint64_t queued_from_bytes(int egress_port, int queue, int ingress_port, int priority) const {

@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 
 #include "node/flow_control_counters.h"
+#include "node/pabo_port_counters.h"
 
 namespace fcswitch {
 
@@ -142,6 +143,18 @@ std::string report_json(const SwitchNode& node, const ShutdownCheck& check) {
       flow_control[std::to_string(prio)] = engine;
     }
     port["flow_control"] = flow_control;
+    if (node.pabo_priorities()) {
+      Json pabo = Json::object();
+      for (int prio = 0; prio < kNumPriorities; ++prio) {
+        if (!has_priority(node.pabo_priorities(), prio)) continue;
+        Json counters = Json::object();
+        pabo_port_counters(node, p, prio, [&](const fc::CounterDescriptor& c, uint64_t value) {
+          counters[std::string(c.name)] = value;
+        });
+        pabo[std::to_string(prio)] = counters;
+      }
+      port["pabo"] = pabo;
+    }
     ports.push_back(std::move(port));
   }
   Json out = {{"switch", node.config().name},

@@ -13,6 +13,7 @@
 #include "params/buffer_params.h"
 #include "params/flow_control_params.h"
 #include "params/observability_params.h"
+#include "params/pabo_params.h"
 #include "params/priority_maps.h"
 #include "params/scheduler_params.h"
 #include "params/tagger_settings.h"
@@ -102,6 +103,7 @@ struct SwitchConfig {
   Queueing queueing = Queueing::kOutput;      // [switch] queueing
   Crossbar crossbar = Crossbar::kInputTurns;  // [switch] crossbar (input-hol only)
   std::optional<TaggerSettings> tagger;       // [tagger]
+  PaboParams pabo;                            // [pabo]: packet bounce
   std::optional<MetricsConfig> metrics;       // [metrics]: Prometheus exposer
   std::optional<TraceConfig> trace;           // [trace]: high-resolution occupancy trace
   std::vector<FibEntry> fib;

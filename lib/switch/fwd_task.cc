@@ -14,6 +14,7 @@
 #include "wire/control_frame_kind.h"
 #include "wire/credit_frame.h"
 #include "wire/frame_header.h"
+#include "wire/pabo_shim.h"
 #include "wire/ttl_decrement.h"
 
 namespace fcswitch {
@@ -48,12 +49,17 @@ FwdTask::FwdTask(const FwdSettings& settings, SwitchState& state, L2Fib& fib)
       decrement_ttl_(settings.decrement_ttl),
       input_turns_(settings.input_turns),
       max_frame_bytes_(settings.max_frame_bytes),
-      stages_(static_cast<size_t>(state.ports) * kNumEgressQueues),
+      stages_(static_cast<size_t>(state.ports) * kNumEgressQueues *
+              (settings.pabo_priorities ? 2 : 1)),
+      bounce_stage_base_(state.ports * kNumEgressQueues),
+      pabo_priorities_(settings.pabo_priorities),
       admitted_packets_(std::make_unique<OwnedCounter[]>(state.ports * kNumPriorities)),
       admitted_bytes_(std::make_unique<OwnedCounter[]>(state.ports * kNumPriorities)),
       max_occupancy_(std::make_unique<OwnedGauge[]>(state.ports * kNumPriorities)),
       credit_frames_(std::make_unique<OwnedCounter[]>(state.ports)),
-      drops_(state.ports) {
+      drops_(state.ports),
+      pabo_counters_(state.ports) {
+  if (pabo_priorities_) bounce_policy_.emplace(settings.pabo, settings.pabo_seed);
   handoffs_.resize(state.ports);
   for (int in = 0; in < state.ports; ++in)
     flood_last_.push_back(in == state.ports - 1 ? state.ports - 2 : state.ports - 1);
@@ -258,7 +264,9 @@ void FwdTask::forward_burst(rte_mbuf** pkts, unsigned n, int in_port, bool cold)
     if (fates_[i] != Fate::kForward) continue;
     sources_[i] = header.src;
     destinations_[i] = header.dst;
-    if (mac_learning_ && !header.src.is_multicast()) learn_mask |= 1u << i;
+    // A bounced frame came from downstream: its source is not behind this port (PABO §III).
+    if (mac_learning_ && !header.src.is_multicast() && !header.has_pabo_shim())
+      learn_mask |= 1u << i;
     if (!header.dst.is_multicast()) lookup_mask |= 1u << i;
   }
   // The burst's learning and lookups, in one bulk call, as if done packet by packet.
@@ -324,6 +332,8 @@ FwdTask::Fate FwdTask::link_local_fate(rte_mbuf* m) const {
     out_port = group[topology::ecmp_member(topology::flow_hash(key, ecmp_seed_),
                                            static_cast<int>(group.size()))];
   }
+  if (has_priority(pabo_priorities_, priority) && out_port != L2Fib::kUnknown)
+    return admit_pabo(m, in_port, out_port, priority, header);  // back where it came from too
   if (out_port == in_port) return drop(m, in_port, DropReason::kSamePort);
   if (out_port != L2Fib::kUnknown) return admit(m, in_port, out_port, priority, header);
 
@@ -387,28 +397,119 @@ FwdTask::Fate FwdTask::link_local_fate(rte_mbuf* m) const {
   if (lossless && occupancy + bytes > max_occupancy_[slot].read())
     occupancy = ingress_bytes(slot, priority, true);
 
-  const int stage_index = out_port * kNumEgressQueues + queue;
+  enqueue(m, in_port, out_port, priority, queue, lossless, occupancy, PaboSubqueue::kNone);
+}
+
+[[gnu::always_inline]] inline bool FwdTask::enqueue(rte_mbuf* m, int in_port, int out_port,
+                                                    uint8_t priority, int queue, bool lossless,
+                                                    uint64_t occupancy, PaboSubqueue pabo) {
+  const bool bounce_subqueue = pabo == PaboSubqueue::kBounce;
+  const int stage_index =
+      (bounce_subqueue ? bounce_stage_base_ : 0) + out_port * kNumEgressQueues + queue;
   Stage& stage = stages_[stage_index];
   // The ring's room is read when the stage is first used in the burst, and again only when
   // that says full: a packet is refused only if a read at that moment refuses it. (An
   // input-queued switch holds the packet in its input FIFO until the ring has room.)
   if (!inputs_ && (stage.count == 0 || stage.count >= stage.room)) {
-    stage.room = static_cast<uint16_t>(std::min<unsigned>(
-        rte_ring_free_count(state_.egress_ring(out_port, queue, in_port)), kBurstSize));
-    if (stage.count >= stage.room) return drop(m, in_port, DropReason::kEgressRingFull);
+    rte_ring* ring = bounce_subqueue ? state_.bounce_rings[out_port][queue].get()
+                                     : state_.egress_ring(out_port, queue, in_port);
+    stage.room = static_cast<uint16_t>(std::min<unsigned>(rte_ring_free_count(ring), kBurstSize));
+    if (stage.count >= stage.room) {
+      drop(m, in_port, DropReason::kEgressRingFull);
+      return false;
+    }
   }
 
-  const PacketMeta meta{static_cast<uint8_t>(in_port), priority, static_cast<uint8_t>(queue),
-                        static_cast<uint8_t>(!lossless), bytes};
+  const uint32_t bytes = rte_pktmbuf_pkt_len(m);
+  const int slot = SwitchState::occupancy_slot(in_port, priority);
+  const PacketMeta meta{.ingress_port = static_cast<uint8_t>(in_port),
+                        .priority = priority,
+                        .egress_queue = static_cast<uint8_t>(queue),
+                        .lossy = !lossless && pabo == PaboSubqueue::kNone,
+                        .pabo = static_cast<uint8_t>(pabo),
+                        .charged_bytes = bytes};
   state_.charge(meta, out_port);
   state_.meta(m) = meta;
   if (lossless && occupancy + bytes > max_occupancy_[slot].read())
     max_occupancy_[slot].set(occupancy + bytes);
   admitted_packets_[slot].increment();
   admitted_bytes_[slot].add(bytes);
-  if (inputs_) return inputs_->push(slot, m, static_cast<uint16_t>(out_port));
+  if (inputs_) {
+    inputs_->push(slot, m, static_cast<uint16_t>(out_port));
+    return true;
+  }
   if (stage.count == 0) touched_stages_.push_back(stage_index);
   stage.pkts[stage.count++] = m;
+  return true;
+}
+
+pabo::SubqueueDepth FwdTask::pabo_depth(int port, int queue, bool bounce_subqueue) const {
+  const ChargeReleaseCounters& depth = *state_.pabo_depth[port];
+  return {depth.value(SwitchState::pabo_slot(queue, bounce_subqueue, false)),
+          depth.value(SwitchState::pabo_slot(queue, bounce_subqueue, true))};
+}
+
+void FwdTask::admit_pabo(rte_mbuf* m, int in_port, int out_port, uint8_t priority,
+                         const wire::FrameHeader& header) {
+  // PABO's queues are admitted by their sub-queues' capacities, not by the shared buffer;
+  // their queue is their priority (no Tagger with PABO: the config refuses it).
+  const int queue = priority;
+  const uint32_t bytes = rte_pktmbuf_pkt_len(m);
+  const bool bounced_before = header.bounces > 0;
+  if (bounced_before) pabo_counters_.increment(PaboCounters::kArrivedBounced, in_port, priority);
+  // The sub-queue it would join: the bounce one once it has been bounced (the authors' code).
+  const pabo::SubqueueDepth depth = pabo_depth(out_port, queue, bounced_before);
+  if (bounce_policy_->bounces(depth, bytes, header.bounces))
+    return bounce(m, in_port, priority, header);
+  if (bounce_policy_->full(depth, bytes, bounced_before)) {
+    pabo_counters_.increment(bounced_before ? PaboCounters::kBounceFull : PaboCounters::kNormalFull,
+                             out_port, priority);
+    return drop(m, in_port, DropReason::kQueueCapacity);
+  }
+  if (out_port == in_port && !header.has_pabo_shim())
+    return drop(m, in_port,
+                DropReason::kSamePort);  // only a bounced frame goes back the way it came
+  if (header.has_pabo_shim()) {
+    uint8_t* shim = rte_pktmbuf_mtod(m, uint8_t*) + header.pabo_offset;
+    wire::write_pabo_shim(shim, wire::forwarded(wire::read_pabo_shim(shim)));
+  }
+  if (bounced_before) pabo_counters_.increment(PaboCounters::kReforwarded, out_port, priority);
+  enqueue(m, in_port, out_port, priority, queue, false, 0,
+          bounced_before ? PaboSubqueue::kBounce : PaboSubqueue::kNormal);
+}
+
+void FwdTask::bounce(rte_mbuf* m, int in_port, uint8_t priority, const wire::FrameHeader& header) {
+  const int queue = priority;
+  // Back by the FIB's port for its source, not the arrival port: after a second bounce the
+  // arrival port leads downstream (the authors' code). Unknown: the way it came.
+  int back = header.src.is_multicast() ? L2Fib::kUnknown : fib_.lookup(header.src);
+  if (L2Fib::is_group(back)) {
+    const auto& group = ecmp_groups_[back - L2Fib::kGroupBase];
+    const auto key = flow_key(rte_pktmbuf_mtod(m, const uint8_t*), rte_pktmbuf_data_len(m), header);
+    back = group[topology::ecmp_member(topology::flow_hash(key, ecmp_seed_),
+                                       static_cast<int>(group.size()))];
+  }
+  if (back == L2Fib::kUnknown) back = in_port;
+  const uint32_t bytes = rte_pktmbuf_pkt_len(m) +
+                         (header.has_pabo_shim() ? 0 : static_cast<uint32_t>(wire::kPaboShimBytes));
+  // No Eq. 4 there: it goes back if it fits (PABO §II-D; the authors' code).
+  if (bounce_policy_->full(pabo_depth(back, queue, true), bytes, true)) {
+    pabo_counters_.increment(PaboCounters::kBounceFull, back, priority);
+    return drop(m, in_port, DropReason::kQueueCapacity);
+  }
+  if (header.has_pabo_shim()) {
+    uint8_t* shim = rte_pktmbuf_mtod(m, uint8_t*) + header.pabo_offset;
+    wire::write_pabo_shim(shim, wire::bounced(wire::read_pabo_shim(shim)));
+  } else {
+    // The shim goes where the frame's EtherType was, behind any VLAN tags.
+    const size_t shim_offset = header.l3_offset - 2u;
+    if (!rte_pktmbuf_prepend(m, static_cast<uint16_t>(wire::kPaboShimBytes)))
+      return drop(m, in_port, DropReason::kNoHeadroom);
+    wire::insert_pabo_shim(rte_pktmbuf_mtod(m, uint8_t*) + wire::kPaboShimBytes, shim_offset,
+                           wire::bounced(wire::PaboShim{}));
+  }
+  pabo_counters_.increment(PaboCounters::kBounced, back, priority);
+  enqueue(m, in_port, back, priority, queue, false, 0, PaboSubqueue::kBounce);
 }
 
 void FwdTask::read_lossy_released() {
@@ -439,7 +540,13 @@ void FwdTask::drop(rte_mbuf* m, int in_port, DropReason reason) {
 void FwdTask::flush() {
   for (int index : touched_stages_) {
     Stage& stage = stages_[index];
-    rte_ring* ring = state_.egress_ring(index / kNumEgressQueues, index % kNumEgressQueues, input_);
+    rte_ring* ring =
+        index < bounce_stage_base_
+            ? state_.egress_ring(index / kNumEgressQueues, index % kNumEgressQueues, input_)
+            : state_
+                  .bounce_rings[(index - bounce_stage_base_) / kNumEgressQueues]
+                               [(index - bounce_stage_base_) % kNumEgressQueues]
+                  .get();
     // Always fits: admit() checked the free space.
     rte_ring_sp_enqueue_bulk(ring, reinterpret_cast<void**>(stage.pkts), stage.count, nullptr);
     stage.count = 0;

@@ -17,22 +17,27 @@
 #include <rte_mbuf.h>
 
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include "core/owned_counter.h"
 #include "core/task.h"
 #include "core/traffic_class.h"
 #include "core/units.h"
+#include "pabo/bounce_policy.h"
+#include "pabo/bounce_settings.h"
 #include "switch/burst.h"
 #include "switch/burst_handoff.h"
 #include "switch/drop_counters.h"
 #include "switch/input_queues.h"
 #include "switch/l2_fib.h"
+#include "switch/pabo_counters.h"
 #include "switch/priority_classifier.h"
 #include "switch/shared_buffer_policy.h"
 #include "switch/switch_state.h"
 #include "switch/tagger_stage.h"
 #include "wire/frame_header.h"
+#include "wire/pabo_shim.h"
 
 namespace fcswitch {
 
@@ -51,6 +56,11 @@ struct FwdSettings {
   bool input_turns = false;    // [switch] crossbar = "input-turns"
   // Per ingress port: the longest untagged frame its MTU allows (a VLAN tag adds 4 bytes).
   std::vector<uint32_t> max_frame_bytes = {};
+  // PABO (PABO §II): the priorities whose queues bounce (SwitchState's bounce sub-queues),
+  // how, and the seed of the draws.
+  PriorityMask pabo_priorities = 0;
+  pabo::BounceSettings pabo;
+  uint64_t pabo_seed = 0;
 };
 
 class FwdTask : public Task {
@@ -91,6 +101,7 @@ class FwdTask : public Task {
   uint64_t flood_copies() const { return flood_copies_.read(); }
   uint64_t fib_full() const { return fib_full_.read(); }
   const DropCounters& drops() const { return drops_; }
+  const PaboCounters& pabo() const { return pabo_counters_; }
   const TaggerStage* tagger() const { return tagger_.get(); }
   // The lab's virtual clock polls a switch only when it has work (LabSchedule); before each
   // poll it puts the input rotation where `poll_index` polls would have left it, so that the
@@ -113,8 +124,10 @@ class FwdTask : public Task {
   Fate inspect(rte_mbuf* m, int in_port, const wire::FrameHeader& header) const {
     if (header.status == wire::FrameStatus::kRunt) return Fate::kRunt;
     if (header.status == wire::FrameStatus::kMalformed) return Fate::kMalformed;
+    // A VLAN tag, and PABO's shim on a bounced frame, are on top of what the MTU allows.
     if (!max_frame_bytes_.empty() &&
-        rte_pktmbuf_pkt_len(m) > max_frame_bytes_[in_port] + (header.has_vlan ? kVlanTagBytes : 0))
+        rte_pktmbuf_pkt_len(m) > max_frame_bytes_[in_port] + (header.has_vlan ? kVlanTagBytes : 0) +
+                                     (header.has_pabo_shim() ? wire::kPaboShimBytes : 0))
       return Fate::kOversize;
     if (header.dst.is_link_local()) return link_local_fate(m);
     return Fate::kForward;
@@ -124,6 +137,16 @@ class FwdTask : public Task {
   void forward(rte_mbuf* m, int in_port, const wire::FrameHeader& header, int target);
   void admit(rte_mbuf* m, int in_port, int out_port, uint8_t priority,
              const wire::FrameHeader& header);
+  // Charges a packet admitted to (out_port, queue) and stages it for that egress ring, or for
+  // the queue's bounce sub-queue; false when the ring had no room (dropped).
+  bool enqueue(rte_mbuf* m, int in_port, int out_port, uint8_t priority, int queue, bool lossless,
+               uint64_t occupancy, PaboSubqueue pabo);
+  // PABO: Eq. 4 on the sub-queue the packet would join at `out_port`, then forward or bounce.
+  void admit_pabo(rte_mbuf* m, int in_port, int out_port, uint8_t priority,
+                  const wire::FrameHeader& header);
+  // Sends the packet back towards its source, into that port's bounce sub-queue, with n_p + 1.
+  void bounce(rte_mbuf* m, int in_port, uint8_t priority, const wire::FrameHeader& header);
+  pabo::SubqueueDepth pabo_depth(int port, int queue, bool bounce_subqueue) const;
   // The bytes in the lossy pool, and in (the burst's input, `priority`): charged (FWD's own
   // count) minus what the TX tasks had released when last read, an upper bound of the true
   // value (releases only grow). The releasers' rows are read once per burst, or again when
@@ -178,7 +201,12 @@ class FwdTask : public Task {
   wire::MacAddress destinations_[kBurstSize];
   int targets_[kBurstSize];
 
-  std::vector<Stage> stages_;            // [port * kNumEgressQueues + queue]
+  // [port * kNumEgressQueues + queue], then the same for the PABO bounce sub-queues (their
+  // stage index is offset by bounce_stage_base_).
+  std::vector<Stage> stages_;
+  int bounce_stage_base_ = 0;
+  PriorityMask pabo_priorities_ = 0;
+  std::optional<pabo::BouncePolicy> bounce_policy_;
   std::vector<int> touched_stages_;      // which stages hold packets
   std::vector<rte_mbuf*> to_free_;       // dropped in this burst, freed together
   std::unique_ptr<InputQueues> inputs_;  // input-queued only
@@ -205,6 +233,7 @@ class FwdTask : public Task {
   OwnedCounter flood_copies_;
   OwnedCounter fib_full_;
   DropCounters drops_;
+  PaboCounters pabo_counters_;
 };
 
 }  // namespace fcswitch

@@ -7,9 +7,11 @@
 namespace fcswitch {
 
 SwitchState::SwitchState(int num_ports, const std::string& name_prefix, unsigned fwd_ring_packets,
-                         unsigned egress_queue_packets, bool ingress_lanes)
+                         unsigned egress_queue_packets, bool ingress_lanes, PriorityMask pabo,
+                         unsigned bounce_queue_packets)
     : ports(num_ports),
       lanes(ingress_lanes ? num_ports : 1),
+      pabo_queues(pabo),
       ingress_occupancy(num_ports * kNumPriorities, num_ports),
       lossy_pool(1, num_ports),
       received_blocks(std::make_unique<OwnedCounter[]>(num_ports * kNumPriorities)),
@@ -23,6 +25,13 @@ SwitchState::SwitchState(int num_ports, const std::string& name_prefix, unsigned
         queues[q].push_back(dpdk::make_spsc_ring(
             fmt::format("{}_eq{}_{}_{}", name_prefix, p, q, lane), egress_queue_packets));
     egress_depth.push_back(std::make_unique<ChargeReleaseCounters>(kNumEgressQueues, 1));
+    auto& bounce = bounce_rings.emplace_back();
+    for (int q = 0; q < kNumPriorities; ++q)
+      if (has_priority(pabo, q))
+        bounce[q] = dpdk::make_spsc_ring(fmt::format("{}_bq{}_{}", name_prefix, p, q),
+                                         bounce_queue_packets);
+    pabo_depth.push_back(
+        std::make_unique<ChargeReleaseCounters>(pabo ? kNumEgressQueues * 4 : 0, 1));
     egress_by_ingress.push_back(
         std::make_unique<ChargeReleaseCounters>(num_ports * kNumPriorities * kNumEgressQueues, 1));
     // Room for a few bursts of frames, each with a message for every priority.

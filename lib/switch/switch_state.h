@@ -20,8 +20,11 @@ namespace fcswitch {
 struct SwitchState {
   // `ingress_lanes`: each egress queue keeps one lane (ring) per ingress port, served in
   // turn, instead of one FIFO (config: [switch] queueing = "input-fair").
+  // `pabo_queues`: the queues with a PABO bounce sub-queue of `bounce_queue_packets` (a power
+  // of two) on every port.
   SwitchState(int ports, const std::string& name_prefix, unsigned fwd_ring_packets,
-              unsigned egress_queue_packets, bool ingress_lanes = false);
+              unsigned egress_queue_packets, bool ingress_lanes = false,
+              PriorityMask pabo_queues = 0, unsigned bounce_queue_packets = 0);
 
   int ports;
   dpdk::MbufMeta meta;
@@ -37,6 +40,17 @@ struct SwitchState {
   int lanes = 1;
   rte_ring* egress_ring(int port, int queue, int ingress_port) const {
     return egress_rings[port][queue][lanes == 1 ? 0 : ingress_port].get();
+  }
+
+  // [egress port][queue]: PABO's bounce sub-queue (PABO §II-E), which TX(port) serves before
+  // the queue's normal lanes; null where the queue has none. FWD produces, TX(port) consumes.
+  std::vector<std::array<dpdk::RingPtr, kNumEgressQueues>> bounce_rings;
+  PriorityMask pabo_queues = 0;
+  // [egress port], slot pabo_slot(queue, sub-queue, bytes): packets and bytes waiting in each
+  // PABO sub-queue, the u_q of Eq. 4. Charged by FWD, released by TX(port) (releaser 0).
+  std::vector<std::unique_ptr<ChargeReleaseCounters>> pabo_depth;
+  static int pabo_slot(int queue, bool bounce_subqueue, bool bytes) {
+    return queue * 4 + (bounce_subqueue ? 2 : 0) + (bytes ? 1 : 0);
   }
 
   // Per (ingress port, priority), slot port * 8 + priority: the ingress queue length that
@@ -81,6 +95,12 @@ struct SwitchState {
     egress_depth[egress_port]->charge(meta.egress_queue, meta.charged_bytes);
     egress_by_ingress[egress_port]->charge(slot * kNumEgressQueues + meta.egress_queue,
                                            meta.charged_bytes);
+    if (meta.pabo) {
+      const bool bounce = meta.pabo == static_cast<uint8_t>(PaboSubqueue::kBounce);
+      ChargeReleaseCounters& pabo = *pabo_depth[egress_port];
+      pabo.charge(pabo_slot(meta.egress_queue, bounce, false), 1);
+      pabo.charge(pabo_slot(meta.egress_queue, bounce, true), meta.charged_bytes);
+    }
   }
   // CBFC's ABR resynchronisation (IBA): ABR := FCTBS for each priority the credit frame
   // carries, at the place the frame falls among the packets of `in_port`. The consumer of
@@ -90,14 +110,21 @@ struct SwitchState {
       if (has_priority(frame.entry_mask, i))
         received_blocks[occupancy_slot(in_port, i)].set(frame.entry[i].fctbs);
   }
-  // It left by `egress_port`: TX(egress_port) only.
-  void release(const PacketMeta& meta, int egress_port) {
+  // It left by `egress_port` (`packets` of them, when `meta` sums a run's bytes):
+  // TX(egress_port) only.
+  void release(const PacketMeta& meta, int egress_port, uint32_t packets = 1) {
     const int slot = occupancy_slot(meta.ingress_port, meta.priority);
     ingress_occupancy.release(egress_port, slot, meta.charged_bytes);
     if (meta.lossy) lossy_pool.release(egress_port, 0, meta.charged_bytes);
     egress_depth[egress_port]->release(0, meta.egress_queue, meta.charged_bytes);
     egress_by_ingress[egress_port]->release(0, slot * kNumEgressQueues + meta.egress_queue,
                                             meta.charged_bytes);
+    if (meta.pabo) {
+      const bool bounce = meta.pabo == static_cast<uint8_t>(PaboSubqueue::kBounce);
+      ChargeReleaseCounters& pabo = *pabo_depth[egress_port];
+      pabo.release(0, pabo_slot(meta.egress_queue, bounce, false), packets);
+      pabo.release(0, pabo_slot(meta.egress_queue, bounce, true), meta.charged_bytes);
+    }
   }
 };
 

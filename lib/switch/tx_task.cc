@@ -39,7 +39,22 @@ TxTask::TxTask(std::string name, int port, PortIo& io, bool pad_short_frames,
 
 TxTask::~TxTask() = default;
 
+bool TxTask::pull_bounced(int queue) {
+  QueueHead& head = bounce_heads_[queue];
+  if (head.count) return true;
+  head.first = 0;
+  head.count = static_cast<uint16_t>(
+      rte_ring_sc_dequeue_burst(state_.bounce_rings[port_][queue].get(),
+                                reinterpret_cast<void**>(head.pkts), kBurstSize, nullptr));
+  for (uint16_t i = 0; i < head.count; ++i) head.bytes[i] = rte_pktmbuf_pkt_len(head.pkts[i]);
+  return head.count > 0;
+}
+
 bool TxTask::refill(int queue) {
+  if (has_priority(state_.pabo_queues, queue) && (pull_bounced(queue) || heads_[queue].count)) {
+    backlogged_ |= static_cast<QueueMask>(1u << queue);
+    return true;
+  }
   QueueHead& head = heads_[queue];
   head.first = 0;
   // Every packet is charged to its queue's depth before it is put in a lane: a queue of no
@@ -66,8 +81,8 @@ bool TxTask::refill(int queue) {
   return false;
 }
 
-void TxTask::release(const PacketMeta& meta) {
-  state_.release(meta, port_);
+void TxTask::release(const PacketMeta& meta, uint32_t packets) {
+  state_.release(meta, port_, packets);
 }
 
 void TxTask::release_sent(uint16_t sent) {
@@ -79,11 +94,11 @@ void TxTask::release_sent(uint16_t sent) {
     for (; i + n < sent; ++n) {
       const PacketMeta& next = pending_meta_[i + n];
       if (next.ingress_port != run.ingress_port || next.priority != run.priority ||
-          next.egress_queue != run.egress_queue || next.lossy != run.lossy)
+          next.egress_queue != run.egress_queue || next.lossy != run.lossy || next.pabo != run.pabo)
         break;
       run.charged_bytes += next.charged_bytes;  // at most kBurstSize frames: no overflow
     }
-    release(run);
+    release(run, n);
     packets_[run.egress_queue].add(n);
     bytes_[run.egress_queue].add(run.charged_bytes);
     i = static_cast<uint16_t>(i + n);
@@ -116,7 +131,7 @@ void TxTask::drop_queue(int queue) {
   while (head.count || refill(queue)) {
     for (uint16_t i = 0; i < head.count; ++i) {
       const PacketMeta& meta = state_.meta(head.pkts[head.first + i]);
-      release(meta);
+      release(meta, 1);
       drops_.add(meta.ingress_port, DropReason::kWatchdogDrop);
     }
     rte_pktmbuf_free_bulk(head.pkts + head.first, head.count);
@@ -133,7 +148,7 @@ void TxTask::take(int q, uint64_t now, bool alone, uint16_t limit, QueueMask& op
                   std::array<uint16_t, kNumEgressQueues>& allowed,
                   std::array<uint16_t, kNumEgressQueues>& taken,
                   std::array<uint32_t, kNumEgressQueues>& head_bytes) {
-  QueueHead& head = heads_[q];
+  QueueHead& head = head_of(q);
   const uint32_t* bytes = head.bytes + head.first;
   uint16_t k = 1;
   if (alone) {
@@ -165,18 +180,22 @@ void TxTask::take(int q, uint64_t now, bool alone, uint16_t limit, QueueMask& op
       scheduler_.on_empty(q);
       return;
     }
-    gates_.refresh(q, now, head);
+    gates_.refresh(q, now, head_of(q));
     allowed[q] = gates_.allowance(q);
   } else if (allowed[q] != EgressGates::kUnlimited) {
     allowed[q] = static_cast<uint16_t>(allowed[q] - k);
   }
-  head_bytes[q] = head.bytes[head.first];  // only the queue just served has a new head
+  const QueueHead& next = head_of(q);
+  head_bytes[q] = next.bytes[next.first];  // only the queue just served has a new head
   if (allowed[q] == 0) open &= static_cast<QueueMask>(~(1u << q));
 }
 
 void TxTask::fill_burst(uint64_t now) {
   for (int q = 0; q < kNumEgressQueues; ++q)
     if (!(backlogged_ >> q & 1u)) refill(q);
+  // A bounced packet that arrived while the normal head was being sent goes next.
+  for (QueueMask pabo = state_.pabo_queues & backlogged_; pabo; pabo &= pabo - 1)
+    pull_bounced(std::countr_zero(pabo));
   QueueMask dropping = 0;
   QueueMask open = gates_.check(now, backlogged_, heads_, dropping);
   for (int q = 0; q < kNumEgressQueues; ++q)
@@ -190,7 +209,7 @@ void TxTask::fill_burst(uint64_t now) {
   std::array<uint32_t, kNumEgressQueues> head_bytes{};
   for (int q = 0; q < kNumEgressQueues; ++q) {
     allowed[q] = gates_.allowance(q);
-    if (backlogged_ >> q & 1u) head_bytes[q] = heads_[q].bytes[heads_[q].first];
+    if (backlogged_ >> q & 1u) head_bytes[q] = head_of(q).bytes[head_of(q).first];
   }
   while (pending_count_ < limit) {
     const QueueMask eligible = backlogged_ & open;
@@ -204,7 +223,7 @@ void TxTask::fill_burst(uint64_t now) {
     take(q, now, alone, limit, open, allowed, taken, head_bytes);
   }
   for (int q = 0; q < kNumEgressQueues; ++q)
-    if (taken[q]) gates_.commit(q, now, heads_[q].bytes + heads_[q].first - taken[q], taken[q]);
+    if (taken[q]) gates_.commit(q, now, head_of(q).bytes + head_of(q).first - taken[q], taken[q]);
 }
 
 bool TxTask::poll(uint64_t now) {
@@ -261,6 +280,7 @@ uint64_t TxTask::next_action_ticks() const {
 void TxTask::publish_held() {
   uint64_t held = pending_count_ + framer_.waiting();
   for (const QueueHead& head : heads_) held += head.count;
+  for (const QueueHead& head : bounce_heads_) held += head.count;
   held_.set(held);
 }
 
@@ -268,9 +288,11 @@ unsigned TxTask::take_held(rte_mbuf** out, unsigned max) {
   unsigned n = framer_.take_held(out, max);
   for (uint16_t i = 0; i < pending_count_ && n < max; ++i) out[n++] = pending_[i];
   pending_count_ = 0;
-  for (QueueHead& head : heads_) {
-    for (uint16_t i = 0; i < head.count && n < max; ++i) out[n++] = head.pkts[head.first + i];
-    head.count = 0;
+  for (auto* heads : {&heads_, &bounce_heads_}) {
+    for (QueueHead& head : *heads) {
+      for (uint16_t i = 0; i < head.count && n < max; ++i) out[n++] = head.pkts[head.first + i];
+      head.count = 0;
+    }
   }
   backlogged_ = 0;
   publish_held();

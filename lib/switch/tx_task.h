@@ -122,8 +122,15 @@ class TxTask : public Task {
 
  private:
   bool refill(int queue);
-  void release(const PacketMeta& meta);  // the packet left: its buffer is free again
-  void release_sent(uint16_t sent);      // the first `sent` pending packets left
+  // PABO: pulls the bounce sub-queue of `queue` into its head when that is empty.
+  bool pull_bounced(int queue);
+  // The head the queue sends from: its bounce sub-queue's while that holds packets (PABO
+  // §II-E: served strictly first), else the normal one.
+  QueueHead& head_of(int queue) {
+    return bounce_heads_[queue].count ? bounce_heads_[queue] : heads_[queue];
+  }
+  void release(const PacketMeta& meta, uint32_t packets);  // they left: their buffer is free
+  void release_sent(uint16_t sent);                        // the first `sent` pending packets left
   void record_residence(uint64_t now, uint16_t sent);
   void publish_held();
   std::array<uint32_t, kNumPriorities> pending_blocks() const;
@@ -142,6 +149,8 @@ class TxTask : public Task {
   EgressScheduler scheduler_;
   // The head of each egress ring, pulled in bursts so the scheduler can see packet lengths.
   std::array<QueueHead, kNumEgressQueues> heads_;
+  // PABO queues (SwitchState::pabo_queues): the head of the bounce sub-queue (empty elsewhere).
+  std::array<QueueHead, kNumEgressQueues> bounce_heads_;
   QueueMask backlogged_ = 0;                       // queues whose QueueHead holds packets
   std::array<int, kNumEgressQueues> next_lane_{};  // the lane each queue refills from next
   // Chosen by the scheduler, not yet accepted by the NIC; with what each will release.

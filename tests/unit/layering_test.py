@@ -20,19 +20,20 @@ ALLOWED = {
     "workload": {"core"},
     "fc": {"core", "wire", "shaping"},
     "tagger": {"core", "topology"},
-    "params": {"core", "wire", "shaping", "fc", "topology", "tagger"},
-    "config": {"core", "wire", "shaping", "fc", "topology", "tagger", "params"},
+    "pabo": {"core", "wire"},
+    "params": {"core", "wire", "shaping", "fc", "topology", "tagger", "pabo"},
+    "config": {"core", "wire", "shaping", "fc", "topology", "tagger", "pabo", "params"},
     "dpdk": {"core", "wire", "params"},
-    "switch": {"core", "wire", "shaping", "fc", "topology", "tagger", "params", "dpdk"},
-    "node": {"core", "wire", "shaping", "fc", "topology", "tagger", "params", "config", "dpdk",
-             "switch"},
-    "metrics": {"core", "wire", "shaping", "fc", "topology", "tagger", "params", "config",
-                "dpdk", "switch", "node"},
-    "lab": {"core", "wire", "shaping", "fc", "topology", "tagger", "workload", "params",
-            "config", "dpdk", "switch", "node", "metrics"},
+    "switch": {"core", "wire", "shaping", "fc", "topology", "tagger", "pabo", "params", "dpdk"},
+    "node": {"core", "wire", "shaping", "fc", "topology", "tagger", "pabo", "params", "config",
+             "dpdk", "switch"},
+    "metrics": {"core", "wire", "shaping", "fc", "topology", "tagger", "pabo", "params",
+                "config", "dpdk", "switch", "node"},
+    "lab": {"core", "wire", "shaping", "fc", "topology", "tagger", "pabo", "workload",
+            "params", "config", "dpdk", "switch", "node", "metrics"},
 }
 # Engines are pure (DESIGN.md §2): no DPDK, no config file format, no logging.
-PURE = {"core", "wire", "shaping", "topology", "workload", "fc", "tagger", "params"}
+PURE = {"core", "wire", "shaping", "topology", "workload", "fc", "tagger", "pabo", "params"}
 IMPURE_HEADER = re.compile(r'#include\s*<(rte_|toml\+\+|spdlog)')
 OURS = re.compile(r'#include\s*"([a-z_]+)/')
 

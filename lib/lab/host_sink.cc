@@ -3,6 +3,8 @@
 #include <rte_mbuf.h>
 #include <rte_ring.h>
 
+#include <algorithm>
+
 #include "core/units.h"
 #include "lab/flow_frame.h"
 #include "lab/host_source.h"
@@ -14,15 +16,53 @@
 namespace fcswitch::lab {
 
 HostSink::HostSink(std::string name, wire::MacAddress mac, SwitchState& state,
-                   const PriorityMaps& maps, std::vector<FlowReceived>& flows)
+                   const PriorityMaps& maps, std::vector<FlowReceived>& flows,
+                   uint32_t bounce_capacity_packets)
     : Task(std::move(name)),
       mac_(mac),
       state_(state),
       classifier_(maps),
       flows_(flows),
-      next_sequence_(flows.size(), 0) {}
+      next_sequence_(flows.size(), 0),
+      bounce_capacity_packets_(bounce_capacity_packets) {}
 
-void HostSink::receive(const uint8_t* data, uint32_t length, uint64_t now) {
+bool HostSink::take_bounced(rte_mbuf* m, const wire::FrameHeader& header, wire::PaboShim& shim) {
+  uint8_t* data = rte_pktmbuf_mtod(m, uint8_t*);
+  if (header.dst == mac_) {
+    // Ours: what PABO did to it goes into the flow's statistics; the frame is as it was sent.
+    shim = wire::read_pabo_shim(data + header.pabo_offset);
+    wire::remove_pabo_shim(data, header.pabo_offset);
+    rte_pktmbuf_adj(m, static_cast<uint16_t>(wire::kPaboShimBytes));
+    return false;
+  }
+  // Bounced all the way back to its source: into the host's bounce queue, sent before its
+  // flows' frames, shim and all (PABO §II-G, §III: the sender's buffer takes it again).
+  const uint8_t priority = classifier_.classify(header);
+  constexpr int port = HostSource::kNicPort;
+  rte_ring* ring = has_priority(state_.pabo_queues, priority)
+                       ? state_.bounce_rings[port][priority].get()
+                       : nullptr;
+  const uint64_t queued =
+      ring ? state_.pabo_depth[port]->value(SwitchState::pabo_slot(priority, true, false)) : 0;
+  if (!ring || queued >= bounce_capacity_packets_) {
+    bounce_full_.increment();
+    return false;  // not a delivery: counted foreign and freed by the caller
+  }
+  const PacketMeta meta{.ingress_port = port,
+                        .priority = priority,
+                        .egress_queue = priority,
+                        .lossy = 0,
+                        .pabo = static_cast<uint8_t>(PaboSubqueue::kBounce),
+                        .charged_bytes = rte_pktmbuf_pkt_len(m)};
+  state_.charge(meta, port);
+  state_.meta(m) = meta;
+  rte_ring_sp_enqueue(ring, m);  // the ring holds more than the capacity
+  resent_.increment();
+  return true;
+}
+
+void HostSink::receive(const uint8_t* data, uint32_t length, uint64_t now,
+                       const wire::PaboShim* shim) {
   constexpr int port = HostSource::kNicPort;
   if (wire::control_frame_kind(data, length, 0) == wire::ControlFrameKind::kCredit) {
     // RX passed it on for the resynchronisation only (a switch's FWD does the same).
@@ -50,12 +90,20 @@ void HostSink::receive(const uint8_t* data, uint32_t length, uint64_t now) {
   uint64_t& next = next_sequence_[stamp->flow];
   if (stamp->sequence < next) {
     flow.reordered.increment();
+    // It was counted missing when the gap before it opened (the lab's flows never resend).
+    if (flow.missing.read()) flow.missing.set(flow.missing.read() - 1);
   } else {
     if (stamp->sequence > next) flow.missing.add(stamp->sequence - next);
     next = stamp->sequence + 1;
   }
   flow.packets.increment();
   flow.bytes.add(length);
+  FlowBounces& b = flow.bounces;
+  const wire::PaboShim none;
+  const wire::PaboShim& pabo = shim ? *shim : none;
+  if (pabo.bounces) b.bounced.increment();
+  b.max_distance[std::min<int>(pabo.max_distance, FlowBounces::kMaxDistances - 1)].increment();
+  b.bounce_count[std::min<int>(pabo.bounces, FlowBounces::kMaxCounts - 1)].increment();
   if (!flow.first_ticks.read()) flow.first_ticks.set(now + 1);
   flow.last_ticks.set(now);
 }
@@ -64,9 +112,31 @@ bool HostSink::poll(uint64_t now) {
   rte_mbuf* pkts[kBurstSize];
   const unsigned n = rte_ring_sc_dequeue_burst(state_.fwd_rings[HostSource::kNicPort].get(),
                                                reinterpret_cast<void**>(pkts), kBurstSize, nullptr);
-  for (unsigned i = 0; i < n; ++i)
-    receive(rte_pktmbuf_mtod(pkts[i], const uint8_t*), rte_pktmbuf_data_len(pkts[i]), now);
-  if (n) rte_pktmbuf_free_bulk(pkts, n);
+  unsigned done = 0;  // what is left to free, moved to the front
+  for (unsigned i = 0; i < n; ++i) {
+    rte_mbuf* m = pkts[i];
+    wire::PaboShim shim;
+    bool bounced = false;
+    if (!state_.pabo_queues) {
+      pkts[done++] = m;
+    } else if (const auto header = wire::parse_frame_header(rte_pktmbuf_mtod(m, const uint8_t*),
+                                                            rte_pktmbuf_data_len(m));
+               header.status == wire::FrameStatus::kOk && header.has_pabo_shim()) {
+      if (take_bounced(m, header, shim)) continue;
+      bounced = header.dst == mac_;
+      if (!bounced) {
+        foreign_.increment();
+        pkts[done++] = m;
+        continue;
+      }
+      pkts[done++] = m;
+    } else {
+      pkts[done++] = m;
+    }
+    receive(rte_pktmbuf_mtod(m, const uint8_t*), rte_pktmbuf_data_len(m), now,
+            bounced ? &shim : nullptr);
+  }
+  if (done) rte_pktmbuf_free_bulk(pkts, done);
   return n > 0;
 }
 

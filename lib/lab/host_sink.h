@@ -5,6 +5,7 @@
 // port's feedback generators see the ABR a CBFC receiver needs (credit frames from the
 // switch resynchronise it, in order with the data).
 
+#include <array>
 #include <memory>
 #include <vector>
 
@@ -12,11 +13,25 @@
 #include "core/task.h"
 #include "switch/priority_classifier.h"
 #include "switch/switch_state.h"
+#include "wire/frame_header.h"
 #include "wire/mac_address.h"
+#include "wire/pabo_shim.h"
+
+struct rte_mbuf;
 
 namespace fcswitch::lab {
 
+// PABO's statistics of a flow's delivered frames (PABO §III "EtherFrame", Table I, Fig. 7b).
+struct FlowBounces {
+  static constexpr int kMaxDistances = 4;  // 0, 1, 2, 3 or more
+  static constexpr int kMaxCounts = 32;    // n_p 0 … 30, 31 or more
+  OwnedCounter bounced;                    // delivered with n_p > 0
+  std::array<OwnedCounter, kMaxDistances> max_distance;
+  std::array<OwnedCounter, kMaxCounts> bounce_count;
+};
+
 struct FlowReceived {
+  FlowBounces bounces;
   OwnedCounter packets;
   OwnedCounter bytes;
   OwnedCounter missing;    // sequence numbers skipped: frames lost on the way
@@ -29,26 +44,38 @@ class HostSink : public Task {
  public:
   // `flows`: the lab's per-flow records, indexed by flow id; the sink writes those of the
   // flows sent to it.
+  // `bounce_capacity_packets`: PABO, the host's bounce queue (SwitchState::bounce_rings).
   HostSink(std::string name, wire::MacAddress mac, SwitchState& state, const PriorityMaps& maps,
-           std::vector<FlowReceived>& flows);
+           std::vector<FlowReceived>& flows, uint32_t bounce_capacity_packets = 0);
 
   // Not a lab flow's frame for this host (another host's, flooded to us): dropped.
   uint64_t foreign_frames() const { return foreign_.read(); }
   uint64_t credit_frames() const { return credit_frames_.read(); }
+  // PABO: bounced frames of its own flows that came back and were sent again (PABO §III), and
+  // those its full bounce queue could not take.
+  uint64_t resent_bounced() const { return resent_.read(); }
+  uint64_t bounce_queue_full() const { return bounce_full_.read(); }
 
  protected:
   bool poll(uint64_t now_ticks) override;
 
  private:
-  void receive(const uint8_t* data, uint32_t length, uint64_t now);
+  void receive(const uint8_t* data, uint32_t length, uint64_t now,
+               const wire::PaboShim* shim = nullptr);
+  // A bounced frame: sent again if it is not for us (true: the mbuf is taken), else its shim
+  // is read into `shim` and removed.
+  bool take_bounced(rte_mbuf* m, const wire::FrameHeader& header, wire::PaboShim& shim);
 
   wire::MacAddress mac_;  // this host's: a flow's frame for another one is foreign
   SwitchState& state_;
   PriorityClassifier classifier_;
   std::vector<FlowReceived>& flows_;
   std::vector<uint64_t> next_sequence_;  // per flow: one past the highest received
+  uint32_t bounce_capacity_packets_;
   OwnedCounter foreign_;
   OwnedCounter credit_frames_;
+  OwnedCounter resent_;
+  OwnedCounter bounce_full_;
 };
 
 }  // namespace fcswitch::lab

@@ -43,7 +43,12 @@ bool HostSource::finished(const Flow& flow, uint64_t now) const {
 
 uint64_t HostSource::opens_at(const Flow& flow, uint64_t now) const {
   uint64_t at = std::max(now, flow.start_ticks);
-  if (flow.period_ticks) {
+  if (flow.period_ticks && flow.spec.burst_packets) {
+    // The period's burst goes out whole, into the off phase if it must; then the next period.
+    const uint64_t period = (at - flow.start_ticks) / flow.period_ticks;
+    if (period == flow.burst_period && flow.burst_sent >= flow.spec.burst_packets)
+      at = flow.start_ticks + (period + 1) * flow.period_ticks;
+  } else if (flow.period_ticks) {
     const uint64_t phase = (at - flow.start_ticks) % flow.period_ticks;
     if (phase >= flow.on_ticks) at += flow.period_ticks - phase;  // the next on phase
   }
@@ -77,6 +82,11 @@ bool HostSource::send_one(Flow& flow, uint64_t now) {
   rte_ring_sp_enqueue(queue, m);  // room checked above; the source is the only producer
   ++flow.sequence;
   flow.bytes += length;
+  if (flow.spec.burst_packets) {
+    const uint64_t period = (now - flow.start_ticks) / flow.period_ticks;
+    if (period != flow.burst_period) flow.burst_period = period, flow.burst_sent = 0;
+    ++flow.burst_sent;
+  }
   flow.sent->packets.increment();
   flow.sent->bytes.add(length);
   if (flow.pacer) flow.pacer->on_send(now, length);

@@ -64,6 +64,8 @@ class HostSource : public Task {
     uint64_t sequence = 0;
     uint64_t bytes = 0;
     FlowSent* sent;
+    uint64_t burst_period = 0;  // with a burst: the on-off period the count below is of
+    uint64_t burst_sent = 0;
   };
   bool finished(const Flow& flow, uint64_t now) const;
   // When the flow may next send by its schedule alone (start, on phase, own rate); `now` if

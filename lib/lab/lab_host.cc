@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include <bit>
 #include <stdexcept>
 
 #include "core/units.h"
@@ -24,13 +25,16 @@ LabHost::LabHost(const LabNode& node, std::unique_ptr<PortIo> io, rte_mempool* d
     : config_(node.config), control_pool_(control_pool), port_(std::move(io)) {
   const config::PortConfig& nic = config_.ports[HostSource::kNicPort];
   // Port 1 has no device: it is where the host's own flows enter its buffer.
-  state_ = std::make_unique<SwitchState>(2, config_.name, kHostQueuePackets, kHostQueuePackets);
+  // PABO: a bounce queue for what comes back bounced, sent first (PABO §III, the host).
+  state_ = std::make_unique<SwitchState>(
+      2, config_.name, kHostQueuePackets, kHostQueuePackets, false, config_.pabo.priorities,
+      std::bit_ceil(config_.pabo.settings.bounce_capacity_packets + 1));
   rx_ = std::make_unique<RxTask>(
       node.name + ":rx", HostSource::kNicPort, *port_,
       RxSettings{nic.control_ether_type, nic.flow_control.stage_opcode, nic.flow_control.trust},
       *state_);
   sink_ = std::make_unique<HostSink>(node.name + ":sink", node.mac, *state_, config_.priority_maps,
-                                     received);
+                                     received, config_.pabo.settings.bounce_capacity_packets);
   source_ = std::make_unique<HostSource>(
       node.name + ":source", *state_, data_pool, ticks,
       shaping::WireFraming{nic.wire_overhead_bytes, kEthernetMinFrameBytes});

@@ -15,6 +15,7 @@
 #include "lab/deadlock_detector.h"
 #include "lab/flow_frame.h"
 #include "lab/lab_sampler.h"
+#include "node/pabo_port_counters.h"
 #include "switch/control_pool.h"
 #include "switch/ring_port_io.h"
 #include "topology/path_prediction.h"
@@ -409,6 +410,12 @@ LabResult LabNetwork::collect(const LabSampler& sampler, uint64_t end) const {
     f.received_bytes = rx.bytes.read();
     f.missing = rx.missing.read();
     f.reordered = rx.reordered.read();
+    if (scenario_.nodes[spec.src].config.pabo.enabled()) {
+      f.bounced_packets = rx.bounces.bounced.read();
+      for (const OwnedCounter& c : rx.bounces.max_distance)
+        f.max_bounced_distance.push_back(c.read());
+      for (const OwnedCounter& c : rx.bounces.bounce_count) f.bounce_counts.push_back(c.read());
+    }
     if (tail_s > 0)
       f.tail_throughput_bps =
           static_cast<double>(f.received_bytes - sampler.tail_received_bytes(spec.id)) * 8.0 /
@@ -465,6 +472,17 @@ LabResult LabNetwork::collect(const LabSampler& sampler, uint64_t end) const {
         port.pfc_frames_sent = s.tx(static_cast<int>(p)).pfc_frames_sent();
         port.credit_frames_sent = s.tx(static_cast<int>(p)).credit_frames_sent();
         if (p == 0) r.conservation.flood_copies += s.fwd().flood_copies();
+        if (s.pabo_priorities()) {
+          std::vector<uint64_t> sums(kPaboPortCounters.size(), 0);
+          for (int prio = 0; prio < kNumPriorities; ++prio) {
+            if (!has_priority(s.pabo_priorities(), prio)) continue;
+            size_t i = 0;
+            pabo_port_counters(s, static_cast<int>(p), prio,
+                               [&](const fc::CounterDescriptor&, uint64_t v) { sums[i++] += v; });
+          }
+          for (size_t i = 0; i < sums.size(); ++i)
+            port.pabo.emplace_back(std::string(kPaboPortCounters[i].name), sums[i]);
+        }
         for (const DropReasonInfo& reason : kDropReasons) {
           const uint64_t count = s.drops(static_cast<int>(p), reason.reason);
           if (!count) continue;
@@ -479,6 +497,9 @@ LabResult LabNetwork::collect(const LabSampler& sampler, uint64_t end) const {
         port.credit_frames_sent = h.tx().credit_frames_sent();
         port.foreign_frames = h.sink().foreign_frames();
         port.source_mbuf_waits = h.source().alloc_failures();
+        if (node.config.pabo.enabled())
+          port.pabo = {{"resent_bounced", h.sink().resent_bounced()},
+                       {"bounce_full_drops", h.sink().bounce_queue_full()}};
         r.conservation.dropped += port.foreign_frames;
         for (const DropReasonInfo& reason : kDropReasons) {
           const uint64_t count =

@@ -73,7 +73,7 @@ nlohmann::ordered_json summary_json(const LabResult& r) {
       {"detected_at_s", seconds_or_null(ns_to_s(r.deadlock.detected, r.deadlock.detected_ns))},
       {"cycle", r.deadlock.cycle}};
   nlohmann::ordered_json flows = nlohmann::ordered_json::array();
-  for (const FlowResult& f : r.flows)
+  for (const FlowResult& f : r.flows) {
     flows.push_back({{"id", f.id},
                      {"from", f.from},
                      {"to", f.to},
@@ -86,6 +86,11 @@ nlohmann::ordered_json summary_json(const LabResult& r) {
                      {"reordered_packets", f.reordered},
                      {"tail_throughput_bps", f.tail_throughput_bps},
                      {"fct_s", seconds_or_null(f.fct_s)}});
+    if (f.bounced_packets)
+      flows.back()["pabo"] = {{"bounced_packets", *f.bounced_packets},
+                              {"max_bounced_distance", f.max_bounced_distance},
+                              {"bounce_counts", f.bounce_counts}};
+  }
   j["flows"] = flows;
   nlohmann::ordered_json queues = nlohmann::ordered_json::array();
   for (const QueueResult& q : r.queues)
@@ -106,7 +111,7 @@ nlohmann::ordered_json summary_json(const LabResult& r) {
                       {"engine", counts(q.engine)}});
   j["queues"] = queues;
   nlohmann::ordered_json ports = nlohmann::ordered_json::array();
-  for (const PortResult& p : r.ports)
+  for (const PortResult& p : r.ports) {
     ports.push_back({{"node", p.node},
                      {"port", p.port},
                      {"control_frames_received", p.control_frames_received},
@@ -121,6 +126,8 @@ nlohmann::ordered_json summary_json(const LabResult& r) {
                      {"foreign_frames", p.foreign_frames},
                      {"source_mbuf_waits", p.source_mbuf_waits},
                      {"drops", counts(p.drops)}});
+    if (!p.pabo.empty()) ports.back()["pabo"] = counts(p.pabo);
+  }
   j["ports"] = ports;
   const FeedbackShareSummary feedback = feedback_share_summary(r);  // GFC Fig. 19
   j["feedback_share"] = {{"ports", feedback.ports},

@@ -24,6 +24,10 @@ struct FlowResult {
   uint64_t missing = 0, reordered = 0;
   double tail_throughput_bps = 0;  // frame bytes received over the last 20 % of the run
   std::optional<double> fct_s;     // sized flows received whole: last arrival − start
+  // PABO (scenarios with [pabo]): frames delivered after a bounce, and of all delivered
+  // frames how many had each maxBouncedDistance (0, 1, 2, 3+) and each n_p (0 … 30, 31+).
+  std::optional<uint64_t> bounced_packets;
+  std::vector<uint64_t> max_bounced_distance, bounce_counts;
 };
 
 // One (node, port, priority) that runs a flow-control engine.
@@ -55,6 +59,9 @@ struct PortResult {
   // Hosts: frames of no lab flow (dropped by the sink), and times a flow waited for an mbuf
   // (the scenario's pool is too small: nothing is lost, the flow is slowed).
   uint64_t foreign_frames = 0, source_mbuf_waits = 0;
+  // PABO (scenarios with [pabo]): switches, node/pabo_port_counters.h summed over the
+  // priorities; hosts, bounced frames sent again and those their bounce queue refused.
+  NamedCounts pabo;
 };
 
 struct Conservation {

@@ -34,8 +34,8 @@ using config::ConfigProblems;
 using config::TableReader;
 
 // The fcswitch sections every node starts from, and the keys the lab fills in itself.
-constexpr std::string_view kSharedSections[] = {"switch", "classify", "buffer", "flow_control",
-                                                "tagger"};
+constexpr std::string_view kSharedSections[] = {"switch",       "classify", "buffer",
+                                                "flow_control", "tagger",   "pabo"};
 constexpr std::string_view kPortKeysOwnedByLab[] = {"device", "rate"};
 constexpr uint64_t kMaxDurationNs = 3600ull * kNsPerSecond;
 
@@ -45,6 +45,10 @@ void deep_merge(toml::table& into, const toml::table& from) {
     toml::node* mine = into.get(key.str());
     if (mine && mine->is_table() && node.is_table()) {
       deep_merge(*mine->as_table(), *node.as_table());
+    } else if (mine && mine->is_array_of_tables() && node.is_table()) {
+      // A table over an array of tables goes over each (`--set flows.burst=500`: every flow).
+      for (toml::node& element : *mine->as_array())
+        deep_merge(*element.as_table(), *node.as_table());
     } else {
       into.insert_or_assign(key, node);
     }
@@ -644,6 +648,8 @@ class ScenarioReader {
         if (!on || !off) r.refuse("pattern", "on and off durations for an on-off flow");
         flow.on_ns = on.value_or(0);
         flow.off_ns = off.value_or(0);
+        if (auto n = r.integer("burst", 1, INT64_MAX))
+          flow.burst_packets = static_cast<uint64_t>(*n);
       }
       r.reject_unknown_keys();
       if (!dst) continue;

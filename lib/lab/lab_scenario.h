@@ -63,6 +63,9 @@ struct FlowSpec {
   uint64_t stop_ns = kNeverTicks;
   uint64_t rate_bps = 0;           // 0: as fast as the host's port and its flow control allow
   uint64_t on_ns = 0, off_ns = 0;  // on-off pattern; 0: always on
+  // On-off with a burst: exactly this many frames from the start of each on phase, however
+  // long they take to leave (PABO §V: numPacketsPerGenerate, then a pause); 0: none.
+  uint64_t burst_packets = 0;
 };
 
 // Something that happens to the network during the run ([[events]]).

@@ -16,6 +16,7 @@
 #include "lab/flow_frame.h"
 #include "lab/lab_sampler.h"
 #include "node/pabo_port_counters.h"
+#include "node/pabo_port_counters.h"
 #include "switch/control_pool.h"
 #include "switch/ring_port_io.h"
 #include "topology/path_prediction.h"

@@ -47,8 +47,12 @@ bool tshark_missing() {
   return std::system("command -v tshark > /dev/null 2>&1") != 0;
 }
 
+// tshark with the dissector from this tree, and HOME in the capture's own folder: neither an
+// installed copy of it (~/.local/lib/wireshark/plugins, which would make this one a duplicate
+// protocol) nor the user's preferences take part.
 std::string tshark_command(const std::string& pcap, const std::string& options) {
-  return "tshark -n -X lua_script:" FCSWITCH_DISSECTOR " " + options + " -r " + pcap;
+  return "HOME=" + fs::path(pcap).parent_path().string() +
+         " tshark -n -X lua_script:" FCSWITCH_DISSECTOR " " + options + " -r " + pcap;
 }
 
 // One row per frame: the fields asked for, each field's occurrences joined by ','.

@@ -519,10 +519,28 @@ TEST(WiresharkDissector, PaboShimsDecodeAsLibWireReadsThemWithIpAndUdpBeneath) {
   write_pcap(path, frames);
   EXPECT_EQ(expect_pabo_frames_decoded(path), 4u);
   EXPECT_EQ(frames_with_warnings(path), "");
-  // TODO(issue 19): once the datapath bounces (PABO in lib/switch), run fcswitch with a PABO
-  // port on net_pcap ports here, as the credit and stage tests above do, and check the frames
-  // it sent with expect_pabo_frames_decoded(pcap_path(dir, "out", N)): n_p = 1 on the port of
-  // the frame's source.
+  // The switch's own bounces: priority-0 frames into p0 for host B behind a 20 Mb/s p1 fill
+  // its 8-packet normal sub-queue, and the rest go back out of p0 (host A's port), n_p = 1.
+  std::vector<Frame> in;
+  for (int i = 0; i < 40; ++i) {
+    const bool tagged = i % 2;
+    Frame f = ipv4_udp_frame(tagged ? std::optional<uint8_t>(0) : std::nullopt,
+                             static_cast<uint16_t>(6000 + i), 200);
+    uint8_t* ip = f.data() + (tagged ? 18 : 14);
+    ip[1] = 0;  // DSCP 0: priority 0, where PABO runs (not a lossless one)
+    wire::store_be16(ip + 10, 0);
+    wire::store_be16(ip + 10, ipv4_header_checksum(ip));
+    in.push_back(f);
+  }
+  write_pcap(pcap_path(dir, "in", 0), in);
+  write_pcap(pcap_path(dir, "in", 1), {});
+  run_switch(dir, switch_toml(dir, "wspabo",
+                              "[pabo]\npriorities = [0]\nnormal_capacity = 8\n"
+                              "bounce_capacity = 64\nguard = 3\ntheta = 0.5",
+                              "", "rate_limit = \"20Mbps\""));
+  const size_t bounced = expect_pabo_frames_decoded(pcap_path(dir, "out", 0));
+  EXPECT_GE(bounced, 1u) << "the switch bounced nothing";
+  EXPECT_EQ(frames_with_warnings(pcap_path(dir, "out", 0)), "");
   fs::remove_all(dir);
 }
 

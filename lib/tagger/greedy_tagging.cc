@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <bit>
 #include <stdexcept>
+#include <string>
 
 #include "tagger/greedy_decisions.h"
 
@@ -13,77 +14,133 @@ using topology::Topology;
 
 namespace {
 
-using TagMask = uint64_t;  // bit t: tag t (tags are DSCP values, below 64)
-
-TagMask tag_bit(int tag) {
-  if (tag < 0 || tag >= 64) throw std::overflow_error("Algorithm 2: a tag above 63");
-  return TagMask{1} << tag;
-}
-
-// One tree's walk to hop `layer`, on any thread: the switches routes have just left, each
-// with the tags they left with. Scratch reused from tree to tree.
-class TreeLayerWalk {
+// Each tree's routes between hops: for every switch, the tags of the routes that have just
+// left it towards the root (bit tag − kFirstTag), kept from one hop to the next so that each
+// hop of a tree is walked once (walking every tree again from its sources at each hop took 59
+// of Algorithm 2's 88 CPU seconds at 10 000 switches; once, 25). A route has been through at
+// most `hop` decisions, each raising its tag by one at most, so a byte holds the tags of
+// routes of up to 8 switches (Jellyfish: 100 MB for 10 000 switches); longer ones take a word.
+template <class Mask>
+class TreeFrontiers {
  public:
-  explicit TreeLayerWalk(int switches) : mask_(switches, 0), next_mask_(switches, 0) {}
+  TreeFrontiers(const Topology& topo, const DestinationTrees& trees, size_t slots)
+      : topo_(topo),
+        trees_(trees),
+        switches_(static_cast<size_t>(topo.switches())),
+        left_(static_cast<size_t>(trees.trees()) * switches_, 0),
+        scratch_(slots, Scratch{std::vector<Mask>(switches_, 0), {}}) {}
 
-  // The transitions routes of tree `tree` take at hop `layer` that no decision covers yet.
-  void walk(const Topology& topo, const DestinationTrees& trees, const GreedyDecisions& decided,
-            int tree, int layer) {
-    requests.clear();
-    active_.clear();
-    const int root = trees.destinations()[tree];
-    const EndpointId delivery = topo.at(root).hosts;
-    // Hop 0: from every source's hosts, tag 1.
-    for (int from : trees.destinations()) {
-      if (!trees.routes_from(tree, from)) continue;
-      const EndpointId at = source_endpoint(topo, from);
-      const EndpointId next = from == root ? delivery : trees.next_hop(tree, from);
-      if (layer == 0) {
-        request(decided, at, kFirstTag, next);
-      } else if (from != root) {
-        enter(from, tag_bit(decided.new_tag(at, kFirstTag, next)), active_, mask_);
-      }
-    }
-    // Hop l: routes that left switch v reach v's parent w, on to w's parent or w's hosts.
-    for (int l = 1; l <= layer && !active_.empty(); ++l) {
-      next_active_.clear();
-      for (int v : active_) {
-        const TagMask tags = mask_[v];
-        mask_[v] = 0;
-        const EndpointId at = trees.next_hop(tree, v);
-        const int w = topo.switch_of(at);
-        const EndpointId next = w == root ? delivery : trees.next_hop(tree, w);
-        for (TagMask rest = tags; rest; rest &= rest - 1) {
-          const int tag = std::countr_zero(rest);
-          if (l == layer) {
-            request(decided, at, tag, next);
-          } else if (w != root) {
-            enter(w, tag_bit(decided.new_tag(at, tag, next)), next_active_, next_mask_);
-          }
+  // Tree `tree` at hop `hop` (each tree walked at hops 0, 1, 2, … in turn, from any thread,
+  // `slot` its own): moves its routes on by the decisions of hop − 1, then lists the
+  // transitions they take at `hop` that no decision covers yet (in requests(slot)).
+  void walk(const GreedyDecisions& decided, size_t slot, int tree, int hop) {
+    Scratch& s = scratch_[slot];
+    s.requests.clear();
+    Mask* left = &left_[static_cast<size_t>(tree) * switches_];
+    const int root = trees_.destinations()[tree];
+    const EndpointId delivery = topo_.at(root).hosts;
+    if (hop <= 1) {
+      // Hop 0: from every source's hosts, with the first tag.
+      for (int from : trees_.destinations()) {
+        if (!trees_.routes_from(tree, from)) continue;
+        const EndpointId at = source_endpoint(topo_, from);
+        const EndpointId next = from == root ? delivery : trees_.next_hop(tree, from);
+        if (hop == 0) {
+          request(decided, s, at, kFirstTag, next);
+        } else if (from != root) {
+          left[from] = bit(decided.new_tag(at, kFirstTag, next));
         }
       }
-      std::swap(active_, next_active_);
-      std::swap(mask_, next_mask_);
+      if (hop == 0) return;
+    } else {
+      // Routes that left switch v reach v's parent w, and leave it (unless w is the root).
+      for (size_t v = 0; v < switches_; ++v) {
+        if (!left[v]) continue;
+        const EndpointId at = trees_.next_hop(tree, static_cast<int>(v));
+        const int w = topo_.switch_of(at);
+        if (w == root) continue;
+        const EndpointId next = trees_.next_hop(tree, w);
+        for (uint64_t rest = left[v]; rest; rest &= rest - 1)
+          s.left[w] |= bit(decided.new_tag(at, kFirstTag + std::countr_zero(rest), next));
+      }
+      std::copy(s.left.begin(), s.left.end(), left);
+      std::fill(s.left.begin(), s.left.end(), 0);
     }
-    for (int v : active_) mask_[v] = 0;
+    // The transitions at this hop: into v's parent, on to its parent or its hosts.
+    for (size_t v = 0; v < switches_; ++v) {
+      if (!left[v]) continue;
+      const EndpointId at = trees_.next_hop(tree, static_cast<int>(v));
+      const int w = topo_.switch_of(at);
+      const EndpointId next = w == root ? delivery : trees_.next_hop(tree, w);
+      for (uint64_t rest = left[v]; rest; rest &= rest - 1)
+        request(decided, s, at, kFirstTag + std::countr_zero(rest), next);
+    }
   }
 
-  std::vector<PendingTransition> requests;
+  const std::vector<PendingTransition>& requests(size_t slot) const {
+    return scratch_[slot].requests;
+  }
 
  private:
-  void request(const GreedyDecisions& decided, EndpointId at, int tag, EndpointId next) {
+  struct Scratch {
+    std::vector<Mask> left;  // the next hop's masks, all 0 between walks
+    std::vector<PendingTransition> requests;
+  };
+
+  static Mask bit(int tag) {
+    const int b = tag - kFirstTag;
+    if (b < 0 || b >= static_cast<int>(8 * sizeof(Mask)))
+      throw std::overflow_error("Algorithm 2: tag " + std::to_string(tag) +
+                                " on a tree walk (tags are 1 … 64)");
+    return static_cast<Mask>(Mask{1} << b);
+  }
+  static void request(const GreedyDecisions& decided, Scratch& s, EndpointId at, int tag,
+                      EndpointId next) {
     // Not yet asked for by an earlier batch of trees (the merge marks them pending).
     if (decided.new_tag(at, tag, next) == GreedyDecisions::kUndecided)
-      requests.push_back({next, at, tag});
-  }
-  static void enter(int sw, TagMask tags, std::vector<int>& active, std::vector<TagMask>& mask) {
-    if (!mask[sw]) active.push_back(sw);
-    mask[sw] |= tags;
+      s.requests.push_back({next, at, tag});
   }
 
-  std::vector<TagMask> mask_, next_mask_;  // switch → tags of the routes that just left it
-  std::vector<int> active_, next_active_;  // switches with a mask
+  const Topology& topo_;
+  const DestinationTrees& trees_;
+  size_t switches_;
+  std::vector<Mask> left_;  // [tree * switches + switch]
+  std::vector<Scratch> scratch_;
 };
+
+template <class Mask>
+TaggedGraph greedy_on_trees(const Topology& topo, const DestinationTrees& trees,
+                            const ParallelWork& work) {
+  GreedyDecisions decided(topo);
+  const size_t slots = std::max<size_t>(work.batch, 1);
+  TreeFrontiers<Mask> frontiers(topo, trees, slots);
+  std::vector<PendingTransition> pending;
+  // A route of k hops takes k + 1 transitions (the last to the hosts): hops 0 … longest − 1.
+  // Progress in steps: per hop, one per tree walked, then as many for the decisions.
+  const int layers = trees.summary().longest_switches;
+  const double per_hop = 2.0 * trees.trees();
+  const double total = layers * per_hop;
+  // Tagger Algorithm 2, line 3: Algorithm 1's tags in order, i.e. the routes' hops.
+  for (int layer = 0; layer < layers; ++layer) {
+    pending.clear();
+    run_in_batches(
+        work, static_cast<size_t>(trees.trees()),
+        [&](size_t tree) { frontiers.walk(decided, tree % slots, static_cast<int>(tree), layer); },
+        [&](size_t first, size_t end) {
+          for (size_t tree = first; tree < end; ++tree) {
+            for (const PendingTransition& t : frontiers.requests(tree % slots))
+              if (decided.pend(t)) pending.push_back(t);
+          }
+        },
+        layer * per_hop, total);
+    // As the route walk: no transition left at a hop ends the greedy.
+    if (pending.empty()) break;
+    decided.decide(pending, [&](double fraction) {
+      work.report((layer + 0.5 + fraction / 2) * per_hop, total);
+    });
+  }
+  return decided.graph();
+}
 
 }  // namespace
 
@@ -123,36 +180,9 @@ TaggedGraph greedy_tagging(const Topology& topo, const RouteSource& routes, ElpS
 
 TaggedGraph greedy_tagging(const Topology& topo, const DestinationTrees& trees,
                            const ParallelWork& work) {
-  GreedyDecisions decided(topo);
-  std::vector<TreeLayerWalk> walks(std::max<size_t>(work.batch, 1), TreeLayerWalk(topo.switches()));
-  std::vector<PendingTransition> pending;
-  // A route of k hops takes k + 1 transitions (the last to the hosts): hops 0 … longest − 1.
-  // Progress in steps: per hop, one per tree walked, then as many for the decisions.
-  const int layers = trees.summary().longest_switches;
-  const double per_hop = 2.0 * trees.trees();
-  const double total = layers * per_hop;
-  // Tagger Algorithm 2, line 3: Algorithm 1's tags in order, i.e. the routes' hops.
-  for (int layer = 0; layer < layers; ++layer) {
-    pending.clear();
-    run_in_batches(
-        work, static_cast<size_t>(trees.trees()),
-        [&](size_t tree) {
-          walks[tree % walks.size()].walk(topo, trees, decided, static_cast<int>(tree), layer);
-        },
-        [&](size_t first, size_t end) {
-          for (size_t tree = first; tree < end; ++tree) {
-            for (const PendingTransition& t : walks[tree % walks.size()].requests)
-              if (decided.pend(t)) pending.push_back(t);
-          }
-        },
-        layer * per_hop, total);
-    // As the route walk: no transition left at a hop ends the greedy.
-    if (pending.empty()) break;
-    decided.decide(pending, [&](double fraction) {
-      work.report((layer + 0.5 + fraction / 2) * per_hop, total);
-    });
-  }
-  return decided.graph();
+  // Tags of routes of up to 8 switches fit a byte (TreeFrontiers).
+  if (trees.summary().longest_switches <= 8) return greedy_on_trees<uint8_t>(topo, trees, work);
+  return greedy_on_trees<uint64_t>(topo, trees, work);
 }
 
 }  // namespace fcswitch::tagger

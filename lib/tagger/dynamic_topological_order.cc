@@ -8,6 +8,7 @@ int DynamicTopologicalOrder::add_node() {
   out_.emplace_back();
   in_.emplace_back();
   mark_.push_back(kNone);
+  reached_.push_back(0);
   landmarks_.add_node();
   return order_.push_back();
 }
@@ -30,7 +31,8 @@ DynamicTopologicalOrder::Step DynamicTopologicalOrder::step(
     return ++side.head == side.found.size() ? Step::kComplete : Step::kGoing;
   }
   const int x = next[side.next++];
-  if (mark_[x] == other) return Step::kMet;
+  // Backward, a node v is known to reach is as good as one the forward side found.
+  if (mark_[x] == other || (own == kToU && reached_[x] == reached_stamp_)) return Step::kMet;
   // Only nodes between v and u in the order can lie on a path from v to u.
   const uint64_t label = order_.label(x);
   if (mark_[x] == kNone && (below ? label < bound : label > bound)) {
@@ -54,6 +56,7 @@ bool DynamicTopologicalOrder::search_and_reorder(int u, int v) {
     if (forward == Step::kGoing) backward = step(backward_, in_, kToU, kFromV, lower, false);
   }
   for (int x : marked_) mark_[x] = kNone;
+  for (int x : forward_.found) reached_[x] = reached_stamp_;
   if (forward == Step::kMet || backward == Step::kMet) return false;
   // One side is enough (Pearce–Kelly move both, into the slots they held). F, all that v
   // reaches before u, goes just after u: an edge into F from outside comes from before F's
@@ -86,6 +89,11 @@ bool DynamicTopologicalOrder::add_edge(int u, int v) {
   // u before v: the order already holds the edge, and no path leads back from v to u.
   if (!order_.before(u, v)) {
     if (landmarks_.surely_reaches(v, u)) return false;
+    if (v != reached_from_) {
+      reached_from_ = v;
+      ++reached_stamp_;
+    }
+    if (reached_[u] == reached_stamp_) return false;
     if (!search_and_reorder(u, v)) return false;
   }
   link(u, v);

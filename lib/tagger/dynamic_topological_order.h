@@ -61,6 +61,12 @@ class DynamicTopologicalOrder {
   size_t next_landmark_choice_ = 4096;  // edges; doubles at each choice
   std::vector<char> mark_;              // Mark, during one search
   std::vector<int> marked_;
+  // Nodes the searches from reached_from_ found: it reaches them, and still does after any
+  // edge added (Algorithm 2 adds edges into one target in a run: half the searches the
+  // landmarks leave are for the same target as the one before). reached_[x] == reached_stamp_.
+  std::vector<unsigned> reached_;
+  int reached_from_ = -1;
+  unsigned reached_stamp_ = 0;
   Side forward_, backward_;
 };
 

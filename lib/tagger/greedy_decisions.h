@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "tagger/dynamic_topological_order.h"
+#include "tagger/tag_rule.h"
 #include "tagger/tagged_graph.h"
 #include "topology/topology.h"
 
@@ -52,6 +53,12 @@ class GreedyDecisions {
 
   // Every decision as an edge (at, tag) → (next, new tag).
   TaggedGraph graph() const;
+  // The decisions at switch `sw` as (tag, in port, out port, new tag) triples, unsorted: what
+  // rules_from_graph(graph()) gives `sw` before settling, without building the graph (10 000
+  // switches: 2.6·10^7 edges) or holding every switch's triples (6·10^7) at once.
+  std::vector<RuleTriple> rule_triples(int sw) const;
+  // Frees the sandboxes, once the last hop is decided: only the decisions are read after.
+  void drop_sandboxes() { sandboxes_.clear(); }
 
  private:
   // Each tag's G_tag over switch ingress endpoints.

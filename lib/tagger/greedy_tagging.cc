@@ -5,8 +5,6 @@
 #include <stdexcept>
 #include <string>
 
-#include "tagger/greedy_decisions.h"
-
 namespace fcswitch::tagger {
 
 using topology::EndpointId;
@@ -109,8 +107,8 @@ class TreeFrontiers {
 };
 
 template <class Mask>
-TaggedGraph greedy_on_trees(const Topology& topo, const DestinationTrees& trees,
-                            const ParallelWork& work) {
+GreedyDecisions greedy_on_trees(const Topology& topo, const DestinationTrees& trees,
+                                const ParallelWork& work) {
   GreedyDecisions decided(topo);
   const size_t slots = std::max<size_t>(work.batch, 1);
   TreeFrontiers<Mask> frontiers(topo, trees, slots);
@@ -139,13 +137,14 @@ TaggedGraph greedy_on_trees(const Topology& topo, const DestinationTrees& trees,
       work.report((layer + 0.5 + fraction / 2) * per_hop, total);
     });
   }
-  return decided.graph();
+  decided.drop_sandboxes();
+  return decided;
 }
 
 }  // namespace
 
-TaggedGraph greedy_tagging(const Topology& topo, const RouteSource& routes, ElpSummary* summary,
-                           const ParallelWork& work) {
+GreedyDecisions greedy_decisions(const Topology& topo, const RouteSource& routes,
+                                 ElpSummary* summary, const ParallelWork& work) {
   GreedyDecisions decided(topo);
   ElpSummary seen;
   std::vector<PendingTransition> pending;
@@ -175,14 +174,25 @@ TaggedGraph greedy_tagging(const Topology& topo, const RouteSource& routes, ElpS
     work.report(layer + 1, 0);
   }
   if (summary) *summary = seen;
-  return decided.graph();
+  decided.drop_sandboxes();
+  return decided;
+}
+
+GreedyDecisions greedy_decisions(const Topology& topo, const DestinationTrees& trees,
+                                 const ParallelWork& work) {
+  // Tags of routes of up to 8 switches fit a byte (TreeFrontiers).
+  if (trees.summary().longest_switches <= 8) return greedy_on_trees<uint8_t>(topo, trees, work);
+  return greedy_on_trees<uint64_t>(topo, trees, work);
+}
+
+TaggedGraph greedy_tagging(const Topology& topo, const RouteSource& routes, ElpSummary* summary,
+                           const ParallelWork& work) {
+  return greedy_decisions(topo, routes, summary, work).graph();
 }
 
 TaggedGraph greedy_tagging(const Topology& topo, const DestinationTrees& trees,
                            const ParallelWork& work) {
-  // Tags of routes of up to 8 switches fit a byte (TreeFrontiers).
-  if (trees.summary().longest_switches <= 8) return greedy_on_trees<uint8_t>(topo, trees, work);
-  return greedy_on_trees<uint64_t>(topo, trees, work);
+  return greedy_decisions(topo, trees, work).graph();
 }
 
 }  // namespace fcswitch::tagger

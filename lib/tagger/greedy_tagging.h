@@ -15,6 +15,7 @@
 
 #include "tagger/brute_force_tagging.h"
 #include "tagger/destination_trees.h"
+#include "tagger/greedy_decisions.h"
 #include "tagger/parallel_work.h"
 #include "tagger/tagged_graph.h"
 
@@ -30,5 +31,12 @@ TaggedGraph greedy_tagging(const topology::Topology& topo, const RouteSource& ro
 // then the hop's decisions as many steps as there are trees).
 TaggedGraph greedy_tagging(const topology::Topology& topo, const DestinationTrees& trees,
                            const ParallelWork& work = {});
+
+// The same, as the decisions themselves (the sandboxes freed): a switch's rules can be read
+// from them one switch at a time (GreedyDecisions::rule_triples).
+GreedyDecisions greedy_decisions(const topology::Topology& topo, const RouteSource& routes,
+                                 ElpSummary* summary = nullptr, const ParallelWork& work = {});
+GreedyDecisions greedy_decisions(const topology::Topology& topo, const DestinationTrees& trees,
+                                 const ParallelWork& work = {});
 
 }  // namespace fcswitch::tagger

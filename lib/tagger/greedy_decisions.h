@@ -36,10 +36,16 @@ class GreedyDecisions {
   // The tag a packet with `tag` at `at` leaves with towards `next`; kUndecided or kPending
   // while undecided.
   int new_tag(topology::EndpointId at, int tag, topology::EndpointId next) const {
+    return new_tag_by_slot(at, tag, slot(next));
+  }
+  // The same by the out port of `at`'s switch towards `next`, or hosts_slot() for its hosts
+  // (a caller that knows the port saves looking it up from `next`).
+  int new_tag_by_slot(topology::EndpointId at, int tag, int out_slot) const {
     if (tag >= static_cast<int>(rows_.size())) return kUndecided;
     const int32_t row = rows_[tag][at];
-    return row < 0 ? kUndecided : new_tags_[row + slot(next)];
+    return row < 0 ? kUndecided : new_tags_[row + out_slot];
   }
+  int hosts_slot(int sw) const { return hosts_slot_[sw]; }
   // Marks an undecided transition kPending; false when it was decided or pending already, so
   // that each goes into a hop's list once.
   bool pend(const PendingTransition& t);

@@ -26,9 +26,9 @@ TaggedGraph greedy_tagging(const topology::Topology& topo, const RouteSource& ro
                            ElpSummary* summary = nullptr, const ParallelWork& work = {});
 
 // Destination trees (§8.2), the same decisions: routes that meet in a tree with the same tag
-// go on together, so a hop is walked once per (tree edge, tag), not once per route, and the
-// trees are walked in parallel (`work`; progress in steps: at each hop, a tree walked, and
-// then the hop's decisions as many steps as there are trees).
+// go on together, so a hop is walked once per (tree edge, tag), not once per route, and
+// groups of trees are walked in parallel (`work`; progress in steps: at each hop, a group of
+// 64 trees walked, and then the hop's decisions as many steps as there are groups).
 TaggedGraph greedy_tagging(const topology::Topology& topo, const DestinationTrees& trees,
                            const ParallelWork& work = {});
 

@@ -155,6 +155,8 @@ int generate(const GenerateOptions& o, const std::string& argv_line) {
 
   phases.start("rules");
   SwitchTagRules rules;
+  // Algorithm 2's rules are read from its decisions switch by switch as they are compressed.
+  std::optional<GreedyDecisions> decided;
   int max_graph_tag = 0;
   if (o.algorithm == "clos") {
     rules = clos_bounce_rules(topo, o.bounces);
@@ -169,11 +171,14 @@ int generate(const GenerateOptions& o, const std::string& argv_line) {
       throw std::invalid_argument("--algorithm: expected brute, greedy, clos or single");
     ProgressLine line = stderr_progress(
         "rules", trees && o.algorithm == "greedy" ? "steps" : "hops", o.quiet, o.progress_every_s);
-    const TaggedGraph graph = o.algorithm != "greedy" ? brute_force_tagging(topo, routes, &elp)
-                              : trees ? greedy_tagging(topo, *trees, phase_work(o, line))
-                                      : greedy_tagging(topo, routes, &elp, phase_work(o, line));
-    max_graph_tag = o.algorithm == "brute" ? graph.max_tag() : 0;
-    rules = rules_from_graph(topo, graph);
+    if (o.algorithm == "greedy") {
+      decided.emplace(trees ? greedy_decisions(topo, *trees, phase_work(o, line))
+                            : greedy_decisions(topo, routes, &elp, phase_work(o, line)));
+    } else {
+      const TaggedGraph graph = brute_force_tagging(topo, routes, &elp);
+      max_graph_tag = o.algorithm == "brute" ? graph.max_tag() : 0;
+      rules = rules_from_graph(topo, graph);
+    }
     if (o.algorithm == "single") {
       // Plain PFC written as rules: every ELP hop keeps the first tag (one lossless class).
       for (auto& list : rules.triples)
@@ -182,25 +187,41 @@ int generate(const GenerateOptions& o, const std::string& argv_line) {
     }
   }
 
-  // The triples go once compressed: 10,000 switches hold some 10^8 of them.
+  // The triples go once compressed: 10,000 switches hold some 10^8 of them (a switch's at a
+  // time when they come from Algorithm 2's decisions).
   std::vector<std::vector<TagRule>> compressed(topo.switches());
-  size_t triples_total = 0, compressed_total = 0, max_triples = 0, max_compressed = 0;
+  std::vector<size_t> triples(topo.switches());
+  std::vector<std::vector<std::string>> conflicts(decided ? topo.switches() : 0);
   {
     ProgressLine line = stderr_progress("compression", "switches", o.quiet, o.progress_every_s);
     run_in_batches(
         phase_work(o, line), compressed.size(),
-        [&](size_t sw) { compressed[sw] = rules.compressed(static_cast<int>(sw)); }, nullptr, 0,
-        static_cast<double>(compressed.size()));
+        [&](size_t sw) {
+          std::vector<RuleTriple> list;
+          if (decided) {
+            list = decided->rule_triples(static_cast<int>(sw));
+            settle_switch(topo, static_cast<int>(sw), list, conflicts[sw]);
+          } else {
+            list = std::move(rules.triples[sw]);
+          }
+          triples[sw] = list.size();
+          compressed[sw] = compress(std::move(list));
+        },
+        nullptr, 0, static_cast<double>(compressed.size()));
   }
+  decided.reset();
+  rules.triples = {};
+  for (auto& list : conflicts)
+    rules.conflicts.insert(rules.conflicts.end(), list.begin(), list.end());
+  size_t triples_total = 0, compressed_total = 0, max_triples = 0, max_compressed = 0;
   std::set<int> tag_set;
   for (size_t sw = 0; sw < compressed.size(); ++sw) {
-    triples_total += rules.triples[sw].size();
-    max_triples = std::max(max_triples, rules.triples[sw].size());
+    triples_total += triples[sw];
+    max_triples = std::max(max_triples, triples[sw]);
     compressed_total += compressed[sw].size();
     max_compressed = std::max(max_compressed, compressed[sw].size());
     for (const TagRule& r : compressed[sw]) tag_set.insert({r.tag, r.new_tag});
   }
-  rules.triples = {};
   const std::vector<int> tags(tag_set.begin(), tag_set.end());
   std::vector<int> priorities = numbers(o.priorities);
   while (priorities.size() < tags.size())

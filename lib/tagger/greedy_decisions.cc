@@ -79,3 +79,41 @@ TaggedGraph GreedyDecisions::graph() const {
 }
 
 }  // namespace fcswitch::tagger
+
+namespace fcswitch::tagger {
+
+std::vector<RuleTriple> GreedyDecisions::rule_triples(int sw) const {
+  const auto& s = topo_.at(sw);
+  if (static_cast<int>(s.ports.size()) > kMaxRulePorts)
+    throw std::invalid_argument(s.name + " has more than 64 ports");
+  std::vector<RuleTriple> triples;
+  const int ports = hosts_slot_[sw];
+  for (int tag = 0; tag < static_cast<int>(rows_.size()); ++tag)
+    for (int in = 0; in < ports; ++in) {
+      const EndpointId at = topo_.ingress(sw, in);
+      const int32_t r = rows_[tag][at];
+      if (r < 0) continue;
+      // A source endpoint stands for every host port; the hosts slot for every host port.
+      const bool from_hosts = topo_.faces_host(at);
+      for (int slot = 0; slot <= ports; ++slot) {
+        const int new_tag = new_tags_[r + slot];
+        if (new_tag < 0) continue;  // no route took it
+        auto add = [&](int out) {
+          if (from_hosts) {
+            for (int i : s.host_ports)
+              if (i != out) triples.push_back({tag, i, out, new_tag});
+          } else if (in != out) {
+            triples.push_back({tag, in, out, new_tag});
+          }
+        };
+        if (slot == ports) {
+          for (int out : s.host_ports) add(out);
+        } else {
+          add(slot);
+        }
+      }
+    }
+  return triples;
+}
+
+}  // namespace fcswitch::tagger

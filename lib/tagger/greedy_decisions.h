@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "tagger/dynamic_topological_order.h"
+#include "tagger/tag_rule.h"
 #include "tagger/tagged_graph.h"
 #include "topology/topology.h"
 
@@ -35,10 +36,16 @@ class GreedyDecisions {
   // The tag a packet with `tag` at `at` leaves with towards `next`; kUndecided or kPending
   // while undecided.
   int new_tag(topology::EndpointId at, int tag, topology::EndpointId next) const {
+    return new_tag_by_slot(at, tag, slot(next));
+  }
+  // The same by the out port of `at`'s switch towards `next`, or hosts_slot() for its hosts
+  // (a caller that knows the port saves looking it up from `next`).
+  int new_tag_by_slot(topology::EndpointId at, int tag, int out_slot) const {
     if (tag >= static_cast<int>(rows_.size())) return kUndecided;
     const int32_t row = rows_[tag][at];
-    return row < 0 ? kUndecided : new_tags_[row + slot(next)];
+    return row < 0 ? kUndecided : new_tags_[row + out_slot];
   }
+  int hosts_slot(int sw) const { return hosts_slot_[sw]; }
   // Marks an undecided transition kPending; false when it was decided or pending already, so
   // that each goes into a hop's list once.
   bool pend(const PendingTransition& t);
@@ -52,6 +59,12 @@ class GreedyDecisions {
 
   // Every decision as an edge (at, tag) → (next, new tag).
   TaggedGraph graph() const;
+  // The decisions at switch `sw` as (tag, in port, out port, new tag) triples, unsorted: what
+  // rules_from_graph(graph()) gives `sw` before settling, without building the graph (10 000
+  // switches: 2.6·10^7 edges) or holding every switch's triples (6·10^7) at once.
+  std::vector<RuleTriple> rule_triples(int sw) const;
+  // Frees the sandboxes, once the last hop is decided: only the decisions are read after.
+  void drop_sandboxes() { sandboxes_.clear(); }
 
  private:
   // Each tag's G_tag over switch ingress endpoints.

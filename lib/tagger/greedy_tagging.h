@@ -15,6 +15,7 @@
 
 #include "tagger/brute_force_tagging.h"
 #include "tagger/destination_trees.h"
+#include "tagger/greedy_decisions.h"
 #include "tagger/parallel_work.h"
 #include "tagger/tagged_graph.h"
 
@@ -25,10 +26,17 @@ TaggedGraph greedy_tagging(const topology::Topology& topo, const RouteSource& ro
                            ElpSummary* summary = nullptr, const ParallelWork& work = {});
 
 // Destination trees (§8.2), the same decisions: routes that meet in a tree with the same tag
-// go on together, so a hop is walked once per (tree edge, tag), not once per route, and the
-// trees are walked in parallel (`work`; progress in steps: at each hop, a tree walked, and
-// then the hop's decisions as many steps as there are trees).
+// go on together, so a hop is walked once per (tree edge, tag), not once per route, and
+// groups of trees are walked in parallel (`work`; progress in steps: at each hop, a group of
+// 64 trees walked, and then the hop's decisions as many steps as there are groups).
 TaggedGraph greedy_tagging(const topology::Topology& topo, const DestinationTrees& trees,
                            const ParallelWork& work = {});
+
+// The same, as the decisions themselves (the sandboxes freed): a switch's rules can be read
+// from them one switch at a time (GreedyDecisions::rule_triples).
+GreedyDecisions greedy_decisions(const topology::Topology& topo, const RouteSource& routes,
+                                 ElpSummary* summary = nullptr, const ParallelWork& work = {});
+GreedyDecisions greedy_decisions(const topology::Topology& topo, const DestinationTrees& trees,
+                                 const ParallelWork& work = {});
 
 }  // namespace fcswitch::tagger

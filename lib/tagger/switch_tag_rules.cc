@@ -20,23 +20,25 @@ size_t SwitchTagRules::max_compressed() const {
   return most;
 }
 
-void settle(const Topology& topo, SwitchTagRules& rules) {
-  for (size_t sw = 0; sw < rules.triples.size(); ++sw) {
-    auto& list = rules.triples[sw];
-    std::sort(list.begin(), list.end());
-    list.erase(std::unique(list.begin(), list.end()), list.end());
-    for (size_t i = 1; i < list.size(); ++i) {
-      const RuleTriple& a = list[i - 1];
-      const RuleTriple& b = list[i];
-      if (a.tag == b.tag && a.in_port == b.in_port && a.out_port == b.out_port) {
-        const auto& s = topo.at(static_cast<int>(sw));
-        rules.conflicts.push_back(s.name + ": tag " + std::to_string(a.tag) + " from " +
-                                  s.ports[a.in_port].name + " to " + s.ports[a.out_port].name +
-                                  " → " + std::to_string(a.new_tag) + " and " +
-                                  std::to_string(b.new_tag));
-      }
+void settle_switch(const Topology& topo, int sw, std::vector<RuleTriple>& list,
+                   std::vector<std::string>& conflicts) {
+  std::sort(list.begin(), list.end());
+  list.erase(std::unique(list.begin(), list.end()), list.end());
+  for (size_t i = 1; i < list.size(); ++i) {
+    const RuleTriple& a = list[i - 1];
+    const RuleTriple& b = list[i];
+    if (a.tag == b.tag && a.in_port == b.in_port && a.out_port == b.out_port) {
+      const auto& s = topo.at(sw);
+      conflicts.push_back(s.name + ": tag " + std::to_string(a.tag) + " from " +
+                          s.ports[a.in_port].name + " to " + s.ports[a.out_port].name + " → " +
+                          std::to_string(a.new_tag) + " and " + std::to_string(b.new_tag));
     }
   }
+}
+
+void settle(const Topology& topo, SwitchTagRules& rules) {
+  for (size_t sw = 0; sw < rules.triples.size(); ++sw)
+    settle_switch(topo, static_cast<int>(sw), rules.triples[sw], rules.conflicts);
 }
 
 SwitchTagRules rules_from_graph(const Topology& topo, const TaggedGraph& graph) {

@@ -26,5 +26,8 @@ SwitchTagRules rules_from_graph(const topology::Topology& topo, const TaggedGrap
 
 // Sorts and removes duplicates, and records conflicts.
 void settle(const topology::Topology& topo, SwitchTagRules& rules);
+// The same for one switch's triples, its conflicts added to `conflicts`.
+void settle_switch(const topology::Topology& topo, int sw, std::vector<RuleTriple>& triples,
+                   std::vector<std::string>& conflicts);
 
 }  // namespace fcswitch::tagger

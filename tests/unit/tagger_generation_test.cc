@@ -2,9 +2,12 @@
 // and 4), the Clos scheme of §4.3, the Theorem 5.1 verifier, and Jellyfish (Table 5).
 #include <gtest/gtest.h>
 
+#include <atomic>
+#include <functional>
 #include <random>
 #include <set>
 #include <sstream>
+#include <thread>
 #include <tuple>
 
 #include "tagger/brute_force_tagging.h"
@@ -238,10 +241,11 @@ TEST(TaggerJellyfish, Table5SmallestRowWithinABandOfThePaper) {
 
 // The tree walks (DestinationTrees, greedy_tagging and check_elp_coverage on trees) against
 // the route walks they replace: the same rules and the same coverage verdict, also when rules
-// are missing, with batches that split the trees unevenly.
+// are missing, with batches that split the trees unevenly. ring(21)'s routes of 11 switches
+// take the tree walk's wide masks (a byte holds the tags of routes of up to 8).
 TEST(TaggerTrees, TreeWalksGiveTheRouteWalksResults) {
-  for (const Topology& topo :
-       {topology::jellyfish(60, 16, 8, 3), topology::bcube(3, 2), topology::ring(9)}) {
+  for (const Topology& topo : {topology::jellyfish(60, 16, 8, 3), topology::bcube(3, 2),
+                               topology::ring(9), topology::ring(21)}) {
     ParallelWork work;
     work.batch = 7;
     const DestinationTrees trees(topo, 5, work);
@@ -252,6 +256,7 @@ TEST(TaggerTrees, TreeWalksGiveTheRouteWalksResults) {
     EXPECT_EQ(by_trees.triples, by_routes.triples);
     EXPECT_EQ(trees.summary().routes, elp.routes);
     EXPECT_EQ(trees.summary().longest_switches, elp.longest_switches);
+    EXPECT_FALSE(by_trees.triples.empty());
 
     auto flat = compressed_rules(by_trees);
     for (int drop : {0, 3}) {
@@ -268,6 +273,49 @@ TEST(TaggerTrees, TreeWalksGiveTheRouteWalksResults) {
       EXPECT_EQ(walked.demoted > 0, drop > 0);
     }
   }
+}
+
+// Two threads, as tagger-gen's runner: every task once, any order.
+ParallelWork two_threads() {
+  ParallelWork work;
+  work.run = [](size_t n, const std::function<void(size_t)>& task) {
+    std::atomic<size_t> next{0};
+    auto loop = [&] {
+      for (size_t i; (i = next.fetch_add(1)) < n;) task(i);
+    };
+    std::thread helper(loop);
+    loop();
+    helper.join();
+  };
+  return work;
+}
+
+// Trees walked in groups of hundreds (greedy and coverage), on two threads, against the route
+// walks: the same rules, and with deliveries missing at two roots past the first group of 512
+// trees, the same routes demoted and the same first one.
+TEST(TaggerTrees, GroupsOfTreesOnTwoThreadsGiveTheRouteWalksResults) {
+  const Topology topo = topology::jellyfish(800, 8, 4, 2);
+  const ParallelWork work = two_threads();
+  const DestinationTrees trees(topo, 3, work);
+  const RouteSource routes = [&](const RouteSink& sink) { shortest_path_trees(topo, 3, sink); };
+  const SwitchTagRules by_routes = rules_from_graph(topo, greedy_tagging(topo, routes));
+  const SwitchTagRules by_trees = rules_from_graph(topo, greedy_tagging(topo, trees, work));
+  ASSERT_EQ(by_trees.triples, by_routes.triples);
+  auto flat = compressed_rules(by_trees);
+  for (int tree : {600, 700}) {
+    const int root = trees.destinations()[tree];
+    PortMask hosts = 0;
+    for (int p : topo.at(root).host_ports) hosts |= port_bit(p);
+    for (TagRule& rule : flat[root]) rule.out_ports &= ~hosts;
+  }
+  const auto tables = rewrite_tables(topo.ports_per_switch(), flat);
+  const ElpCoverage walked = check_elp_coverage(topo, tables, routes);
+  const ElpCoverage shared = check_elp_coverage(topo, tables, trees, work);
+  EXPECT_EQ(shared.routes, 800u * 800u);
+  EXPECT_EQ(shared.routes, walked.routes);
+  EXPECT_EQ(walked.demoted, 2u * 800u);  // every route to either root
+  EXPECT_EQ(shared.demoted, walked.demoted);
+  EXPECT_EQ(shared.first_demoted, walked.first_demoted);
 }
 
 // The sandbox's incremental order against a full search on every edge (random graphs).

@@ -8,6 +8,8 @@
 #include "config/switch_config.h"
 #include "config/table_reader.h"
 #include "fc/response_time.h"
+#include "wire/ether_type.h"
+#include "wire/pfc_frame.h"
 
 namespace fcswitch::config {
 
@@ -194,6 +196,20 @@ void read_flow_control(TableReader& root, const std::vector<const toml::table*>&
       fc.watchdog.action = *v;
     if (auto v = first<uint16_t>(link_layers, [](const Layer& l) { return l.stage_opcode; }))
       fc.stage_opcode = *v;
+    // Under 0x88B5 a receiver tells a PFC-layout frame from our subtypes by the opcode's first
+    // byte, 0x01 (wire/control_frame_kind.h): another one would be taken for data or credits.
+    if (port.control_ether_type == wire::kEtherTypeLocalExperimental1 &&
+        fc.stage_opcode >> 8 != wire::kPfcOpcode >> 8)
+      for (const Layer* layer : link_layers)
+        if (layer->stage_opcode) {
+          const toml::node* key = layer->table->get("stage_opcode");
+          problems.expected(key ? key->source() : layer->table->source(),
+                            layer->path + ".stage_opcode",
+                            "an opcode 0x01xx with control_ether_type = 0x88B5 (the receiver "
+                            "tells PFC-layout frames from 0x88B5's subtypes by that byte)",
+                            fmt::format("0x{:04X}", fc.stage_opcode));
+          break;
+        }
     if (auto v = first<uint64_t>(link_layers, [](const Layer& l) { return l.limiter_catch_up_ns; }))
       fc.limiter_catch_up_ns = *v;
 

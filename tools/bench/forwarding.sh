@@ -11,7 +11,7 @@
 #   fcswitch compact                    one worker lcore (CPU 1), main on CPU 0; a static
 #                                       [[fib]] entry for the destination, learning on:
 #     plain / PFC / gfc-buffer on priority 3 / Tagger rewrite (DSCP 24 → 25, checksum
-#     updated) / PABO (not built yet) / out port capped at 1 Gb/s;
+#     updated) / PABO (no bounce: the check) / out port capped at 1 Gb/s;
 #   fcswitch two-lcore                  RX+TX | FWD: both CPUs.
 # The rate is what left the out port per second: fcswitch from its report (tx_packets over
 # run_seconds: from the lcores' start to RX's stop), testpmd from its per-second Tx-pps
@@ -189,11 +189,12 @@ tags = { \"24\" = 3, \"25\" = 4 }
 lossy_tag = 0
 lossy_priority = 0
 rules = [{ tag = 24, in = \"in\", out = \"out\", new_tag = 25 }]"
-# ---- PABO: NOT BUILT YET (issue 21 wants its cost beside PFC's and gfc-buffer's). When
-# lib/pabo exists: write_config pabo "lossless_priorities = [3]" "" "$compact <its section>"
-# here, with the bounce threshold above what a sink that never backs up reaches (the cost
-# of the check on every packet, not of bouncing), and add pabo to fcswitch_cases below; the
-# table prints its row once it has figures. ----
+# PABO on the frames' priority (PABO §II): Eq. 4 asked of every packet on its normal
+# sub-queue's depth; the sink never backs up, so nothing bounces: the cost of the check.
+write_config pabo "" "" "$compact
+[pabo]
+priorities = [3]
+normal_capacity = 4096"
 write_config two_lcore "" "" '[layout]
 preset = "custom"
 lcores = [["rx:in", "rx:out", "tx:in", "tx:out"], ["fwd"]]'
@@ -212,7 +213,7 @@ PY
   [ -n "${KEEP:-}" ] || rm -f "$work/$1.json"
 }
 
-fcswitch_cases=(plain pfc gfc tagger two_lcore capped)  # PABO: add pabo here
+fcswitch_cases=(plain pfc gfc tagger pabo two_lcore capped)
 
 # --- the rounds -----------------------------------------------------------------------------
 
@@ -386,11 +387,8 @@ for case, name in [("fcswitch_plain", "compact, plain forwarding"),
                    ("fcswitch_pfc", "compact, PFC on priority 3"),
                    ("fcswitch_gfc", "compact, gfc-buffer on priority 3"),
                    ("fcswitch_tagger", "compact, Tagger rewrite 24 → 25"),
-                   ("fcswitch_pabo", "compact, PABO"),
+                   ("fcswitch_pabo", "compact, PABO on priority 3"),
                    ("fcswitch_two_lcore", "two-lcore (rx+tx | fwd), 2 cores")]:
-    if case == "fcswitch_pabo" and case not in runs:
-        print(f"{name:<40} {'not built yet':>22}  (PABO: issue 21 asks for it when it exists)")
-        continue
     v = mpps(case)
     # Two lcores against one is no cost of a feature: no figure there.
     cost = ("" if case in ("fcswitch_plain", "fcswitch_two_lcore") or not v or not plain

@@ -40,4 +40,18 @@ SwitchState::SwitchState(int num_ports, const std::string& name_prefix, unsigned
   }
 }
 
+void SwitchState::charge_pabo(const PacketMeta& meta, int egress_port) {
+  const bool bounce = meta.pabo == static_cast<uint8_t>(PaboSubqueue::kBounce);
+  ChargeReleaseCounters& pabo = *pabo_depth[egress_port];
+  pabo.charge(pabo_slot(meta.egress_queue, bounce, false), 1);
+  pabo.charge(pabo_slot(meta.egress_queue, bounce, true), meta.charged_bytes);
+}
+
+void SwitchState::release_pabo(const PacketMeta& meta, int egress_port, uint32_t packets) {
+  const bool bounce = meta.pabo == static_cast<uint8_t>(PaboSubqueue::kBounce);
+  ChargeReleaseCounters& pabo = *pabo_depth[egress_port];
+  pabo.release(0, pabo_slot(meta.egress_queue, bounce, false), packets);
+  pabo.release(0, pabo_slot(meta.egress_queue, bounce, true), meta.charged_bytes);
+}
+
 }  // namespace fcswitch

@@ -95,13 +95,11 @@ struct SwitchState {
     egress_depth[egress_port]->charge(meta.egress_queue, meta.charged_bytes);
     egress_by_ingress[egress_port]->charge(slot * kNumEgressQueues + meta.egress_queue,
                                            meta.charged_bytes);
-    if (meta.pabo) {
-      const bool bounce = meta.pabo == static_cast<uint8_t>(PaboSubqueue::kBounce);
-      ChargeReleaseCounters& pabo = *pabo_depth[egress_port];
-      pabo.charge(pabo_slot(meta.egress_queue, bounce, false), 1);
-      pabo.charge(pabo_slot(meta.egress_queue, bounce, true), meta.charged_bytes);
-    }
+    // Out of line, so that charge() stays small enough to inline into FWD's loop.
+    if (meta.pabo) [[unlikely]]
+      charge_pabo(meta, egress_port);
   }
+  void charge_pabo(const PacketMeta& meta, int egress_port);
   // CBFC's ABR resynchronisation (IBA): ABR := FCTBS for each priority the credit frame
   // carries, at the place the frame falls among the packets of `in_port`. The consumer of
   // `in_port`'s packets only (FWD, a lab host's sink).
@@ -119,13 +117,10 @@ struct SwitchState {
     egress_depth[egress_port]->release(0, meta.egress_queue, meta.charged_bytes);
     egress_by_ingress[egress_port]->release(0, slot * kNumEgressQueues + meta.egress_queue,
                                             meta.charged_bytes);
-    if (meta.pabo) {
-      const bool bounce = meta.pabo == static_cast<uint8_t>(PaboSubqueue::kBounce);
-      ChargeReleaseCounters& pabo = *pabo_depth[egress_port];
-      pabo.release(0, pabo_slot(meta.egress_queue, bounce, false), packets);
-      pabo.release(0, pabo_slot(meta.egress_queue, bounce, true), meta.charged_bytes);
-    }
+    if (meta.pabo) [[unlikely]]
+      release_pabo(meta, egress_port, packets);
   }
+  void release_pabo(const PacketMeta& meta, int egress_port, uint32_t packets);
 };
 
 }  // namespace fcswitch

@@ -280,7 +280,8 @@ uint64_t TxTask::next_action_ticks() const {
 void TxTask::publish_held() {
   uint64_t held = pending_count_ + framer_.waiting();
   for (const QueueHead& head : heads_) held += head.count;
-  for (const QueueHead& head : bounce_heads_) held += head.count;
+  if (state_.pabo_queues)
+    for (const QueueHead& head : bounce_heads_) held += head.count;
   held_.set(held);
 }
 

@@ -26,15 +26,7 @@ HostSink::HostSink(std::string name, wire::MacAddress mac, SwitchState& state,
       next_sequence_(flows.size(), 0),
       bounce_capacity_packets_(bounce_capacity_packets) {}
 
-bool HostSink::take_bounced(rte_mbuf* m, const wire::FrameHeader& header, wire::PaboShim& shim) {
-  uint8_t* data = rte_pktmbuf_mtod(m, uint8_t*);
-  if (header.dst == mac_) {
-    // Ours: what PABO did to it goes into the flow's statistics; the frame is as it was sent.
-    shim = wire::read_pabo_shim(data + header.pabo_offset);
-    wire::remove_pabo_shim(data, header.pabo_offset);
-    rte_pktmbuf_adj(m, static_cast<uint16_t>(wire::kPaboShimBytes));
-    return false;
-  }
+bool HostSink::resend_bounced(rte_mbuf* m, const wire::FrameHeader& header) {
   // Bounced all the way back to its source: into the host's bounce queue, sent before its
   // flows' frames, shim and all (PABO §II-G, §III: the sender's buffer takes it again).
   const uint8_t priority = classifier_.classify(header);
@@ -46,7 +38,7 @@ bool HostSink::take_bounced(rte_mbuf* m, const wire::FrameHeader& header, wire::
       ring ? state_.pabo_depth[port]->value(SwitchState::pabo_slot(priority, true, false)) : 0;
   if (!ring || queued >= bounce_capacity_packets_) {
     bounce_full_.increment();
-    return false;  // not a delivery: counted foreign and freed by the caller
+    return false;
   }
   const PacketMeta meta{.ingress_port = port,
                         .priority = priority,
@@ -116,25 +108,27 @@ bool HostSink::poll(uint64_t now) {
   for (unsigned i = 0; i < n; ++i) {
     rte_mbuf* m = pkts[i];
     wire::PaboShim shim;
-    bool bounced = false;
-    if (!state_.pabo_queues) {
-      pkts[done++] = m;
-    } else if (const auto header = wire::parse_frame_header(rte_pktmbuf_mtod(m, const uint8_t*),
-                                                            rte_pktmbuf_data_len(m));
-               header.status == wire::FrameStatus::kOk && header.has_pabo_shim()) {
-      if (take_bounced(m, header, shim)) continue;
-      bounced = header.dst == mac_;
-      if (!bounced) {
-        foreign_.increment();
-        pkts[done++] = m;
-        continue;
+    const wire::PaboShim* bounced = nullptr;
+    if (state_.pabo_queues) {
+      const auto header =
+          wire::parse_frame_header(rte_pktmbuf_mtod(m, const uint8_t*), rte_pktmbuf_data_len(m));
+      if (header.status == wire::FrameStatus::kOk && header.has_pabo_shim()) {
+        if (header.dst != mac_) {
+          if (resend_bounced(m, header)) continue;  // the bounce queue has it now
+          foreign_.increment();  // its full bounce queue refused it: not a delivery
+          pkts[done++] = m;
+          continue;
+        }
+        // Ours: what PABO did to it goes into the flow's statistics; the frame is as sent.
+        uint8_t* data = rte_pktmbuf_mtod(m, uint8_t*);
+        shim = wire::read_pabo_shim(data + header.pabo_offset);
+        wire::remove_pabo_shim(data, header.pabo_offset);
+        rte_pktmbuf_adj(m, static_cast<uint16_t>(wire::kPaboShimBytes));
+        bounced = &shim;
       }
-      pkts[done++] = m;
-    } else {
-      pkts[done++] = m;
     }
-    receive(rte_pktmbuf_mtod(m, const uint8_t*), rte_pktmbuf_data_len(m), now,
-            bounced ? &shim : nullptr);
+    pkts[done++] = m;
+    receive(rte_pktmbuf_mtod(m, const uint8_t*), rte_pktmbuf_data_len(m), now, bounced);
   }
   if (done) rte_pktmbuf_free_bulk(pkts, done);
   return n > 0;

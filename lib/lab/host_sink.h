@@ -62,9 +62,9 @@ class HostSink : public Task {
  private:
   void receive(const uint8_t* data, uint32_t length, uint64_t now,
                const wire::PaboShim* shim = nullptr);
-  // A bounced frame: sent again if it is not for us (true: the mbuf is taken), else its shim
-  // is read into `shim` and removed.
-  bool take_bounced(rte_mbuf* m, const wire::FrameHeader& header, wire::PaboShim& shim);
+  // A bounced frame of one of our flows came back: sent again from the bounce queue (true:
+  // the mbuf is taken), or refused when that is full.
+  bool resend_bounced(rte_mbuf* m, const wire::FrameHeader& header);
 
   wire::MacAddress mac_;  // this host's: a flow's frame for another one is foreign
   SwitchState& state_;

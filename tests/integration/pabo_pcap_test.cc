@@ -15,6 +15,7 @@
 
 #include "frame_builder.h"
 #include "pcap_file.h"
+#include "switch_run.h"
 #include "wire/frame_header.h"
 #include "wire/pabo_shim.h"
 
@@ -72,14 +73,9 @@ TEST(PaboPcap, BouncedFramesLeaveByTheSourcesPortWithOneBounce) {
   }
   write_pcap((dir / "in0.pcap").string(), in);
   std::ofstream(dir / "switch.toml") << config_text(dir);
-  const std::string command = std::string(FCSWITCH_BINARY) + " " + (dir / "switch.toml").string() +
-                              " --exit-on-idle 300 --report-json " +
-                              (dir / "report.json").string() + " > " + (dir / "log.txt").string() +
-                              " 2>&1";
-  const int status = std::system(command.c_str());
-  std::ifstream log_in(dir / "log.txt");
-  const std::string log((std::istreambuf_iterator<char>(log_in)), {});
-  ASSERT_EQ(status, 0) << log;
+  const SwitchRun run = run_switch_until_idle(FCSWITCH_BINARY, dir.string());
+  const std::string& log = run.log;
+  ASSERT_EQ(run.status, 0) << log;
 
   EXPECT_TRUE(read_pcap((dir / "out0.pcap").string()).empty())
       << "a bounce went back by the arrival port, not by the source's FIB port";

@@ -15,6 +15,7 @@
 
 #include "frame_builder.h"
 #include "pcap_file.h"
+#include "switch_run.h"
 
 namespace fcswitch::traffic {
 namespace {
@@ -177,14 +178,9 @@ TEST_P(PcapForwarding, FramesReachTheRightPortsInOrderAndDropsAreNamed) {
     write_pcap((dir / ("in" + std::to_string(p) + ".pcap")).string(), traffic.in[p]);
   std::ofstream(dir / "switch.toml") << config_text(dir, layout);
 
-  const std::string command = std::string(FCSWITCH_BINARY) + " " + (dir / "switch.toml").string() +
-                              " --exit-on-idle 300 --report-json " +
-                              (dir / "report.json").string() + " > " + (dir / "log.txt").string() +
-                              " 2>&1";
-  const int status = std::system(command.c_str());
-  std::ifstream log_in(dir / "log.txt");
-  const std::string log((std::istreambuf_iterator<char>(log_in)), {});
-  ASSERT_EQ(status, 0) << log;
+  const SwitchRun run = run_switch_until_idle(FCSWITCH_BINARY, dir.string());
+  const std::string& log = run.log;
+  ASSERT_EQ(run.status, 0) << log;
 
   for (int p = 0; p < 4; ++p) {
     const auto out = read_pcap((dir / ("out" + std::to_string(p) + ".pcap")).string());

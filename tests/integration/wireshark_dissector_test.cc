@@ -24,6 +24,7 @@
 #include "command_output.h"
 #include "frame_builder.h"
 #include "pcap_file.h"
+#include "switch_run.h"
 #include "wire/big_endian.h"
 #include "wire/credit_frame.h"
 #include "wire/ether_type.h"
@@ -163,14 +164,8 @@ port = "p1"
 // Runs fcswitch on `toml` with in0/in1.pcap of `dir` until nothing has moved for 300 ms.
 void run_switch(const fs::path& dir, const std::string& toml) {
   std::ofstream(dir / "switch.toml") << toml;
-  const std::string command = std::string(FCSWITCH_BINARY) + " " + (dir / "switch.toml").string() +
-                              " --exit-on-idle 300 --report-json " +
-                              (dir / "report.json").string() + " > " + (dir / "log.txt").string() +
-                              " 2>&1";
-  const int status = std::system(command.c_str());
-  std::ifstream log_in(dir / "log.txt");
-  const std::string log((std::istreambuf_iterator<char>(log_in)), {});
-  ASSERT_EQ(status, 0) << log;
+  const SwitchRun run = run_switch_until_idle(FCSWITCH_BINARY, dir.string());
+  ASSERT_EQ(run.status, 0) << run.log;
 }
 
 // `count` lossless frames of `bytes` from `src` to `dst`.

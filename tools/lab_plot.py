@@ -4,10 +4,15 @@ or a switch's [trace] CSV (the same columns as queues.csv) as PNGs beside it.
 
   tools/lab_plot.py OUT_DIR
   tools/lab_plot.py trace.csv      (fcswitch's high-resolution trace: occupancy and input rate)
+  tools/lab_plot.py OUT_DIR --gfc-dcqcn NODE:PORT:PRIO FLOW [LINE_GBPS]
 
 occupancy.png: ingress occupancy per (node, port, prio) over time (as GFC Figures 9 and 10).
 input_rate.png: the input rate of the same queues.
 flows.png: each flow's received rate.
+transports.png (runs with transports.csv): each DCQCN flow's rate R_C, each window flow's window.
+--gfc-dcqcn: gfc-dcqcn.png as GFC Fig. 20 — the ingress queue NODE:PORT:PRIO (the switch port
+facing the flow's source), flow FLOW's DCQCN rate, and the rate buffer-based GFC holds that
+source to, C/2^stage (GFC §4.2: R_k = C/2^k) from the stage the switch sent (fc_level).
 Exits 3, saying so, when matplotlib is missing (Debian: python3-matplotlib).
 """
 import csv
@@ -43,11 +48,59 @@ def draw(series, ylabel, scale, title, path, plt):
     plt.close(fig)
 
 
+def draw_gfc_dcqcn(out, queue, flow, line_gbps, plt):
+    queue_t, queue_kb, gfc_t, gfc_gbps = [], [], [], []
+    with open(os.path.join(out, "queues.csv"), newline="") as f:
+        for row in csv.DictReader(f):
+            if ":".join((row["node"], row["port"], row["prio"])) != queue:
+                continue
+            t = float(row["time_s"]) * 1e3
+            queue_t.append(t)
+            queue_kb.append(float(row["ingress_bytes"]) / 1e3)
+            gfc_t.append(t)
+            gfc_gbps.append(line_gbps / 2 ** int(row["fc_level"]))
+    rate_t, rate_gbps = [], []
+    with open(os.path.join(out, "transports.csv"), newline="") as f:
+        for row in csv.DictReader(f):
+            if row["flow"] == str(flow):
+                rate_t.append(float(row["time_s"]) * 1e3)
+                rate_gbps.append(float(row["rate_bps"]) / 1e9)
+    if not queue_t or not rate_t:
+        print(f"lab_plot: no queue {queue} or no flow {flow} in {out}", file=sys.stderr)
+        return 1
+    fig, (top, bottom) = plt.subplots(2, 1, figsize=(9, 6), sharex=True)
+    top.plot(queue_t, queue_kb, color="tab:blue", linewidth=1)
+    top.set_ylabel("queue length (KB)")
+    top.set_title(f"{os.path.basename(os.path.normpath(out))}: ingress queue {queue}")
+    top.grid(alpha=0.3)
+    bottom.step(rate_t, rate_gbps, where="post", label="DCQCN rate", linewidth=1)
+    bottom.step(gfc_t, gfc_gbps, where="post", label="GFC rate", linewidth=1)
+    bottom.set_ylabel("rate (Gb/s)")
+    bottom.set_xlabel("time (ms)")
+    bottom.grid(alpha=0.3)
+    bottom.legend(fontsize="small")
+    fig.tight_layout()
+    path = os.path.join(out, "gfc-dcqcn.png")
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+    print(f"plot: {path}")
+    return 0
+
+
 def main():
-    if len(sys.argv) != 2:
+    args = sys.argv[1:]
+    fig20 = None
+    if "--gfc-dcqcn" in args:
+        i = args.index("--gfc-dcqcn")
+        fig20 = args[i + 1:]
+        args = args[:i]
+        if len(fig20) not in (2, 3):
+            print(__doc__, file=sys.stderr)
+            return 2
+    if len(args) != 1:
         print(__doc__, file=sys.stderr)
         return 2
-    out = sys.argv[1]
+    out = args[0]
     try:
         import matplotlib
         matplotlib.use("Agg")
@@ -74,7 +127,16 @@ def main():
         return 0
     draw(read_series(flows, ["from", "to"], "rx_bps"), "received (Gb/s)", 1e9,
          f"{name}: flow throughput", os.path.join(out, "flows.png"), plt)
-    print(f"plots: {out}/occupancy.png input_rate.png flows.png")
+    printed = "occupancy.png input_rate.png flows.png"
+    transports = os.path.join(out, "transports.csv")
+    if os.path.exists(transports):
+        draw(read_series(transports, ["flow", "from", "to"], "rate_bps"), "DCQCN rate (Gb/s)",
+             1e9, f"{name}: DCQCN rates", os.path.join(out, "transports.png"), plt)
+        printed += " transports.png"
+    print(f"plots: {out}/{printed}")
+    if fig20:
+        return draw_gfc_dcqcn(out, fig20[0], int(fig20[1]),
+                              float(fig20[2]) if len(fig20) == 3 else 10.0, plt)
     return 0
 
 

@@ -10,6 +10,11 @@
 //
 // A flow's frames differ only in the sequence, so the source builds one template per flow
 // and stamps each copy.
+//
+// A flow with a reliable transport (window, or DCQCN with a window) is acknowledged by its
+// sink with frames of the same layout going the other way (addresses and ports swapped), magic
+// "FCLA" and, in the sequence field, the cumulative ACK: the next sequence the sink expects.
+// DCQCN's congestion notifications are RoCEv2 CNPs (wire/roce_cnp.h), QP = flow id.
 
 #include <cstddef>
 #include <cstdint>
@@ -30,9 +35,15 @@ struct FlowFrameSpec {
   uint8_t dscp = 0;
   uint32_t flow = 0;
   uint32_t frame_bytes = 1514;  // at least kFlowFrameMinBytes
+  bool ecn_capable = false;     // ECT(0) in the IP header (RFC 3168): DCQCN's flows
 };
 
 std::vector<uint8_t> make_flow_frame(const FlowFrameSpec& spec);
+// The template of the flow's ACKs, from its sink back to its source (kFlowFrameMinBytes, the
+// ACK DSCP given, Not-ECT).
+std::vector<uint8_t> make_ack_frame(const FlowFrameSpec& spec, uint8_t dscp);
+// The CNP the flow's sink sends its source (wire/roce_cnp.h).
+std::vector<uint8_t> make_cnp_frame(const FlowFrameSpec& spec, uint8_t dscp);
 
 // 10.<node>.1 (node in the second and third octets): one IPv4 address per lab node.
 constexpr uint32_t lab_node_ip(int node) {
@@ -41,7 +52,8 @@ constexpr uint32_t lab_node_ip(int node) {
 // The 5-tuple ECMP hashes (switch/flow_key.h) for frames make_flow_frame makes from `spec`:
 // UDP, a source port per flow.
 topology::FiveTuple flow_five_tuple(const FlowFrameSpec& spec);
-// Writes `sequence` into a frame made by make_flow_frame.
+// Writes `sequence` into a frame made by make_flow_frame (or the cumulative ACK into one made
+// by make_ack_frame).
 void stamp_flow_sequence(uint8_t* frame, uint64_t sequence);
 
 struct FlowStamp {
@@ -50,5 +62,7 @@ struct FlowStamp {
 };
 // The stamp of a frame of a lab flow; nullopt for anything else.
 std::optional<FlowStamp> read_flow_stamp(const uint8_t* data, size_t length);
+// The flow and cumulative ACK of a flow's ACK frame; nullopt for anything else.
+std::optional<FlowStamp> read_flow_ack(const uint8_t* data, size_t length);
 
 }  // namespace fcswitch::lab

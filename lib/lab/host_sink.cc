@@ -7,11 +7,15 @@
 
 #include "core/units.h"
 #include "lab/flow_frame.h"
+#include "lab/host_egress.h"
 #include "lab/host_source.h"
 #include "switch/burst.h"
+#include "transport/cnp_pacer.h"
+#include "transport/window_receiver.h"
 #include "wire/control_frame_kind.h"
 #include "wire/credit_frame.h"
 #include "wire/frame_header.h"
+#include "wire/roce_cnp.h"
 
 namespace fcswitch::lab {
 
@@ -25,6 +29,78 @@ HostSink::HostSink(std::string name, wire::MacAddress mac, SwitchState& state,
       flows_(flows),
       next_sequence_(flows.size(), 0),
       bounce_capacity_packets_(bounce_capacity_packets) {}
+
+struct HostSink::Receiver {
+  std::optional<transport::WindowReceiver> window;  // ACKs
+  std::optional<transport::CnpPacer> cnp;           // DCQCN's notification point
+  std::vector<uint8_t> ack_frame, cnp_frame;
+  uint8_t ack_priority = 0, cnp_priority = 0;
+};
+
+HostSink::~HostSink() = default;
+
+void HostSink::add_transport_flow(const FlowSpec& flow, const FlowFrameSpec& frames,
+                                  const TransportSettings& transport, rte_mempool* pool,
+                                  const TickRate& ticks) {
+  pool_ = pool;
+  auto r = std::make_unique<Receiver>();
+  const uint64_t window = flow.transport == FlowTransport::kWindow ? transport.window.window_bytes
+                                                                   : transport.dcqcn_window_bytes;
+  const auto priority_of = [&](const std::vector<uint8_t>& frame) {
+    return classifier_.classify(wire::parse_frame_header(frame.data(), frame.size()));
+  };
+  if (window) {
+    r->window.emplace(window / frames.frame_bytes);
+    r->ack_frame = make_ack_frame(
+        frames, static_cast<uint8_t>(transport.ack_dscp < 0 ? frames.dscp : transport.ack_dscp));
+    r->ack_priority = priority_of(r->ack_frame);
+  }
+  if (flow.transport == FlowTransport::kDcqcn) {
+    r->cnp.emplace(transport.dcqcn.cnp_interval_ns, ticks);
+    r->cnp_frame = make_cnp_frame(
+        frames, static_cast<uint8_t>(transport.cnp_dscp < 0 ? frames.dscp : transport.cnp_dscp));
+    r->cnp_priority = priority_of(r->cnp_frame);
+  }
+  receivers_[static_cast<uint32_t>(flow.id)] = std::move(r);
+}
+
+void HostSink::send(const std::vector<uint8_t>& frame, uint8_t priority, uint64_t sequence,
+                    uint64_t now) {
+  // Behind whatever the host sends on that priority, but never held back by the flows' own
+  // queue-ahead limit: only a full ring refuses it (an ACK or CNP lost, as a NIC would).
+  if (enqueue_host_frame(state_, pool_, frame, priority, sequence, now, UINT32_MAX) ==
+      HostEnqueue::kQueued) {
+    transport_sent_.increment();
+  } else {
+    transport_refused_.increment();
+  }
+}
+
+void HostSink::answer(Receiver& r, const FlowStamp& stamp, bool ce, uint64_t now) {
+  FlowReceived& flow = flows_[stamp.flow];
+  if (ce) flow.ce_marked.increment();
+  if (ce && r.cnp && r.cnp->on_ce(now)) {
+    send(r.cnp_frame, r.cnp_priority, UINT64_MAX, now);
+    flow.cnps_sent.increment();
+  }
+  if (r.window) {
+    send(r.ack_frame, r.ack_priority, r.window->cumulative(), now);
+    flow.acks_sent.increment();
+  }
+}
+
+bool HostSink::take_transport_frame(const uint8_t* data, uint32_t length, uint64_t now) {
+  if (!source_) return false;
+  if (const auto ack = read_flow_ack(data, length)) {
+    source_->on_ack(ack->flow, ack->sequence, now);
+  } else if (const auto qp = wire::read_roce_cnp(data, length)) {
+    source_->on_cnp(*qp, now);
+  } else {
+    return false;
+  }
+  transport_received_.increment();
+  return true;
+}
 
 bool HostSink::resend_bounced(rte_mbuf* m, const wire::FrameHeader& header) {
   // Bounced all the way back to its source: into the host's bounce queue, sent before its
@@ -73,12 +149,26 @@ void HostSink::receive(const uint8_t* data, uint32_t length, uint64_t now,
       wire::credit_blocks(length));
   // A flow's frame reaching another host (flooded: no route to its destination) is not a
   // delivery: counting it would credit the flow once per host the flood reached.
+  if (header.dst == mac_ && take_transport_frame(data, length, now)) return;
   const auto stamp = read_flow_stamp(data, length);
   if (header.dst != mac_ || !stamp || stamp->flow >= flows_.size()) {
     foreign_.increment();
     return;
   }
   FlowReceived& flow = flows_[stamp->flow];
+  if (!receivers_.empty()) {
+    if (const auto it = receivers_.find(stamp->flow); it != receivers_.end()) {
+      Receiver& r = *it->second;
+      // RFC 3168 §5: CE is both ECN bits set (IPv4: the TOS byte's low two bits).
+      const bool ce = header.l3 == wire::L3Kind::kIpv4 && (data[header.l3_offset + 1] & 0x3) == 0x3;
+      const bool fresh = !r.window || r.window->on_data(stamp->sequence).fresh;
+      answer(r, *stamp, ce, now);
+      if (!fresh) {
+        flow.duplicates.increment();
+        return;
+      }
+    }
+  }
   uint64_t& next = next_sequence_[stamp->flow];
   if (stamp->sequence < next) {
     flow.reordered.increment();

@@ -5,12 +5,18 @@
 // port's feedback generators see the ABR a CBFC receiver needs (credit frames from the
 // switch resynchronise it, in order with the data).
 
+#include <rte_mempool.h>
+
 #include <array>
 #include <memory>
+#include <unordered_map>
 #include <vector>
 
 #include "core/owned_counter.h"
 #include "core/task.h"
+#include "core/tick_rate.h"
+#include "lab/flow_frame.h"
+#include "lab/lab_scenario.h"
 #include "switch/priority_classifier.h"
 #include "switch/switch_state.h"
 #include "wire/frame_header.h"
@@ -20,6 +26,8 @@
 struct rte_mbuf;
 
 namespace fcswitch::lab {
+
+class HostSource;
 
 // PABO's statistics of a flow's delivered frames (PABO §III "EtherFrame", Table I, Fig. 7b).
 struct FlowBounces {
@@ -38,6 +46,12 @@ struct FlowReceived {
   OwnedCounter reordered;  // frames older than one already received
   OwnedGauge first_ticks;  // arrival of the first frame (+1, so 0 means none yet)
   OwnedGauge last_ticks;
+  // Transports: copies of frames already received (retransmissions), frames that came
+  // CE-marked, and the ACKs and CNPs the sink sent back.
+  OwnedCounter duplicates;
+  OwnedCounter ce_marked;
+  OwnedCounter acks_sent;
+  OwnedCounter cnps_sent;
 };
 
 class HostSink : public Task {
@@ -48,8 +62,23 @@ class HostSink : public Task {
   HostSink(std::string name, wire::MacAddress mac, SwitchState& state, const PriorityMaps& maps,
            std::vector<FlowReceived>& flows, uint32_t bounce_capacity_packets = 0);
 
+  ~HostSink() override;
+  // A flow sent to this host over a transport (lab_scenario.h FlowTransport): the sink keeps
+  // its receiver — cumulative ACKs, one per frame, for a window; one CNP per interval at most
+  // when frames come CE-marked, for DCQCN — and sends what it answers from `pool`.
+  void add_transport_flow(const FlowSpec& flow, const FlowFrameSpec& frames,
+                          const TransportSettings& transport, rte_mempool* pool,
+                          const TickRate& ticks);
+  // Where the ACKs and CNPs for this host's own flows go.
+  void set_source(HostSource* source) { source_ = source; }
+
   // Not a lab flow's frame for this host (another host's, flooded to us): dropped.
   uint64_t foreign_frames() const { return foreign_.read(); }
+  // ACKs and CNPs: sent by this sink, and taken for this host's flows.
+  uint64_t transport_frames_sent() const { return transport_sent_.read(); }
+  uint64_t transport_frames_received() const { return transport_received_.read(); }
+  // ACKs and CNPs the host's egress queue had no room for (or no mbuf): not sent.
+  uint64_t transport_frames_refused() const { return transport_refused_.read(); }
   uint64_t credit_frames() const { return credit_frames_.read(); }
   // PABO: bounced frames of its own flows that came back and were sent again (PABO §III), and
   // those its full bounce queue could not take.
@@ -65,17 +94,29 @@ class HostSink : public Task {
   // A bounced frame of one of our flows came back: sent again from the bounce queue (true:
   // the mbuf is taken), or refused when that is full.
   bool resend_bounced(rte_mbuf* m, const wire::FrameHeader& header);
+  struct Receiver;
+  // An ACK or CNP for this host's flows: handed to the source (true), or not one (false).
+  bool take_transport_frame(const uint8_t* data, uint32_t length, uint64_t now);
+  // The transport's answer to a data frame of `receiver`'s flow (`fresh`: its first copy).
+  void answer(Receiver& receiver, const FlowStamp& stamp, bool ce, uint64_t now);
+  void send(const std::vector<uint8_t>& frame, uint8_t priority, uint64_t sequence, uint64_t now);
 
   wire::MacAddress mac_;  // this host's: a flow's frame for another one is foreign
   SwitchState& state_;
   PriorityClassifier classifier_;
   std::vector<FlowReceived>& flows_;
   std::vector<uint64_t> next_sequence_;  // per flow: one past the highest received
+  std::unordered_map<uint32_t, std::unique_ptr<Receiver>> receivers_;  // by flow id
+  HostSource* source_ = nullptr;
+  rte_mempool* pool_ = nullptr;
   uint32_t bounce_capacity_packets_;
   OwnedCounter foreign_;
   OwnedCounter credit_frames_;
   OwnedCounter resent_;
   OwnedCounter bounce_full_;
+  OwnedCounter transport_sent_;
+  OwnedCounter transport_received_;
+  OwnedCounter transport_refused_;
 };
 
 }  // namespace fcswitch::lab

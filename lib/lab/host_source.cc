@@ -6,18 +6,24 @@
 #include <algorithm>
 #include <cstring>
 
-#include "core/packet_meta.h"
 #include "lab/flow_frame.h"
 
 namespace fcswitch::lab {
 
 HostSource::HostSource(std::string name, SwitchState& state, rte_mempool* pool,
-                       const TickRate& ticks, const shaping::WireFraming& framing)
-    : Task(std::move(name)), state_(state), pool_(pool), ticks_(ticks), framing_(framing) {}
+                       const TickRate& ticks, const shaping::WireFraming& framing,
+                       uint64_t line_rate_bps)
+    : Task(std::move(name)),
+      state_(state),
+      pool_(pool),
+      ticks_(ticks),
+      framing_(framing),
+      line_rate_bps_(line_rate_bps) {}
 
 HostSource::~HostSource() = default;
 
-void HostSource::add_flow(const FlowSpec& spec, std::vector<uint8_t> frame, FlowSent& sent) {
+void HostSource::add_flow(const FlowSpec& spec, std::vector<uint8_t> frame, FlowSent& sent,
+                          const TransportSettings& transport) {
   Flow flow{spec,
             ticks_.from_ns(spec.start_ns),
             spec.stop_ns == kNeverTicks ? kNeverTicks : ticks_.from_ns(spec.stop_ns),
@@ -27,18 +33,77 @@ void HostSource::add_flow(const FlowSpec& spec, std::vector<uint8_t> frame, Flow
             std::nullopt,
             0,
             0,
-            &sent};
+            &sent,
+            0,
+            0,
+            std::nullopt,
+            std::nullopt};
   if (spec.rate_bps) {
     // Exact pacing from the flow's start: no line rate of its own, no catch-up (the source
     // is polled whenever it said it would act).
     flow.pacer.emplace(shaping::kNoLineRate, ticks_, framing_, 0);
     flow.pacer->set_rate(spec.rate_bps);
   }
+  const uint64_t frames =
+      spec.size_bytes ? (spec.size_bytes + spec.frame_bytes - 1) / spec.frame_bytes : 0;
+  if (spec.transport == FlowTransport::kWindow) {
+    flow.window.emplace(transport.window, spec.frame_bytes, frames, ticks_);
+  } else if (spec.transport == FlowTransport::kDcqcn) {
+    if (transport.dcqcn_window_bytes) {
+      transport::WindowParams params = transport.window;
+      params.window_bytes = transport.dcqcn_window_bytes;
+      params.reno = false;  // DCQCN is the congestion control; the window only caps in flight
+      flow.window.emplace(params, spec.frame_bytes, frames, ticks_);
+    }
+    flow.dcqcn.emplace(transport.dcqcn, line_rate_bps_, ticks_);
+    flow.pacer.emplace(shaping::kNoLineRate, ticks_, framing_, 0);
+    flow.pacer->set_rate(flow.dcqcn->rate_bps());
+    sent.rate_bps.set(flow.dcqcn->rate_bps());
+  }
+  if (flow.window) sent.window_bytes.set(flow.window->cwnd_bytes());
+  if (spec.transport != FlowTransport::kRaw)
+    transport_flows_.emplace(static_cast<uint32_t>(spec.id), flows_.size());
   flows_.push_back(std::move(flow));
 }
 
+HostSource::Flow* HostSource::transport_flow(uint32_t id) {
+  const auto it = transport_flows_.find(id);
+  return it == transport_flows_.end() ? nullptr : &flows_[it->second];
+}
+
+void HostSource::on_ack(uint32_t id, uint64_t cumulative, uint64_t now) {
+  Flow* flow = transport_flow(id);
+  if (!flow || !flow->window) return;
+  flow->sent->acks.increment();
+  const bool was_complete = flow->window->complete();
+  flow->window->on_ack(now, cumulative);
+  flow->sent->fast_retransmits.set(flow->window->fast_retransmits());
+  flow->sent->window_bytes.set(flow->window->cwnd_bytes());
+  if (!was_complete && flow->window->complete()) flow->sent->done_ticks.set(now);
+}
+
+void HostSource::on_cnp(uint32_t id, uint64_t now) {
+  Flow* flow = transport_flow(id);
+  if (!flow || !flow->dcqcn) return;
+  flow->sent->cnps.increment();
+  flow->dcqcn->on_cnp(now);
+  run_dcqcn(*flow, now);
+}
+
+void HostSource::run_dcqcn(Flow& flow, uint64_t now) {
+  flow.dcqcn->poll(now);
+  const uint64_t rate = flow.dcqcn->rate_bps();
+  if (rate != flow.pacer->rate_bps()) {
+    flow.pacer->set_rate(rate);
+    flow.sent->rate_bps.set(rate);
+  }
+}
+
 bool HostSource::finished(const Flow& flow, uint64_t now) const {
-  return now >= flow.stop_ticks || (flow.spec.size_bytes && flow.bytes >= flow.spec.size_bytes);
+  if (now >= flow.stop_ticks) return true;
+  // A reliable flow is done when all of it is acknowledged (its sender stops at its size).
+  if (flow.window) return flow.window->complete();
+  return flow.spec.size_bytes && flow.bytes >= flow.spec.size_bytes;
 }
 
 uint64_t HostSource::opens_at(const Flow& flow, uint64_t now) const {
@@ -57,31 +122,31 @@ uint64_t HostSource::opens_at(const Flow& flow, uint64_t now) const {
 }
 
 bool HostSource::send_one(Flow& flow, uint64_t now) {
-  rte_ring* queue = state_.egress_ring(kNicPort, flow.spec.priority, kApplicationPort);
-  if (rte_ring_count(queue) >= kQueueAheadPackets) return false;
-  rte_mbuf* m = rte_pktmbuf_alloc(pool_);
-  if (!m) {
-    alloc_failures_.increment();  // the lab's pool is too small: the flow waits, nothing lost
-    return false;
+  if (flow.window && !flow.window->can_send()) return false;
+  const uint64_t sequence = flow.window ? flow.window->next_sequence() : flow.sequence;
+  switch (enqueue_host_frame(state_, pool_, flow.frame, flow.spec.priority, sequence, now,
+                             kQueueAheadPackets)) {
+    case HostEnqueue::kQueued:
+      break;
+    case HostEnqueue::kNoMbuf:
+      alloc_failures_.increment();  // the lab's pool is too small: the flow waits, nothing lost
+      return false;
+    case HostEnqueue::kQueueFull:
+      return false;
   }
-  const auto length = static_cast<uint16_t>(flow.frame.size());
-  auto* data = rte_pktmbuf_mtod(m, uint8_t*);
-  std::memcpy(data, flow.frame.data(), length);
-  m->data_len = length;
-  m->pkt_len = length;
-  stamp_flow_sequence(data, flow.sequence);
-  const PacketMeta meta{.ingress_port = kApplicationPort,
-                        .priority = flow.spec.priority,
-                        .egress_queue = flow.spec.priority,
-                        .lossy = 0,
-                        .pabo = 0,
-                        .charged_bytes = length};
-  state_.charge(meta, kNicPort);
-  state_.meta(m) = meta;
-  state_.meta.rx_ticks(m) = now;  // the host's queue is where it waits: its residence time
-  rte_ring_sp_enqueue(queue, m);  // room checked above; the source is the only producer
-  ++flow.sequence;
-  flow.bytes += length;
+  const auto length = static_cast<uint32_t>(flow.frame.size());
+  const bool fresh = sequence >= flow.sequence;
+  if (fresh) {
+    flow.sequence = sequence + 1;
+    flow.bytes += length;
+  } else {
+    flow.sent->retransmissions.increment();
+  }
+  if (flow.window) {
+    flow.window->on_sent(now, sequence);
+    flow.sent->window_bytes.set(flow.window->cwnd_bytes());
+  }
+  if (flow.dcqcn) flow.dcqcn->on_sent(now, length);
   if (flow.spec.burst_packets) {
     const uint64_t period = (now - flow.start_ticks) / flow.period_ticks;
     if (period != flow.burst_period) flow.burst_period = period, flow.burst_sent = 0;
@@ -90,12 +155,25 @@ bool HostSource::send_one(Flow& flow, uint64_t now) {
   flow.sent->packets.increment();
   flow.sent->bytes.add(length);
   if (flow.pacer) flow.pacer->on_send(now, length);
-  if (flow.spec.size_bytes && flow.bytes >= flow.spec.size_bytes) flow.sent->done_ticks.set(now);
+  if (!flow.window && flow.spec.size_bytes && flow.bytes >= flow.spec.size_bytes)
+    flow.sent->done_ticks.set(now);
   return true;
 }
 
 bool HostSource::poll(uint64_t now) {
   bool busy = false;
+  for (const auto& [id, index] : transport_flows_) {
+    Flow& flow = flows_[index];
+    if (flow.dcqcn) run_dcqcn(flow, now);
+    if (flow.window) {
+      const uint64_t timeouts = flow.window->timeouts();
+      flow.window->poll(now);
+      if (flow.window->timeouts() != timeouts) {
+        flow.sent->timeouts.set(flow.window->timeouts());
+        flow.sent->window_bytes.set(flow.window->cwnd_bytes());
+      }
+    }
+  }
   // One frame per flow per round, rounds until no flow can send: flows of one priority share
   // their queue fairly.
   for (bool progress = true; progress;) {
@@ -115,7 +193,11 @@ uint64_t HostSource::next_event_ticks(uint64_t now) const {
   uint64_t next = kNeverTicks;
   for (const Flow& flow : flows_) {
     if (finished(flow, now)) continue;
-    const uint64_t at = opens_at(flow, now);
+    uint64_t at = opens_at(flow, now);
+    // A window that waits for ACKs opens by an arrival (the sink wakes the host), or by the RTO.
+    if (flow.window && !flow.window->can_send()) at = kNeverTicks;
+    if (flow.window) at = std::min(at, flow.window->next_event_ticks());
+    if (flow.dcqcn) at = std::min(at, flow.dcqcn->next_event_ticks());
     if (at > now && at < flow.stop_ticks) next = std::min(next, at);
   }
   return next;

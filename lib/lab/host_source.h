@@ -9,40 +9,67 @@
 // the queue takes frames, and in an on-off pattern if it has one. Packets enter the queue
 // charged as if they had arrived on the host's port 1 (its applications), so the port's own
 // ingress occupancy — what the host's feedback generators watch — is the traffic it receives.
+//
+// Over its transport (lab_scenario.h FlowTransport): a `window` flow sends what its
+// WindowSender allows (new frames while the window has room, retransmissions first) and ends
+// when all is acknowledged; a `dcqcn` flow's pacer runs at DCQCN's current rate R_C, cut on
+// each CNP and raised by its timers and byte counter, and under a window if it has one. What
+// comes back reaches the source through the host's sink (on_ack, on_cnp).
 
 #include <rte_mempool.h>
 
 #include <memory>
 #include <optional>
+#include <unordered_map>
 #include <vector>
 
 #include "core/owned_counter.h"
 #include "core/task.h"
 #include "core/tick_rate.h"
+#include "lab/host_egress.h"
 #include "lab/lab_scenario.h"
 #include "shaping/rate_limiter.h"
 #include "switch/switch_state.h"
+#include "transport/dcqcn_reaction_point.h"
+#include "transport/window_sender.h"
 
 namespace fcswitch::lab {
 
 struct FlowSent {
-  OwnedCounter packets;
+  OwnedCounter packets;  // every frame sent, retransmissions included
   OwnedCounter bytes;
-  OwnedGauge done_ticks;  // when the last frame of a sized flow was queued; 0 until then
+  // When the last frame of a sized flow was queued (a reliable flow: when its last ACK came);
+  // 0 until then.
+  OwnedGauge done_ticks;
+  // Transports (lib/transport): frames sent again, RTOs, fast retransmits, ACKs and CNPs that
+  // reached the source; DCQCN's current rate R_C and the window in force, for the traces.
+  OwnedCounter retransmissions;
+  OwnedCounter timeouts;
+  OwnedCounter fast_retransmits;
+  OwnedCounter acks;
+  OwnedCounter cnps;
+  OwnedGauge rate_bps;
+  OwnedGauge window_bytes;
 };
 
 class HostSource : public Task {
  public:
   static constexpr unsigned kQueueAheadPackets = 64;
-  static constexpr int kApplicationPort = 1;  // SwitchState port the flows' packets "arrive" on
-  static constexpr int kNicPort = 0;
+  static constexpr int kApplicationPort = kHostApplicationPort;
+  static constexpr int kNicPort = kHostNicPort;
 
+  // `line_rate_bps`: the NIC's, where DCQCN flows start.
   HostSource(std::string name, SwitchState& state, rte_mempool* pool, const TickRate& ticks,
-             const shaping::WireFraming& framing);
+             const shaping::WireFraming& framing, uint64_t line_rate_bps);
   ~HostSource() override;
 
   // `frame`: the flow's template (make_flow_frame); `sent` lives as long as this source.
-  void add_flow(const FlowSpec& flow, std::vector<uint8_t> frame, FlowSent& sent);
+  void add_flow(const FlowSpec& flow, std::vector<uint8_t> frame, FlowSent& sent,
+                const TransportSettings& transport);
+  // What the host's sink took for the flows sent from here (flow ids; others are ignored): a
+  // cumulative ACK, a CNP.
+  void on_ack(uint32_t flow, uint64_t cumulative, uint64_t now_ticks);
+  void on_cnp(uint32_t flow, uint64_t now_ticks);
   // The earliest time a flow starts, turns on or may send again by its own rate; kNeverTicks
   // when only TX taking frames can let a flow go on.
   uint64_t next_event_ticks(uint64_t now_ticks) const;
@@ -66,7 +93,12 @@ class HostSource : public Task {
     FlowSent* sent;
     uint64_t burst_period = 0;  // with a burst: the on-off period the count below is of
     uint64_t burst_sent = 0;
+    std::optional<transport::WindowSender> window;
+    std::optional<transport::DcqcnReactionPoint> dcqcn;
   };
+  Flow* transport_flow(uint32_t id);
+  // DCQCN's timers, and its rate into the flow's pacer.
+  void run_dcqcn(Flow& flow, uint64_t now);
   bool finished(const Flow& flow, uint64_t now) const;
   // When the flow may next send by its schedule alone (start, on phase, own rate); `now` if
   // it may now.
@@ -77,7 +109,9 @@ class HostSource : public Task {
   rte_mempool* pool_;
   TickRate ticks_;
   shaping::WireFraming framing_;
+  uint64_t line_rate_bps_;
   std::vector<Flow> flows_;
+  std::unordered_map<uint32_t, size_t> transport_flows_;  // flow id → index in flows_
   size_t next_flow_ = 0;
   OwnedCounter alloc_failures_;
 };

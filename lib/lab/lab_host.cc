@@ -37,7 +37,8 @@ LabHost::LabHost(const LabNode& node, std::unique_ptr<PortIo> io, rte_mempool* d
                                      received, config_.pabo.settings.bounce_capacity_packets);
   source_ = std::make_unique<HostSource>(
       node.name + ":source", *state_, data_pool, ticks,
-      shaping::WireFraming{nic.wire_overhead_bytes, kEthernetMinFrameBytes});
+      shaping::WireFraming{nic.wire_overhead_bytes, kEthernetMinFrameBytes}, nic.rate_bps);
+  sink_->set_source(source_.get());
   tx_ = std::make_unique<TxTask>(node.name + ":tx", HostSource::kNicPort, *port_,
                                  /*pad_short_frames=*/true, nic.scheduler,
                                  make_tx_flow_control(nic, config_.buffer.lossless_ingress_bytes,

@@ -35,6 +35,7 @@ class LabHost {
   std::vector<Task*> tasks();
   HostSource& source() { return *source_; }
   const HostSink& sink() const { return *sink_; }
+  HostSink& sink() { return *sink_; }
   const RxTask& rx() const { return *rx_; }
   const TxTask& tx() const { return *tx_; }
   const config::SwitchConfig& config() const { return config_; }

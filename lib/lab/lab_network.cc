@@ -16,7 +16,6 @@
 #include "lab/flow_frame.h"
 #include "lab/lab_sampler.h"
 #include "node/pabo_port_counters.h"
-#include "node/pabo_port_counters.h"
 #include "switch/control_pool.h"
 #include "switch/ring_port_io.h"
 #include "topology/path_prediction.h"
@@ -113,8 +112,14 @@ void LabNetwork::build() {
                                                rings_[spec.a.node][spec.a.port].in.get(), params,
                                                ticks_));
   }
-  for (const FlowSpec& flow : scenario_.flows)
-    hosts_[flow.src]->source().add_flow(flow, make_flow_frame(frame_spec(flow)), sent_[flow.id]);
+  for (const FlowSpec& flow : scenario_.flows) {
+    const FlowFrameSpec frames = frame_spec(flow);
+    hosts_[flow.src]->source().add_flow(flow, make_flow_frame(frames), sent_[flow.id],
+                                        scenario_.transport);
+    if (flow.transport != FlowTransport::kRaw)
+      hosts_[flow.dst]->sink().add_transport_flow(flow, frames, scenario_.transport, data_pool_,
+                                                  ticks_);
+  }
   for (size_t i = 0; i < n; ++i) {
     if (switches_[i])
       for (const auto& lcore : switches_[i]->lcore_tasks())
@@ -223,7 +228,7 @@ LabResult LabNetwork::run(const std::string& out_dir, ProgressLine* progress,
   for (const auto& s : switches_) switches.push_back(s.get());
   const uint64_t end = ticks_.from_ns(scenario_.duration_ns);
   const uint64_t tail_start = end - end / 5;
-  LabSampler sampler(scenario_, switches, received_, ticks_, tail_start, out_dir);
+  LabSampler sampler(scenario_, switches, sent_, received_, ticks_, tail_start, out_dir);
   DeadlockDetector detector(scenario_, switches, ticks_);
   const uint64_t sample_every = ticks_.from_ns(scenario_.sample_interval_ns);
   const uint64_t check_every = ticks_.from_ns(scenario_.deadlock.check_interval_ns);
@@ -299,7 +304,8 @@ FlowFrameSpec LabNetwork::frame_spec(const FlowSpec& flow) const {
                        lab_node_ip(flow.dst),
                        flow.dscp,
                        static_cast<uint32_t>(flow.id),
-                       flow.frame_bytes};
+                       flow.frame_bytes,
+                       flow.transport == FlowTransport::kDcqcn};
 }
 
 std::vector<std::vector<workload::PathHop>> LabNetwork::flow_paths() const {
@@ -411,6 +417,24 @@ LabResult LabNetwork::collect(const LabSampler& sampler, uint64_t end) const {
     f.received_bytes = rx.bytes.read();
     f.missing = rx.missing.read();
     f.reordered = rx.reordered.read();
+    if (spec.transport != FlowTransport::kRaw) {
+      f.transport = TransportResult{spec.transport == FlowTransport::kWindow ? "window" : "dcqcn",
+                                    s.retransmissions.read(),
+                                    s.timeouts.read(),
+                                    s.fast_retransmits.read(),
+                                    rx.duplicates.read(),
+                                    rx.ce_marked.read(),
+                                    rx.acks_sent.read(),
+                                    s.acks.read(),
+                                    rx.cnps_sent.read(),
+                                    s.cnps.read(),
+                                    s.rate_bps.read(),
+                                    s.window_bytes.read()};
+      // A sized reliable flow is complete when its source has every ACK.
+      if (spec.size_bytes && s.done_ticks.read())
+        f.completed_s = static_cast<double>(ticks_.to_ns(s.done_ticks.read())) / 1e9 -
+                        static_cast<double>(spec.start_ns) / 1e9;
+    }
     if (scenario_.nodes[spec.src].config.pabo.enabled()) {
       f.bounced_packets = rx.bounces.bounced.read();
       for (const OwnedCounter& c : rx.bounces.max_distance)
@@ -425,7 +449,7 @@ LabResult LabNetwork::collect(const LabSampler& sampler, uint64_t end) const {
       f.fct_s = static_cast<double>(ticks_.to_ns(rx.last_ticks.read())) / 1e9 -
                 static_cast<double>(spec.start_ns) / 1e9;
     r.conservation.generated += f.sent_packets;
-    r.conservation.received += f.received_packets;
+    r.conservation.received += f.received_packets + rx.duplicates.read();
     r.flows.push_back(std::move(f));
   }
 
@@ -502,6 +526,11 @@ LabResult LabNetwork::collect(const LabSampler& sampler, uint64_t end) const {
           port.pabo = {{"resent_bounced", h.sink().resent_bounced()},
                        {"bounce_full_drops", h.sink().bounce_queue_full()}};
         r.conservation.dropped += port.foreign_frames;
+        // ACKs and CNPs are frames of the sinks' own, taken by the sources' sinks.
+        r.conservation.generated += h.sink().transport_frames_sent();
+        r.conservation.received += h.sink().transport_frames_received();
+        if (const uint64_t refused = h.sink().transport_frames_refused())
+          port.drops.emplace_back("transport_queue_full", refused);
         for (const DropReasonInfo& reason : kDropReasons) {
           const uint64_t count =
               h.rx().drops().read(0, reason.reason) + h.tx().drops().read(0, reason.reason);

@@ -86,6 +86,22 @@ nlohmann::ordered_json summary_json(const LabResult& r) {
                      {"reordered_packets", f.reordered},
                      {"tail_throughput_bps", f.tail_throughput_bps},
                      {"fct_s", seconds_or_null(f.fct_s)}});
+    if (f.transport) {
+      const TransportResult& t = *f.transport;
+      flows.back()["transport"] = {{"name", t.name},
+                                   {"retransmissions", t.retransmissions},
+                                   {"timeouts", t.timeouts},
+                                   {"fast_retransmits", t.fast_retransmits},
+                                   {"duplicates", t.duplicates},
+                                   {"ce_marked", t.ce_marked},
+                                   {"acks_sent", t.acks_sent},
+                                   {"acks_received", t.acks_received},
+                                   {"cnps_sent", t.cnps_sent},
+                                   {"cnps_received", t.cnps_received},
+                                   {"final_rate_bps", t.final_rate_bps},
+                                   {"final_window_bytes", t.final_window_bytes},
+                                   {"completed_s", seconds_or_null(f.completed_s)}};
+    }
     if (f.bounced_packets)
       flows.back()["pabo"] = {{"bounced_packets", *f.bounced_packets},
                               {"max_bounced_distance", f.max_bounced_distance},

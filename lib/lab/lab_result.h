@@ -15,6 +15,17 @@ namespace fcswitch::lab {
 
 using NamedCounts = std::vector<std::pair<std::string, uint64_t>>;
 
+// A flow's transport (lab_scenario.h FlowTransport), when it is not raw.
+struct TransportResult {
+  std::string name;
+  uint64_t retransmissions = 0, timeouts = 0, fast_retransmits = 0;
+  uint64_t duplicates = 0;  // copies the sink had already
+  uint64_t ce_marked = 0;   // frames that reached the sink CE-marked
+  uint64_t acks_sent = 0, acks_received = 0, cnps_sent = 0, cnps_received = 0;
+  uint64_t final_rate_bps = 0;      // DCQCN's R_C at the end
+  uint64_t final_window_bytes = 0;  // the window in force at the end
+};
+
 struct FlowResult {
   int id = 0;
   std::string from, to;
@@ -28,6 +39,9 @@ struct FlowResult {
   // frames how many had each maxBouncedDistance (0, 1, 2, 3+) and each n_p (0 … 30, 31+).
   std::optional<uint64_t> bounced_packets;
   std::vector<uint64_t> max_bounced_distance, bounce_counts;
+  std::optional<TransportResult> transport;
+  // A sized reliable flow: when its source had every ACK, from its start.
+  std::optional<double> completed_s;
 };
 
 // One (node, port, priority) that runs a flow-control engine.
@@ -65,9 +79,9 @@ struct PortResult {
 };
 
 struct Conservation {
-  uint64_t generated = 0;     // frames the flows sent
+  uint64_t generated = 0;     // frames the flows sent, and the ACKs and CNPs the sinks sent
   uint64_t flood_copies = 0;  // copies the switches made to flood a frame: frames of their own
-  uint64_t received = 0;      // frames the sinks took for their flows
+  uint64_t received = 0;      // frames the sinks took for their flows (duplicates too), ACKs, CNPs
   uint64_t dropped = 0;    // every drop counter of the switches, hosts (foreign frames) and links
   uint64_t in_flight = 0;  // frames still in the network at the end (the data pool in use)
   bool holds() const { return generated + flood_copies == received + dropped + in_flight; }

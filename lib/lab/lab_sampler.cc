@@ -9,10 +9,11 @@
 namespace fcswitch::lab {
 
 LabSampler::LabSampler(const LabScenario& scenario, const std::vector<const SwitchNode*>& switches,
-                       const std::vector<FlowReceived>& received, const TickRate& ticks,
-                       uint64_t tail_start_ticks, const std::string& out_dir)
+                       const std::vector<FlowSent>& sent, const std::vector<FlowReceived>& received,
+                       const TickRate& ticks, uint64_t tail_start_ticks, const std::string& out_dir)
     : scenario_(scenario),
       switches_(switches),
+      sent_(sent),
       received_(received),
       ticks_(ticks),
       tail_start_ticks_(tail_start_ticks) {
@@ -29,7 +30,14 @@ LabSampler::LabSampler(const LabScenario& scenario, const std::vector<const Swit
   tail_admitted_.assign(queues_.size(), 0);
   last_received_.assign(received_.size(), 0);
   tail_received_.assign(received_.size(), 0);
+  for (const FlowSpec& flow : scenario.flows)
+    if (flow.transport != FlowTransport::kRaw) transport_flows_.push_back(flow.id);
   if (out_dir.empty()) return;
+  if (!transport_flows_.empty()) {
+    transports_csv_.open(out_dir + "/transports.csv");
+    if (!transports_csv_) throw std::runtime_error("cannot write CSV files in " + out_dir);
+    transports_csv_ << "time_s,flow,from,to,rate_bps,window_bytes,retransmissions,cnps\n";
+  }
   queues_csv_.open(out_dir + "/queues.csv");
   flows_csv_.open(out_dir + "/flows.csv");
   if (!queues_csv_ || !flows_csv_) throw std::runtime_error("cannot write CSV files in " + out_dir);
@@ -73,6 +81,15 @@ void LabSampler::sample(uint64_t now) {
                                 rate);
     }
   }
+  if (transports_csv_.is_open())
+    for (int f : transport_flows_) {
+      const FlowSpec& flow = scenario_.flows[f];
+      const FlowSent& s = sent_[f];
+      transports_csv_ << fmt::format("{:.6f},{},{},{},{},{},{},{}\n", time_s, f,
+                                     scenario_.nodes[flow.src].name, scenario_.nodes[flow.dst].name,
+                                     s.rate_bps.read(), s.window_bytes.read(),
+                                     s.retransmissions.read(), s.cnps.read());
+    }
   last_ticks_ = now;
 }
 

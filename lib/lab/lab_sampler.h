@@ -1,9 +1,10 @@
 #pragma once
 // Samples a running lab network every sample interval: ingress occupancy and input rate of
-// every (switch, port, priority) that runs an engine, and each flow's received rate. Writes
-// them as CSV (queues.csv, flows.csv: long format, one row per series and time, the columns
-// tools/lab_plot.py reads) and keeps what the summary needs: the mean occupancy over the last
-// 20 % of the run and the counts at its start.
+// every (switch, port, priority) that runs an engine, and each flow's received rate; and for
+// flows over a transport, DCQCN's rate and the window in force. Writes them as CSV
+// (queues.csv, flows.csv, transports.csv when a flow has a transport: long format, one row
+// per series and time, the columns tools/lab_plot.py reads) and keeps what the summary needs: the
+// mean occupancy over the last 20 % of the run and the counts at its start.
 
 #include <cstdint>
 #include <fstream>
@@ -12,6 +13,7 @@
 
 #include "core/tick_rate.h"
 #include "lab/host_sink.h"
+#include "lab/host_source.h"
 #include "lab/lab_scenario.h"
 #include "node/switch_node.h"
 
@@ -25,8 +27,8 @@ struct SampledQueue {
 class LabSampler {
  public:
   LabSampler(const LabScenario& scenario, const std::vector<const SwitchNode*>& switches,
-             const std::vector<FlowReceived>& received, const TickRate& ticks,
-             uint64_t tail_start_ticks, const std::string& out_dir);
+             const std::vector<FlowSent>& sent, const std::vector<FlowReceived>& received,
+             const TickRate& ticks, uint64_t tail_start_ticks, const std::string& out_dir);
 
   void sample(uint64_t now_ticks);
   // Once, at tail_start: the counts the last-20 % rates start from.
@@ -44,6 +46,7 @@ class LabSampler {
 
   const LabScenario& scenario_;
   std::vector<const SwitchNode*> switches_;
+  const std::vector<FlowSent>& sent_;
   const std::vector<FlowReceived>& received_;
   TickRate ticks_;
   uint64_t tail_start_ticks_;
@@ -55,7 +58,8 @@ class LabSampler {
   bool tail_marked_ = false;
   uint64_t tail_at_ = 0;
   std::vector<uint64_t> tail_admitted_, tail_received_;
-  std::ofstream queues_csv_, flows_csv_;
+  std::vector<int> transport_flows_;  // the flows transports.csv follows
+  std::ofstream queues_csv_, flows_csv_, transports_csv_;
 };
 
 }  // namespace fcswitch::lab

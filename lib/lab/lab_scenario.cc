@@ -115,6 +115,7 @@ class ScenarioReader {
     read_nodes("hosts", true);
     read_nodes("switches", false);
     read_links();
+    read_transport();
     read_flows();
     read_workloads();
     read_events();
@@ -595,6 +596,50 @@ class ScenarioReader {
     return std::nullopt;
   }
 
+  // [transport]: the ACK and CNP classes, [transport.window] and [transport.dcqcn].
+  void read_transport() {
+    TransportSettings& t = out_.transport;
+    const toml::table* table = reader_.table("transport");
+    if (!table) return;
+    TableReader r(*table, "transport", problems_);
+    if (auto d = r.integer("ack_dscp", 0, 63)) t.ack_dscp = static_cast<int>(*d);
+    if (auto d = r.integer("cnp_dscp", 0, 63)) t.cnp_dscp = static_cast<int>(*d);
+    if (const toml::table* w = r.table("window")) {
+      TableReader wr(*w, "transport.window", problems_);
+      transport::WindowParams& p = t.window;
+      if (auto b = wr.bytes("window", 60, 1ull << 40)) p.window_bytes = *b;
+      if (auto d = wr.duration_ns("rto", 1, kMaxDurationNs)) p.rto_ns = *d;
+      if (auto b = wr.boolean("retransmit")) p.retransmit = *b;
+      if (auto b = wr.boolean("reno")) p.reno = *b;
+      if (auto n = wr.integer("dupacks", 1, 1000)) p.dupack_threshold = static_cast<uint32_t>(*n);
+      if (auto n = wr.integer("initial_cwnd", 1, 1'000'000))
+        p.initial_cwnd_packets = static_cast<uint64_t>(*n);
+      if (auto n = wr.integer("initial_ssthresh", 2, INT64_MAX))
+        p.initial_ssthresh_packets = static_cast<uint64_t>(*n);
+      wr.reject_unknown_keys();
+    }
+    if (const toml::table* d = r.table("dcqcn")) {
+      TableReader dr(*d, "transport.dcqcn", problems_);
+      transport::DcqcnParams& p = t.dcqcn;
+      constexpr uint64_t kMaxRate = 400'000'000'000;
+      if (auto g = dr.number("g", 1e-9, 1)) p.g = *g;
+      if (auto a = dr.number("alpha", 0, 1)) p.initial_alpha = *a;
+      if (auto k = dr.duration_ns("alpha_timer", 1, kMaxDurationNs)) p.alpha_timer_ns = *k;
+      if (auto k = dr.duration_ns("increase_timer", 1, kMaxDurationNs)) p.increase_timer_ns = *k;
+      if (auto b = dr.bytes("byte_counter", 1, 1ull << 50)) p.byte_counter_bytes = *b;
+      if (auto f = dr.integer("fast_recovery", 1, 1000))
+        p.fast_recovery_steps = static_cast<uint32_t>(*f);
+      if (auto r_ai = dr.rate_bps("additive_increase", 1, kMaxRate))
+        p.additive_increase_bps = *r_ai;
+      if (auto r_hai = dr.rate_bps("hyper_increase", 1, kMaxRate)) p.hyper_increase_bps = *r_hai;
+      if (auto m = dr.rate_bps("min_rate", 1, kMaxRate)) p.min_rate_bps = *m;
+      if (auto n = dr.duration_ns("cnp_interval", 1, kMaxDurationNs)) p.cnp_interval_ns = *n;
+      if (auto w = dr.bytes("window", 0, 1ull << 40)) t.dcqcn_window_bytes = *w;
+      dr.reject_unknown_keys();
+    }
+    r.reject_unknown_keys();
+  }
+
   void read_flows() {
     const toml::array* array = reader_.array("flows");
     if (!array) return;
@@ -641,6 +686,21 @@ class ScenarioReader {
         r.node("rate");
       } else if (auto bps = r.rate_bps("rate", 1000, 400'000'000'000)) {
         flow.rate_bps = *bps;
+      }
+      if (auto t = r.choice("transport", {"raw", "window", "dcqcn"})) {
+        flow.transport = *t == "window"  ? FlowTransport::kWindow
+                         : *t == "dcqcn" ? FlowTransport::kDcqcn
+                                         : FlowTransport::kRaw;
+        const uint64_t window = flow.transport == FlowTransport::kWindow
+                                    ? out_.transport.window.window_bytes
+                                    : out_.transport.dcqcn_window_bytes;
+        if (flow.transport != FlowTransport::kRaw && window && window < flow.frame_bytes)
+          r.refuse("transport",
+                   fmt::format("a window ([transport.{}] window, {} bytes) of at least one "
+                               "frame ({} bytes)",
+                               *t, window, flow.frame_bytes));
+        if (flow.transport == FlowTransport::kDcqcn && flow.rate_bps)
+          r.refuse("rate", "no rate on a dcqcn flow (DCQCN sets it, from the line rate)");
       }
       if (pattern == "on-off") {
         auto on = r.duration_ns("on", 1, kMaxDurationNs);

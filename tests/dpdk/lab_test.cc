@@ -760,6 +760,59 @@ to = "H9"
   }
 }
 
+// [transport] and a flow's transport: a window under one frame, DCQCN timers of 0, a rate
+// DCQCN would override; each at its place, and nothing runs.
+TEST(LabScenario, TransportErrorsNameTheirPlace) {
+  const std::string text = R"([lab]
+duration = "1ms"
+[transport.window]
+window = "1000"
+rto = 0
+[transport.dcqcn]
+cnp_interval = "0us"
+g = 0
+[[hosts]]
+name = "H1"
+[[hosts]]
+name = "H2"
+[[switches]]
+name = "S1"
+ports = [{ name = "a" }, { name = "b" }]
+routes = { H1 = "a", H2 = "b" }
+[[links]]
+a = "H1"
+b = "S1:a"
+[[links]]
+a = "H2"
+b = "S1:b"
+[[flows]]
+from = "H1"
+to = "H2"
+transport = "window"
+[[flows]]
+from = "H2"
+to = "H1"
+transport = "dcqcn"
+rate = "1Gbps"
+)";
+  try {
+    parse_lab_scenario(text, "bad.toml", {});
+    FAIL() << "accepted";
+  } catch (const config::ConfigError& e) {
+    const std::vector<std::string> expected{
+        "bad.toml:5:7: transport.window.rto: expected a duration in ns (integer, or a string "
+        "such as \"90us\", \"200ms\") in [1, 3600000000000], found integer 0",
+        "bad.toml:7:16: transport.dcqcn.cnp_interval: expected a duration in ns (integer, or a "
+        "string such as \"90us\", \"200ms\") in [1, 3600000000000], found string \"0us\"",
+        "bad.toml:8:5: transport.dcqcn.g: expected a number in [1e-09, 1], found integer 0",
+        "bad.toml:26:13: flows[0].transport: expected a window ([transport.window] window, 1000 "
+        "bytes) of at least one frame (1514 bytes), found string \"window\"",
+        "bad.toml:31:8: flows[1].rate: expected no rate on a dcqcn flow (DCQCN sets it, from the "
+        "line rate), found string \"1Gbps\""};
+    EXPECT_EQ(e.problems(), expected) << e.what();
+  }
+}
+
 // A problem in the config every node shares is one line, at its place in the scenario (or
 // its --set), naming the nodes once — not FILE:0:0 once per node.
 TEST(LabScenario, SharedConfigProblemsAreLocatedOnce) {

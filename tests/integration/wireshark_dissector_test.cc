@@ -32,6 +32,7 @@
 #include "wire/local_experimental.h"
 #include "wire/pabo_shim.h"
 #include "wire/pfc_frame.h"
+#include "wire/roce_cnp.h"
 
 namespace fcswitch::traffic {
 namespace {
@@ -540,6 +541,30 @@ TEST(WiresharkDissector, PaboShimsDecodeAsLibWireReadsThemWithIpAndUdpBeneath) {
 }
 
 // --- Short and wrong frames ---
+
+// DCQCN's CNPs (wire/roce_cnp.h) are RoCEv2: Wireshark's own InfiniBand dissector takes UDP
+// 4791, and reads the BTH as we wrote it (its 4.0 calls opcode 0x81 "Unknown"; the BECN bit is
+// in the byte it shows as reserved).
+TEST(WiresharkDissector, CnpsDecodeAsRoceV2) {
+  if (tshark_missing()) GTEST_SKIP() << "tshark is not installed (tools/install-deps.sh)";
+  const fs::path dir = fresh_dir("cnp");
+  Frame cnp(wire::kRoceCnpFrameBytes);
+  wire::write_roce_cnp(cnp.data(), wire::RoceCnpSpec{.src_mac = wire::MacAddress{kHostB},
+                                                     .dst_mac = wire::MacAddress{kHostA},
+                                                     .src_ip = 0x0A000201,
+                                                     .dst_ip = 0x0A000101,
+                                                     .dscp = kLosslessDscp,
+                                                     .udp_source_port = 50000,
+                                                     .dest_qp = 0x12345});
+  const std::string path = (dir / "cnp.pcap").string();
+  write_pcap(path, {cnp});
+  EXPECT_EQ(
+      tshark_fields(
+          path, {"ip.dsfield.dscp", "udp.dstport", "infiniband.bth.opcode", "infiniband.bth.p_key",
+                 "infiniband.reserved", "infiniband.bth.destqp", "infiniband.bth.psn"}),
+      (std::vector<Row>{{"26", "4791", "129", "65535", "40", "0x012345", "0"}}));  // 40: 0x40, BECN
+  EXPECT_EQ(frames_with_warnings(path), "");
+}
 
 TEST(WiresharkDissector, ShortOrWrongFramesGetAnExpertInfoAndNeverALuaError) {
   if (tshark_missing()) GTEST_SKIP() << "tshark is not installed (tools/install-deps.sh)";

@@ -21,19 +21,22 @@ ALLOWED = {
     "fc": {"core", "wire", "shaping"},
     "tagger": {"core", "topology"},
     "pabo": {"core", "wire"},
-    "params": {"core", "wire", "shaping", "fc", "topology", "tagger", "pabo"},
-    "config": {"core", "wire", "shaping", "fc", "topology", "tagger", "pabo", "params"},
+    "ecn": {"core", "wire"},
+    "params": {"core", "wire", "shaping", "fc", "topology", "tagger", "pabo", "ecn"},
+    "config": {"core", "wire", "shaping", "fc", "topology", "tagger", "pabo", "ecn", "params"},
     "dpdk": {"core", "wire", "params"},
-    "switch": {"core", "wire", "shaping", "fc", "topology", "tagger", "pabo", "params", "dpdk"},
-    "node": {"core", "wire", "shaping", "fc", "topology", "tagger", "pabo", "params", "config",
-             "dpdk", "switch"},
-    "metrics": {"core", "wire", "shaping", "fc", "topology", "tagger", "pabo", "params",
+    "switch": {"core", "wire", "shaping", "fc", "topology", "tagger", "pabo", "ecn", "params",
+               "dpdk"},
+    "node": {"core", "wire", "shaping", "fc", "topology", "tagger", "pabo", "ecn", "params",
+             "config", "dpdk", "switch"},
+    "metrics": {"core", "wire", "shaping", "fc", "topology", "tagger", "pabo", "ecn", "params",
                 "config", "dpdk", "switch", "node"},
-    "lab": {"core", "wire", "shaping", "fc", "topology", "tagger", "pabo", "workload",
+    "lab": {"core", "wire", "shaping", "fc", "topology", "tagger", "pabo", "ecn", "workload",
             "params", "config", "dpdk", "switch", "node", "metrics"},
 }
 # Engines are pure (DESIGN.md §2): no DPDK, no config file format, no logging.
-PURE = {"core", "wire", "shaping", "topology", "workload", "fc", "tagger", "pabo", "params"}
+PURE = {"core", "wire", "shaping", "topology", "workload", "fc", "tagger", "pabo", "ecn",
+        "params"}
 IMPURE_HEADER = re.compile(r'#include\s*<(rte_|toml\+\+|spdlog)')
 OURS = re.compile(r'#include\s*"([a-z_]+)/')
 

@@ -12,9 +12,10 @@
 
 #include "config/config_error.h"
 #include "config/cpu_list.h"
+#include "config/ecn_config.h"
 #include "config/flow_control_config.h"
-#include "config/plain_name.h"
 #include "config/pabo_config.h"
+#include "config/plain_name.h"
 #include "config/queue_list.h"
 #include "config/table_reader.h"
 #include "config/text_file.h"
@@ -103,8 +104,14 @@ void read_scheduler(TableReader& port, PortConfig& out) {
   reader.reject_unknown_keys();
 }
 
+// A port's sub-tables read once the sections they override are known.
+struct PortSubTables {
+  std::vector<const toml::table*> flow_control;  // per port, null where it has none
+  std::vector<const toml::table*> ecn;
+};
+
 PortConfig read_port(const toml::table& table, size_t index, ConfigProblems& problems,
-                     const toml::table*& flow_control) {
+                     const toml::table*& flow_control, const toml::table*& ecn) {
   TableReader reader(table, fmt::format("ports[{}]", index), problems);
   PortConfig port;
   port.name = reader.string("name", true).value_or("");
@@ -149,6 +156,7 @@ PortConfig read_port(const toml::table& table, size_t index, ConfigProblems& pro
   }
   read_scheduler(reader, port);
   flow_control = reader.table("flow_control");  // read with [flow_control], once all is known
+  ecn = reader.table("ecn");                    // read with [ecn]
   reader.reject_unknown_keys();
   return port;
 }
@@ -320,11 +328,11 @@ std::vector<std::string> device_keys(std::string_view device) {
   return keys;
 }
 
-// Returns each port's flow_control table (null where it has none).
-std::vector<const toml::table*> read_ports(TableReader& root, SwitchConfig& config) {
-  std::vector<const toml::table*> flow_control_tables;
+// Returns each port's flow_control and ecn tables.
+PortSubTables read_ports(TableReader& root, SwitchConfig& config) {
+  PortSubTables sub_tables;
   const toml::array* ports = root.array("ports", true);
-  if (!ports) return flow_control_tables;
+  if (!ports) return sub_tables;
   ConfigProblems& problems = root.problems();
   if (ports->empty()) problems.expected(ports->source(), "ports", "at least one port", "none");
   if (ports->size() > 64)
@@ -339,9 +347,12 @@ std::vector<const toml::table*> read_ports(TableReader& root, SwitchConfig& conf
       continue;
     }
     const toml::table* flow_control = nullptr;
-    PortConfig port = read_port(*table, i, problems, flow_control);
-    flow_control_tables.resize(config.ports.size() + 1);
-    flow_control_tables.back() = flow_control;
+    const toml::table* ecn = nullptr;
+    PortConfig port = read_port(*table, i, problems, flow_control, ecn);
+    sub_tables.flow_control.resize(config.ports.size() + 1);
+    sub_tables.flow_control.back() = flow_control;
+    sub_tables.ecn.resize(config.ports.size() + 1);
+    sub_tables.ecn.back() = ecn;
     if (!port.name.empty() && !names.emplace(port.name, i).second)
       problems.note(
           table->get("name")->source(), fmt::format("ports[{}].name", i),
@@ -353,7 +364,7 @@ std::vector<const toml::table*> read_ports(TableReader& root, SwitchConfig& conf
                       fmt::format("{} is already the device of ports[{}]", key, devices[key]));
     config.ports.push_back(std::move(port));
   }
-  return flow_control_tables;
+  return sub_tables;
 }
 
 void read_switch_section(TableReader& root, SwitchConfig& config) {
@@ -650,12 +661,13 @@ SwitchConfig read_switch_config(const toml::table& root, const std::string& file
   TableReader reader(root, "", problems);
   read_switch_section(reader, config);
   read_eal(reader, config);
-  const auto flow_control_tables = read_ports(reader, config);  // before sections naming ports
+  const PortSubTables port_tables = read_ports(reader, config);  // before sections naming ports
   read_classify(reader, config);
   read_tagger(reader, config);  // needs ports and lossless priorities
   read_buffer(reader, config);
-  read_flow_control(reader, flow_control_tables, config);  // needs ports, buffer, priorities
-  read_pabo(reader, config);  // needs flow control, tagger, queueing
+  read_flow_control(reader, port_tables.flow_control, config);  // needs ports, buffer, priorities
+  read_pabo(reader, config);                  // needs flow control, tagger, queueing
+  read_ecn(reader, port_tables.ecn, config);  // needs ports and PABO
   read_fib(reader, config);
   read_layout(reader, config);
   config.metrics = read_metrics(reader);

@@ -15,6 +15,7 @@
 #include "lab/deadlock_detector.h"
 #include "lab/flow_frame.h"
 #include "lab/lab_sampler.h"
+#include "node/ecn_port_counters.h"
 #include "node/pabo_port_counters.h"
 #include "switch/control_pool.h"
 #include "switch/ring_port_io.h"
@@ -35,6 +36,21 @@ constexpr uint64_t kWallCatchUpNs = 20'000;
 // frames it sends: unique in the process, stable across runs.
 wire::MacAddress lab_port_mac(size_t node, size_t port) {
   return wire::MacAddress{0x02FC'0000'0000ull | (node & 0xFFFF) << 16 | (port & 0xFFFF)};
+}
+
+// The counters `report` gives of each queue of `port` in `queues`, summed, in `table`'s order.
+template <size_t N, typename Report>
+NamedCounts summed_over_queues(const SwitchNode& s, int port, PriorityMask queues,
+                               const std::array<fc::CounterDescriptor, N>& table, Report report) {
+  std::array<uint64_t, N> sums{};
+  for (int queue = 0; queue < kNumPriorities; ++queue) {
+    if (!has_priority(queues, queue)) continue;
+    size_t i = 0;
+    report(s, port, queue, [&](const fc::CounterDescriptor&, uint64_t v) { sums[i++] += v; });
+  }
+  NamedCounts out;
+  for (size_t i = 0; i < N; ++i) out.emplace_back(std::string(table[i].name), sums[i]);
+  return out;
 }
 }  // namespace
 
@@ -497,17 +513,12 @@ LabResult LabNetwork::collect(const LabSampler& sampler, uint64_t end) const {
         port.pfc_frames_sent = s.tx(static_cast<int>(p)).pfc_frames_sent();
         port.credit_frames_sent = s.tx(static_cast<int>(p)).credit_frames_sent();
         if (p == 0) r.conservation.flood_copies += s.fwd().flood_copies();
-        if (s.pabo_priorities()) {
-          std::vector<uint64_t> sums(kPaboPortCounters.size(), 0);
-          for (int prio = 0; prio < kNumPriorities; ++prio) {
-            if (!has_priority(s.pabo_priorities(), prio)) continue;
-            size_t i = 0;
-            pabo_port_counters(s, static_cast<int>(p), prio,
-                               [&](const fc::CounterDescriptor&, uint64_t v) { sums[i++] += v; });
-          }
-          for (size_t i = 0; i < sums.size(); ++i)
-            port.pabo.emplace_back(std::string(kPaboPortCounters[i].name), sums[i]);
-        }
+        if (s.pabo_priorities())
+          port.pabo = summed_over_queues(s, static_cast<int>(p), s.pabo_priorities(),
+                                         kPaboPortCounters, pabo_port_counters);
+        if (s.ecn_queues(static_cast<int>(p)))
+          port.ecn = summed_over_queues(s, static_cast<int>(p), s.ecn_queues(static_cast<int>(p)),
+                                        kEcnPortCounters, ecn_port_counters);
         for (const DropReasonInfo& reason : kDropReasons) {
           const uint64_t count = s.drops(static_cast<int>(p), reason.reason);
           if (!count) continue;

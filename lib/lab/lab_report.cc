@@ -143,6 +143,7 @@ nlohmann::ordered_json summary_json(const LabResult& r) {
                      {"source_mbuf_waits", p.source_mbuf_waits},
                      {"drops", counts(p.drops)}});
     if (!p.pabo.empty()) ports.back()["pabo"] = counts(p.pabo);
+    if (!p.ecn.empty()) ports.back()["ecn"] = counts(p.ecn);
   }
   j["ports"] = ports;
   const FeedbackShareSummary feedback = feedback_share_summary(r);  // GFC Fig. 19

@@ -76,6 +76,8 @@ struct PortResult {
   // PABO (scenarios with [pabo]): switches, node/pabo_port_counters.h summed over the
   // priorities; hosts, bounced frames sent again and those their bounce queue refused.
   NamedCounts pabo;
+  // ECN (switch ports with a marking queue): node/ecn_port_counters.h summed over the queues.
+  NamedCounts ecn;
 };
 
 struct Conservation {

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "fc/engine_registry.h"
+#include "node/ecn_port_counters.h"
 #include "node/flow_control_counters.h"
 #include "node/pabo_port_counters.h"
 #include "wire/credit_frame.h"
@@ -41,7 +42,8 @@ std::string describe(const EngineMetric& m, std::string_view where) {
 }
 
 std::vector<CounterTable> registered_tables() {
-  std::vector<CounterTable> tables = {{"TX", kTxFlowControlCounters}, {"PABO", kPaboPortCounters}};
+  std::vector<CounterTable> tables = {
+      {"TX", kTxFlowControlCounters}, {"PABO", kPaboPortCounters}, {"ECN", kEcnPortCounters}};
   const fc::EngineRegistry& registry = fc::EngineRegistry::instance();
   for (std::string_view name : registry.names()) {
     const fc::EngineDescriptor& engine = *registry.find(name);

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "metrics/metric_family_set.h"
+#include "node/ecn_port_counters.h"
 #include "node/flow_control_counters.h"
 #include "node/pabo_port_counters.h"
 
@@ -40,6 +41,16 @@ std::vector<std::pair<double, uint64_t>> residence_buckets(const LatencyHistogra
 
 std::string queue_label(int queue) {
   return queue == kLossyQueue ? "lossy" : std::to_string(queue);
+}
+
+// Adds each counter it is given under the family its table names (fc/counter_descriptor.h),
+// with `labels`, in the family's base unit.
+fc::CounterSink family_sink(MetricFamilySet& out, const Labels& labels) {
+  return [&out, &labels](const fc::CounterDescriptor& counter, uint64_t value) {
+    const EngineMetric metric = engine_metric(counter);
+    out.add(metric.family, metric.type, metric.help, labels,
+            static_cast<double>(value) * metric.scale);
+  };
 }
 
 void collect_ports(MetricFamilySet& out, const std::string& node, const SwitchNode& sw) {
@@ -82,6 +93,8 @@ void collect_ports(MetricFamilySet& out, const std::string& node, const SwitchNo
               static_cast<double>(sw.tx_bytes(p, q)));
       out.add("fcswitch_egress_queue_bytes", G, "Bytes waiting in this egress queue", at_queue,
               static_cast<double>(sw.egress_depth_bytes(p, q)));
+      if (q < kNumPriorities && has_priority(sw.ecn_queues(p), q))
+        ecn_port_counters(sw, p, q, family_sink(out, at_queue));
     }
     for (int prio = 0; prio < kNumPriorities; ++prio) {
       const Labels at = {{"node", node}, {"port", port}, {"prio", std::to_string(prio)}};
@@ -97,21 +110,13 @@ void collect_ports(MetricFamilySet& out, const std::string& node, const SwitchNo
       out.add("fcswitch_ingress_occupancy_max_bytes", G, "Highest ingress occupancy seen", at,
               static_cast<double>(sw.max_ingress_occupancy_bytes(p, prio)));
       if (has_priority(sw.pabo_priorities(), prio))
-        pabo_port_counters(sw, p, prio, [&](const fc::CounterDescriptor& counter, uint64_t value) {
-          const EngineMetric metric = engine_metric(counter);
-          out.add(metric.family, metric.type, metric.help, at,
-                  static_cast<double>(value) * metric.scale);
-        });
+        pabo_port_counters(sw, p, prio, family_sink(out, at));
       const TxTask& tx = sw.tx(p);
       if (!tx.has_engine(prio)) continue;
       Labels fc = at;
       fc.push_back({"engine", std::string(sw.engine_name(p, prio))});
       // TX's, the watchdog's and the engine's counters, each under the family its table names.
-      auto add_counter = [&](const fc::CounterDescriptor& counter, uint64_t value) {
-        const EngineMetric metric = engine_metric(counter);
-        out.add(metric.family, metric.type, metric.help, fc,
-                static_cast<double>(value) * metric.scale);
-      };
+      const fc::CounterSink add_counter = family_sink(out, fc);
       tx_flow_control_counters(tx, prio, add_counter);
       if (const fc::ResponseTimeMeter* tau = tx.response_time(prio)) {
         // Prometheus buckets at 5, 10, 20, 50 … µs, from the meter's finer ones.

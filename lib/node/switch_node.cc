@@ -23,6 +23,13 @@ namespace {
 constexpr uint32_t kFibEntries = 16384;
 // A few frames per port in flight at a time; a NIC's TX ring may hold some for a while.
 constexpr uint32_t kControlMbufs = 4095;
+
+// A seed of draws from the switch's name (FNV-1a), so that each switch of a lab draws its own.
+uint64_t name_seed(std::string_view name) {
+  uint64_t seed = 0xcbf29ce484222325ull;
+  for (const char c : name) seed = (seed ^ static_cast<uint8_t>(c)) * 0x100000001b3ull;
+  return seed;
+}
 }  // namespace
 
 SwitchNode::SwitchNode(const config::SwitchConfig& config, uint64_t tick_hz, RxHandoff handoff)
@@ -90,13 +97,10 @@ void SwitchNode::build(RxHandoff handoff) {
   for (int p = 0; p < n; ++p) fwd.max_frame_bytes.push_back(ports_[p].mtu + kEthernetHeaderBytes);
   fwd.pabo_priorities = config.pabo.priorities;
   fwd.pabo = config.pabo.settings;
-  // Each switch draws its own bounces: the seed, or one from its name (FNV-1a).
-  fwd.pabo_seed = config.pabo.seed;
-  if (!fwd.pabo_seed) {
-    fwd.pabo_seed = 0xcbf29ce484222325ull;
-    for (const char c : config.name)
-      fwd.pabo_seed = (fwd.pabo_seed ^ static_cast<uint8_t>(c)) * 0x100000001b3ull;
-  }
+  // Each switch draws its own bounces and marks: the seed, or one from its name.
+  fwd.pabo_seed = config.pabo.seed ? config.pabo.seed : name_seed(config.name);
+  for (const auto& port : config.ports) fwd.ecn.push_back(port.ecn);
+  fwd.ecn_seed = config.ecn.seed ? config.ecn.seed : name_seed(config.name + "/ecn");
 
   for (int p = 0; p < n; ++p) {
     const auto& port = config.ports[p];

@@ -116,6 +116,8 @@ class SwitchNode {
     return state_->pabo_depth[port]->value(SwitchState::pabo_slot(queue, bounce_subqueue, false));
   }
   PriorityMask pabo_priorities() const { return state_->pabo_queues; }
+  // The egress queues of `port` that mark ECN ([ecn], [ports.ecn]).
+  PriorityMask ecn_queues(int port) const { return config_.ports[port].ecn.queues; }
   // Bytes waiting in queue `queue` of `egress_port` that arrived on (`ingress_port`,
   // `priority`). With Tagger the queue is the new tag's, not always the arrival priority.
   uint64_t queued_from_bytes(int egress_port, int queue, int ingress_port, int priority) const {

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "node/ecn_port_counters.h"
 #include "node/flow_control_counters.h"
 #include "node/pabo_port_counters.h"
 
@@ -31,6 +32,22 @@ std::vector<std::pair<std::string, uint64_t>> flow_control_counters(const Switch
   }
   tx.engine_counters(prio, add);
   return counters;
+}
+
+// {"3": {name: value, …}, …}: what `report` gives for each queue of `port` in `queues`.
+template <typename Report>
+nlohmann::ordered_json counters_by_queue(const SwitchNode& node, int port, PriorityMask queues,
+                                         Report report) {
+  nlohmann::ordered_json out = nlohmann::ordered_json::object();
+  for (int queue = 0; queue < kNumPriorities; ++queue) {
+    if (!has_priority(queues, queue)) continue;
+    nlohmann::ordered_json counters = nlohmann::ordered_json::object();
+    report(node, port, queue, [&](const fc::CounterDescriptor& c, uint64_t value) {
+      counters[std::string(c.name)] = value;
+    });
+    out[std::to_string(queue)] = counters;
+  }
+  return out;
 }
 
 }  // namespace
@@ -81,6 +98,14 @@ std::string report_text(const SwitchNode& node, const ShutdownCheck& check) {
       out += fmt::format("  flow control, priority {} ({}):", prio, node.engine_name(p, prio));
       for (const auto& [name, value] : flow_control_counters(node, p, prio))
         out += fmt::format(" {}={}", name, value);
+      out += "\n";
+    }
+    for (int queue = 0; queue < kNumPriorities; ++queue) {
+      if (!has_priority(node.ecn_queues(p), queue)) continue;
+      out += fmt::format("  ecn, queue {}:", queue);
+      ecn_port_counters(node, p, queue, [&](const fc::CounterDescriptor& c, uint64_t value) {
+        out += fmt::format(" {}={}", c.name, value);
+      });
       out += "\n";
     }
   }
@@ -143,18 +168,10 @@ std::string report_json(const SwitchNode& node, const ShutdownCheck& check) {
       flow_control[std::to_string(prio)] = engine;
     }
     port["flow_control"] = flow_control;
-    if (node.pabo_priorities()) {
-      Json pabo = Json::object();
-      for (int prio = 0; prio < kNumPriorities; ++prio) {
-        if (!has_priority(node.pabo_priorities(), prio)) continue;
-        Json counters = Json::object();
-        pabo_port_counters(node, p, prio, [&](const fc::CounterDescriptor& c, uint64_t value) {
-          counters[std::string(c.name)] = value;
-        });
-        pabo[std::to_string(prio)] = counters;
-      }
-      port["pabo"] = pabo;
-    }
+    if (node.pabo_priorities())
+      port["pabo"] = counters_by_queue(node, p, node.pabo_priorities(), pabo_port_counters);
+    if (node.ecn_queues(p))
+      port["ecn"] = counters_by_queue(node, p, node.ecn_queues(p), ecn_port_counters);
     ports.push_back(std::move(port));
   }
   Json out = {{"switch", node.config().name},

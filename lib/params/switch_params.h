@@ -11,6 +11,7 @@
 
 #include "core/traffic_class.h"
 #include "params/buffer_params.h"
+#include "params/ecn_params.h"
 #include "params/flow_control_params.h"
 #include "params/observability_params.h"
 #include "params/pabo_params.h"
@@ -40,6 +41,7 @@ struct PortConfig {
   uint16_t control_ether_type = 0x8808;  // frames of this type are consumed by RX
   SchedulerConfig scheduler;
   PortFlowControl flow_control;
+  PortEcn ecn;  // [ports.ecn] over [ecn]: the queues that mark here, and how
 };
 
 struct FibEntry {
@@ -104,6 +106,7 @@ struct SwitchConfig {
   Crossbar crossbar = Crossbar::kInputTurns;  // [switch] crossbar (input-hol only)
   std::optional<TaggerSettings> tagger;       // [tagger]
   PaboParams pabo;                            // [pabo]: packet bounce
+  EcnParams ecn;                              // [ecn]: the marking draws (profiles: per port)
   std::optional<MetricsConfig> metrics;       // [metrics]: Prometheus exposer
   std::optional<TraceConfig> trace;           // [trace]: high-resolution occupancy trace
   std::vector<FibEntry> fib;

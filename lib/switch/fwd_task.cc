@@ -6,6 +6,8 @@
 
 #include <algorithm>
 #include <new>
+#include <stdexcept>
+#include <string>
 #include <type_traits>
 
 #include "core/units.h"
@@ -13,6 +15,7 @@
 #include "switch/flow_key.h"
 #include "wire/control_frame_kind.h"
 #include "wire/credit_frame.h"
+#include "wire/ecn_mark.h"
 #include "wire/frame_header.h"
 #include "wire/pabo_shim.h"
 #include "wire/ttl_decrement.h"
@@ -58,8 +61,24 @@ FwdTask::FwdTask(const FwdSettings& settings, SwitchState& state, L2Fib& fib)
       max_occupancy_(std::make_unique<OwnedGauge[]>(state.ports * kNumPriorities)),
       credit_frames_(std::make_unique<OwnedCounter[]>(state.ports)),
       drops_(state.ports),
-      pabo_counters_(state.ports) {
+      pabo_counters_(state.ports),
+      ecn_counters_(state.ports) {
   if (pabo_priorities_) bounce_policy_.emplace(settings.pabo, settings.pabo_seed);
+  for (size_t p = 0; p < settings.ecn.size(); ++p) {
+    const config::PortEcn& port = settings.ecn[p];
+    if (!port.queues) continue;
+    if (p >= 64 || static_cast<int>(p) >= state.ports)
+      throw std::invalid_argument("ECN marking on port " + std::to_string(p) +
+                                  ": FWD marks on ports 0-63 of this switch only");
+    ecn_profiles_.resize(static_cast<size_t>(state.ports) * kNumEgressQueues);
+    for (int q = 0; q < kNumPriorities; ++q) {
+      if (!has_priority(port.queues, q)) continue;
+      ecn_ports_by_queue_[q] |= uint64_t{1} << p;
+      ecn_profiles_[p * kNumEgressQueues + q].emplace(port.profile.k_min_bytes,
+                                                      port.profile.k_max_bytes, port.profile.p_max);
+    }
+  }
+  if (!ecn_profiles_.empty()) ecn_marker_.emplace(settings.ecn_seed);
   handoffs_.resize(state.ports);
   for (int in = 0; in < state.ports; ++in)
     flood_last_.push_back(in == state.ports - 1 ? state.ports - 2 : state.ports - 1);
@@ -397,12 +416,13 @@ FwdTask::Fate FwdTask::link_local_fate(rte_mbuf* m) const {
   if (lossless && occupancy + bytes > max_occupancy_[slot].read())
     occupancy = ingress_bytes(slot, priority, true);
 
-  enqueue(m, in_port, out_port, priority, queue, lossless, occupancy, PaboSubqueue::kNone);
+  enqueue(m, in_port, out_port, priority, queue, lossless, occupancy, PaboSubqueue::kNone, &header);
 }
 
 [[gnu::always_inline]] inline bool FwdTask::enqueue(rte_mbuf* m, int in_port, int out_port,
                                                     uint8_t priority, int queue, bool lossless,
-                                                    uint64_t occupancy, PaboSubqueue pabo) {
+                                                    uint64_t occupancy, PaboSubqueue pabo,
+                                                    const wire::FrameHeader* ecn_header) {
   const bool bounce_subqueue = pabo == PaboSubqueue::kBounce;
   const int stage_index =
       (bounce_subqueue ? bounce_stage_base_ : 0) + out_port * kNumEgressQueues + queue;
@@ -419,6 +439,10 @@ FwdTask::Fate FwdTask::link_local_fate(rte_mbuf* m) const {
       return false;
     }
   }
+
+  // Marked on enqueue (DCQCN §3.1: on the egress queue a packet joins), once it is sure to join.
+  if (ecn_header && (ecn_ports_by_queue_[queue] >> out_port & 1)) [[unlikely]]
+    mark_ecn(m, *ecn_header, out_port, queue);
 
   const uint32_t bytes = rte_pktmbuf_pkt_len(m);
   const int slot = SwitchState::occupancy_slot(in_port, priority);
@@ -441,6 +465,22 @@ FwdTask::Fate FwdTask::link_local_fate(rte_mbuf* m) const {
   if (stage.count == 0) touched_stages_.push_back(stage_index);
   stage.pkts[stage.count++] = m;
   return true;
+}
+
+void FwdTask::mark_ecn(rte_mbuf* m, const wire::FrameHeader& header, int out_port, int queue) {
+  const ecn::MarkingProbability& profile = *ecn_profiles_[out_port * kNumEgressQueues + queue];
+  uint8_t* frame = rte_pktmbuf_mtod(m, uint8_t*);
+  const wire::EcnCodepoint codepoint = wire::read_ecn(frame, header);
+  if (codepoint == wire::EcnCodepoint::kCe)
+    return ecn_counters_.increment(EcnCounters::kCeArrived, out_port, queue);
+  // q: the bytes ahead of it in the queue, before its own charge.
+  if (!ecn_marker_->marks(profile, state_.egress_depth[out_port]->value(queue))) return;
+  // RFC 3168 §5: a Not-ECT packet is not marked, and congestion alone never drops it here
+  // (the buffer's admission does that, for its own reasons).
+  if (codepoint == wire::EcnCodepoint::kNotEct)
+    return ecn_counters_.increment(EcnCounters::kNotEct, out_port, queue);
+  wire::mark_ce(frame, header);
+  ecn_counters_.increment(EcnCounters::kMarked, out_port, queue);
 }
 
 pabo::SubqueueDepth FwdTask::pabo_depth(int port, int queue, bool bounce_subqueue) const {
@@ -475,7 +515,7 @@ void FwdTask::admit_pabo(rte_mbuf* m, int in_port, int out_port, uint8_t priorit
   }
   if (bounced_before) pabo_counters_.increment(PaboCounters::kReforwarded, out_port, priority);
   enqueue(m, in_port, out_port, priority, queue, false, 0,
-          bounced_before ? PaboSubqueue::kBounce : PaboSubqueue::kNormal);
+          bounced_before ? PaboSubqueue::kBounce : PaboSubqueue::kNormal, nullptr);
 }
 
 void FwdTask::bounce(rte_mbuf* m, int in_port, uint8_t priority, const wire::FrameHeader& header) {
@@ -509,7 +549,7 @@ void FwdTask::bounce(rte_mbuf* m, int in_port, uint8_t priority, const wire::Fra
                            wire::bounced(wire::PaboShim{}));
   }
   pabo_counters_.increment(PaboCounters::kBounced, back, priority);
-  enqueue(m, in_port, back, priority, queue, false, 0, PaboSubqueue::kBounce);
+  enqueue(m, in_port, back, priority, queue, false, 0, PaboSubqueue::kBounce, nullptr);
 }
 
 void FwdTask::read_lossy_released() {

@@ -16,6 +16,7 @@
 
 #include <rte_mbuf.h>
 
+#include <array>
 #include <memory>
 #include <optional>
 #include <vector>
@@ -24,11 +25,15 @@
 #include "core/task.h"
 #include "core/traffic_class.h"
 #include "core/units.h"
+#include "ecn/ecn_marker.h"
+#include "ecn/marking_probability.h"
 #include "pabo/bounce_policy.h"
 #include "pabo/bounce_settings.h"
+#include "params/ecn_params.h"
 #include "switch/burst.h"
 #include "switch/burst_handoff.h"
 #include "switch/drop_counters.h"
+#include "switch/ecn_counters.h"
 #include "switch/input_queues.h"
 #include "switch/l2_fib.h"
 #include "switch/pabo_counters.h"
@@ -61,6 +66,10 @@ struct FwdSettings {
   PriorityMask pabo_priorities = 0;
   pabo::BounceSettings pabo;
   uint64_t pabo_seed = 0;
+  // ECN marking (RFC 3168; DCQCN §3.1) per egress port: the queues that mark and their
+  // profile (empty, or no queues: none), and the seed of the draws.
+  std::vector<config::PortEcn> ecn;
+  uint64_t ecn_seed = 0;
 };
 
 class FwdTask : public Task {
@@ -102,6 +111,7 @@ class FwdTask : public Task {
   uint64_t fib_full() const { return fib_full_.read(); }
   const DropCounters& drops() const { return drops_; }
   const PaboCounters& pabo() const { return pabo_counters_; }
+  const EcnCounters& ecn() const { return ecn_counters_; }
   const TaggerStage* tagger() const { return tagger_.get(); }
   // The lab's virtual clock polls a switch only when it has work (LabSchedule); before each
   // poll it puts the input rotation where `poll_index` polls would have left it, so that the
@@ -138,9 +148,14 @@ class FwdTask : public Task {
   void admit(rte_mbuf* m, int in_port, int out_port, uint8_t priority,
              const wire::FrameHeader& header);
   // Charges a packet admitted to (out_port, queue) and stages it for that egress ring, or for
-  // the queue's bounce sub-queue; false when the ring had no room (dropped).
+  // the queue's bounce sub-queue; false when the ring had no room (dropped). `ecn_header`: the
+  // packet's parsed header where the queue may mark it (null on PABO's paths, which do not).
   bool enqueue(rte_mbuf* m, int in_port, int out_port, uint8_t priority, int queue, bool lossless,
-               uint64_t occupancy, PaboSubqueue pabo);
+               uint64_t occupancy, PaboSubqueue pabo, const wire::FrameHeader* ecn_header);
+  // ECN: the draw on (out_port, queue)'s profile at its depth before the packet joins, then CE
+  // on an ECT packet. Out of line: only ports with a marking queue call it.
+  [[gnu::noinline]] void mark_ecn(rte_mbuf* m, const wire::FrameHeader& header, int out_port,
+                                  int queue);
   // PABO: Eq. 4 on the sub-queue the packet would join at `out_port`, then forward or bounce.
   void admit_pabo(rte_mbuf* m, int in_port, int out_port, uint8_t priority,
                   const wire::FrameHeader& header);
@@ -207,6 +222,12 @@ class FwdTask : public Task {
   int bounce_stage_base_ = 0;
   PriorityMask pabo_priorities_ = 0;
   std::optional<pabo::BouncePolicy> bounce_policy_;
+  // ECN: [queue] bit p set when queue `queue` of egress port p marks (the one test a packet
+  // pays in a switch without [ecn]; ports 0-63, as the config allows), the profile of each
+  // [port * kNumEgressQueues + queue] that marks, and the draws.
+  std::array<uint64_t, kNumEgressQueues> ecn_ports_by_queue_{};
+  std::vector<std::optional<ecn::MarkingProbability>> ecn_profiles_;
+  std::optional<ecn::EcnMarker> ecn_marker_;
   std::vector<int> touched_stages_;      // which stages hold packets
   std::vector<rte_mbuf*> to_free_;       // dropped in this burst, freed together
   std::unique_ptr<InputQueues> inputs_;  // input-queued only
@@ -234,6 +255,7 @@ class FwdTask : public Task {
   OwnedCounter fib_full_;
   DropCounters drops_;
   PaboCounters pabo_counters_;
+  EcnCounters ecn_counters_;
 };
 
 }  // namespace fcswitch

@@ -8,7 +8,7 @@ out=build-fuzz
 mkdir -p "$out"
 flags=(-std=c++20 -O1 -g -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -Ilib)
 wire=(lib/wire/frame_header.cc lib/wire/mac_address.cc lib/wire/pfc_frame.cc
-  lib/wire/credit_frame.cc)
+  lib/wire/credit_frame.cc lib/wire/ecn_mark.cc lib/wire/dscp_rewrite.cc)
 # Seeds: a PFC frame and a credit frame, so mutation starts from the formats' edges.
 seeds="$out/seeds"
 rm -rf "$seeds" && mkdir -p "$seeds"

@@ -20,6 +20,7 @@ import urllib.parse
 import urllib.request
 
 FRAME_BYTES = 1000
+ECT0 = 0b10  # RFC 3168's ECT(0)
 FRAMES_PER_INPUT = 500  # 500 KB into each of two ports: past XOFF, below the 1 MB buffer
 XOFF, XON = 200_000, 190_000
 DRAIN_BPS = 1e9  # p2's rate_limit
@@ -43,10 +44,10 @@ def ipv4_checksum(header):
     return ~total & 0xFFFF
 
 
-def frame(src, dst, dscp, seq, size):
-    """Ethernet + IPv4 (DSCP as given) + UDP, `size` bytes without FCS."""
+def frame(src, dst, dscp, seq, size, ecn=0):
+    """Ethernet + IPv4 (DSCP and ECN as given) + UDP, `size` bytes without FCS."""
     ip_len = size - 14
-    ip = struct.pack("!BBHHHBBH4s4s", 0x45, dscp << 2, ip_len, seq & 0xFFFF, 0, 64, 17, 0,
+    ip = struct.pack("!BBHHHBBH4s4s", 0x45, dscp << 2 | ecn, ip_len, seq & 0xFFFF, 0, 64, 17, 0,
                      bytes([10, 0, 0, src[-1]]), bytes([10, 0, 0, dst[-1]]))
     ip = ip[:10] + struct.pack("!H", ipv4_checksum(ip)) + ip[12:]
     udp = struct.pack("!HHHH", 4791, 4791, ip_len - 20, 0)  # RoCEv2's port
@@ -60,6 +61,18 @@ def write_pcap(path, frames):
         for i, data in enumerate(frames):
             f.write(struct.pack("<IIII", 0, i, len(data), len(data)))
             f.write(data)
+
+
+def read_pcap(path):
+    """The frames of a pcap file (microsecond, little-endian: what net_pcap writes)."""
+    with open(path, "rb") as f:
+        data = f.read()
+    frames, at = [], 24
+    while at + 16 <= len(data):
+        length = struct.unpack_from("<I", data, at + 8)[0]
+        frames.append(data[at + 16:at + 16 + length])
+        at += 16 + length
+    return frames
 
 
 def free_port():
@@ -126,6 +139,13 @@ lossy_priority = 0
 rules = [{{ tag = 26, in = ["p0", "p1"], out = "p2", new_tag = 26 }},
          {{ tag = 26, in = "p2", out = "p0", new_tag = 26 }}]
 
+# ECN on p2's queue 3, where the two inputs meet (p1's frames are ECT(0), p0's Not-ECT).
+[ecn]
+queues = [3]
+k_min = "100KB"
+k_max = "400KB"
+p_max = 0.5
+
 [metrics]
 port = {metrics_port}
 
@@ -190,7 +210,7 @@ def main():
     seq = iter(range(1, 1 << 30))
     write_pcap("in0.pcap", [frame(MAC["p0"], MAC["p2"], 26, next(seq), FRAME_BYTES)
                             for _ in range(FRAMES_PER_INPUT)])
-    write_pcap("in1.pcap", [frame(MAC["p1"], MAC["p2"], 26, next(seq), FRAME_BYTES)
+    write_pcap("in1.pcap", [frame(MAC["p1"], MAC["p2"], 26, next(seq), FRAME_BYTES, ECT0)
                             for _ in range(FRAMES_PER_INPUT)])
     write_pcap("in2.pcap", [frame(MAC["p2"], MAC["p0"], 26, next(seq), 200)])
     with open("switch.toml", "w") as f:
@@ -207,8 +227,9 @@ def main():
     prom = subprocess.Popen(["prometheus", "--config.file=prometheus.yml",
                              "--storage.tsdb.path=tsdb", f"--web.listen-address=127.0.0.1:{prom_port}"],
                             stdout=prom_log, stderr=subprocess.STDOUT)
+    scraped = {}
     try:
-        run_checks(source, prefix, metrics_port, prom_port)
+        scraped = run_checks(source, prefix, metrics_port, prom_port)
     finally:
         switch.send_signal(signal.SIGTERM)
         code = switch.wait(timeout=60)
@@ -216,6 +237,7 @@ def main():
         prom.wait(timeout=30)
     check(code == 0, f"fcswitch stopped by SIGTERM with exit code 0 (got {code})")
     check_trace()
+    check_ecn(scraped or {})
     print(f"observability: {len(failures)} failed", flush=True)
     if failures:
         print("see " + work, flush=True)
@@ -233,7 +255,7 @@ def run_checks(source, prefix, metrics_port, prom_port):
         return text if m and float(m.group(1)) == 2 * FRAMES_PER_INPUT else None
     text = wait_until("p2 sent all 1000 frames", settled, 60)
     if text is None:
-        return
+        return {}
     # Everything has drained: the trace has what it needs (and stays a few MB).
     trace = telemetry(prefix, "/fcswitch/trace,stop")
     check(trace["recording"] == 0 and trace["samples"] > 0 and trace["samples_lost"] == 0,
@@ -272,6 +294,11 @@ def run_checks(source, prefix, metrics_port, prom_port):
         check(got is not None, f"Prometheus: {expr} == {want}")
     pauses = query('fcswitch_pause_frames_sent_total{port="p0",prio="3"}')
     check(pauses >= 1, f"Prometheus: p0 sent {pauses:.0f} pause frames (>= 1) for priority 3")
+    # p2's queue went past K_min: ECT frames marked, Not-ECT ones chosen and passed on.
+    scraped = {name: query(f'fcswitch_ecn_{name}_total{{port="p2",prio="3"}}')
+               for name in ("marked", "not_ect", "ce_arrived")}
+    check(scraped["marked"] >= 1 and scraped["not_ect"] >= 1 and scraped["ce_arrived"] == 0,
+          f"Prometheus: p2 priority 3 ECN counters {scraped}")
 
     # DPDK telemetry reads the same counters.
     ports = telemetry(prefix, "/fcswitch/ports")
@@ -290,6 +317,30 @@ def run_checks(source, prefix, metrics_port, prom_port):
     trace = telemetry(prefix, "/fcswitch/trace")
     check(trace["recording"] == 0 and trace["samples"] == samples,
           f"telemetry /fcswitch/trace: stopped at {samples} samples: {trace}")
+    return scraped
+
+
+def check_ecn(scraped):
+    """What left p2 against the report and the scrape: CE only on p1's ECT(0) frames, as many
+    as the report's `marked`, every IPv4 checksum still right; nothing lost."""
+    with open("report.json") as f:
+        report = json.load(f)
+    counters = next(p for p in report["ports"] if p["name"] == "p2")["ecn"]["3"]
+    out = read_pcap("out2.pcap")
+    data = [f for f in out if f[12:14] == b"\x08\x00"]
+    ce = [f for f in data if f[15] & 3 == 3]
+    check(len(data) == 2 * FRAMES_PER_INPUT, f"p2 sent {len(data)} data frames, none lost to ECN")
+    check(all(f[6:12] == MAC["p1"] for f in ce), "only p1's ECT(0) frames were marked CE")
+    check(all(f[15] & 3 == 0 for f in data if f[6:12] == MAC["p0"]),
+          "p0's Not-ECT frames stay Not-ECT")
+    check(all(ipv4_checksum(f[14:24] + b"\0\0" + f[26:34]) == struct.unpack("!H", f[24:26])[0]
+              for f in data), "every IPv4 header checksum on p2 is right")
+    check(len(ce) == counters["marked"] == scraped.get("marked"),
+          f"p2 marked {len(ce)} frames CE; the report says {counters['marked']}, Prometheus "
+          f"{scraped.get('marked')}")
+    check(counters["not_ect"] == scraped.get("not_ect"),
+          f"p2's not_ect: the report's {counters['not_ect']} is what Prometheus scraped "
+          f"({scraped.get('not_ect')})")
 
 
 def check_trace():

@@ -22,22 +22,23 @@ ALLOWED = {
     "tagger": {"core", "topology"},
     "pabo": {"core", "wire"},
     "transport": {"core"},
-    "params": {"core", "wire", "shaping", "fc", "topology", "tagger", "pabo", "transport"},
-    "config": {"core", "wire", "shaping", "fc", "topology", "tagger", "pabo", "transport",
+    "ecn": {"core", "wire"},
+    "params": {"core", "wire", "shaping", "fc", "topology", "tagger", "pabo", "transport", "ecn"},
+    "config": {"core", "wire", "shaping", "fc", "topology", "tagger", "pabo", "transport", "ecn",
                "params"},
     "dpdk": {"core", "wire", "params"},
-    "switch": {"core", "wire", "shaping", "fc", "topology", "tagger", "pabo", "transport",
+    "switch": {"core", "wire", "shaping", "fc", "topology", "tagger", "pabo", "transport", "ecn",
                "params", "dpdk"},
-    "node": {"core", "wire", "shaping", "fc", "topology", "tagger", "pabo", "transport", "params",
-             "config", "dpdk", "switch"},
-    "metrics": {"core", "wire", "shaping", "fc", "topology", "tagger", "pabo", "transport",
+    "node": {"core", "wire", "shaping", "fc", "topology", "tagger", "pabo", "transport", "ecn",
+             "params", "config", "dpdk", "switch"},
+    "metrics": {"core", "wire", "shaping", "fc", "topology", "tagger", "pabo", "transport", "ecn",
                 "params", "config", "dpdk", "switch", "node"},
-    "lab": {"core", "wire", "shaping", "fc", "topology", "tagger", "pabo", "transport", "workload",
-            "params", "config", "dpdk", "switch", "node", "metrics"},
+    "lab": {"core", "wire", "shaping", "fc", "topology", "tagger", "pabo", "transport", "ecn",
+            "workload", "params", "config", "dpdk", "switch", "node", "metrics"},
 }
 # Engines are pure (DESIGN.md §2): no DPDK, no config file format, no logging.
 PURE = {"core", "wire", "shaping", "topology", "workload", "fc", "tagger", "pabo", "transport",
-        "params"}
+        "ecn", "params"}
 IMPURE_HEADER = re.compile(r'#include\s*<(rte_|toml\+\+|spdlog)')
 OURS = re.compile(r'#include\s*"([a-z_]+)/')
 

@@ -1,13 +1,14 @@
 #!/usr/bin/env python3
 """Writes the forwarding benchmark's input: a pcap of minimum-size Ethernet frames (60 bytes
 in the capture, 64 on the wire with the FCS), IPv4/UDP to the RoCEv2 port, one destination
-MAC for all (the switches under test hold a static entry for it), DSCP set to the given value.
+MAC for all (the switches under test hold a static entry for it), DSCP and ECN (RFC 3168: 0
+Not-ECT, 1 ECT(1), 2 ECT(0), 3 CE) set to the given values.
 
 The frames differ only in the UDP source port, so a switch that caches per flow (OVS's EMC)
 sees a handful of flows, as a NIC's RSS would spread them, and every switch sees the same bytes.
 net_pcap's infinite_rx=1 replays the file in a loop.
 
-Usage: bench_frames.py OUT.pcap [--flows N] [--dscp D] [--dst MAC] [--src MAC]
+Usage: bench_frames.py OUT.pcap [--flows N] [--dscp D] [--ecn E] [--dst MAC] [--src MAC]
 """
 
 import argparse
@@ -24,10 +25,10 @@ def ipv4_checksum(header: bytes) -> int:
     return ~total & 0xFFFF
 
 
-def frame(dst: bytes, src: bytes, dscp: int, udp_src_port: int) -> bytes:
+def frame(dst: bytes, src: bytes, dscp: int, ecn: int, udp_src_port: int) -> bytes:
     ip_total = FRAME_BYTES - 14
     ip = bytearray(
-        struct.pack("!BBHHHBBH4s4s", 0x45, dscp << 2, ip_total, 0, 0, 64, 17, 0,
+        struct.pack("!BBHHHBBH4s4s", 0x45, dscp << 2 | ecn, ip_total, 0, 0, 64, 17, 0,
                     bytes([10, 0, 0, 1]), bytes([10, 0, 0, 2])))
     ip[10:12] = struct.pack("!H", ipv4_checksum(bytes(ip)))
     udp_len = ip_total - 20
@@ -45,6 +46,7 @@ def main() -> None:
     parser.add_argument("out")
     parser.add_argument("--flows", type=int, default=16)
     parser.add_argument("--dscp", type=int, default=24)  # CS3: priority 3 by class selector
+    parser.add_argument("--ecn", type=int, default=0, choices=range(4))  # Not-ECT
     parser.add_argument("--dst", default="02:00:00:00:00:0b")
     parser.add_argument("--src", default="02:00:00:00:00:0a")
     args = parser.parse_args()
@@ -52,7 +54,7 @@ def main() -> None:
         # pcap global header: magic, v2.4, GMT offset, accuracy, snaplen, LINKTYPE_ETHERNET
         out.write(struct.pack("<IHHiIII", 0xA1B2C3D4, 2, 4, 0, 0, 65535, 1))
         for i in range(args.flows):
-            f = frame(mac(args.dst), mac(args.src), args.dscp, 1024 + i)
+            f = frame(mac(args.dst), mac(args.src), args.dscp, args.ecn, 1024 + i)
             out.write(struct.pack("<IIII", 0, i, len(f), len(f)) + f)
 
 

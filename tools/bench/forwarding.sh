@@ -11,7 +11,8 @@
 #   fcswitch compact                    one worker lcore (CPU 1), main on CPU 0; a static
 #                                       [[fib]] entry for the destination, learning on:
 #     plain / PFC / gfc-buffer on priority 3 / Tagger rewrite (DSCP 24 → 25, checksum
-#     updated) / PABO (no bounce: the check) / out port capped at 1 Gb/s;
+#     updated) / PABO (no bounce: the check) / ECN marking (ECT(0) frames, every one with
+#     bytes queued ahead of it marked CE) / out port capped at 1 Gb/s;
 #   fcswitch two-lcore                  RX+TX | FWD: both CPUs.
 # The rate is what left the out port per second: fcswitch from its report (tx_packets over
 # run_seconds: from the lcores' start to RX's stop), testpmd from its per-second Tx-pps
@@ -195,6 +196,16 @@ write_config pabo "" "" "$compact
 [pabo]
 priorities = [3]
 normal_capacity = 4096"
+# ECN (RFC 3168) on the frames' queue, a step at 0 bytes: every frame that finds a byte
+# queued ahead of it (all but the first of each burst) is marked CE, its IPv4 checksum updated.
+# The same frames as ECT(0), the one input the other cases do not share.
+ect_frames=$work/frames-ect.pcap
+python3 tools/bench/bench_frames.py "$ect_frames" --dscp 24 --ecn 2 --dst "$dst_mac"
+write_config ecn "" "" "$compact
+[ecn]
+queues = [3]
+k_min = 0"
+sed -i "s|rx_pcap=$frames,|rx_pcap=$ect_frames,|" "$work/ecn.toml"
 write_config two_lcore "" "" '[layout]
 preset = "custom"
 lcores = [["rx:in", "rx:out", "tx:in", "tx:out"], ["fwd"]]'
@@ -213,7 +224,7 @@ PY
   [ -n "${KEEP:-}" ] || rm -f "$work/$1.json"
 }
 
-fcswitch_cases=(plain pfc gfc tagger pabo two_lcore capped)
+fcswitch_cases=(plain pfc gfc tagger pabo ecn two_lcore capped)
 
 # --- the rounds -----------------------------------------------------------------------------
 
@@ -388,6 +399,7 @@ for case, name in [("fcswitch_plain", "compact, plain forwarding"),
                    ("fcswitch_gfc", "compact, gfc-buffer on priority 3"),
                    ("fcswitch_tagger", "compact, Tagger rewrite 24 → 25"),
                    ("fcswitch_pabo", "compact, PABO on priority 3"),
+                   ("fcswitch_ecn", "compact, ECN marking every ECT frame"),
                    ("fcswitch_two_lcore", "two-lcore (rx+tx | fwd), 2 cores")]:
     v = mpps(case)
     # Two lcores against one is no cost of a feature: no figure there.

@@ -4,7 +4,8 @@
 1. The window transport over a lossy priority (tests/lab/window-lossy.toml): the switch drops
    (its lossy pool holds less than the two windows) and Reno's retransmissions still deliver
    every byte of both 4 MB flows, in order, each flow complete; the same flows raw lose frames.
-2. A DCQCN incast under PFC (config/lab/gfc-dcqcn.toml with pfc): the eight flows converge to
+2. DCQCN capped by a 20 KB window on the same dumbbell: no input of S1 holds more than that.
+   A DCQCN incast under PFC (config/lab/gfc-dcqcn.toml with pfc): the eight flows converge to
    fair shares (Jain's index over the last half), the bottleneck queue's mean over the last
    half is in the marking band (K_min 40 KB to K_max 200 KB), and no PFC pause is sent after
    the first 5 ms.
@@ -74,6 +75,13 @@ def main():
 
         # 2 and 3: the dumbbell of GFC §7, under PFC and under buffer-based GFC.
         dumbbell = str(source / "config/lab/gfc-dcqcn.toml")
+        # DCQCN under a window (Pyrrha §6's hosts): no input of S1 holds more than the window.
+        s = run(fclab, dumbbell, tmp / "window-cap", "transport.dcqcn.window=20KB")
+        held = max(q["max_ingress_bytes"] for q in s["queues"] if q["node"] == "S1")
+        acked = min(f["transport"]["acks_received"] for f in s["flows"])
+        check(held <= 20_000 and acked > 0 and s["lossless_drops"] == 0,
+              f"dcqcn+window: S1 holds at most {held} bytes of an input (window 20 KB), "
+              f"every flow ACKed ({acked}+ ACKs)")
         for engine in ("pfc", "gfc-buffer"):
             sets = ["flow_control.engine=" + engine]
             if engine == "pfc":  # GFC §6.2.2's PFC thresholds for the same 300 KB buffer

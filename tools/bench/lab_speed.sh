@@ -5,6 +5,8 @@
 #   - the GFC ring at 10 Gb/s under each engine (a deadlocked ring has few events, so its
 #     speed says little: the GFC runs, with every link busy, are the figure of merit);
 #   - the 12-switch ring (tests/lab/ring-12.toml) under PFC;
+#   - GFC's dumbbell with DCQCN (config/lab/gfc-dcqcn.toml), with raw flows and with the window
+#     transport instead: what a transport costs per packet-hop;
 #   - a 500-switch ring (2000 ports) of the same pattern, generated here, under gfc-buffer
 #     (flows keep moving), with smaller rings so that it fits in memory and a data pool large
 #     enough that no host waits for mbufs (a waiting host is polled every round).
@@ -68,6 +70,13 @@ done
 run "ring-12 output/pfc" tests/lab/ring-12.toml --set flow_control.engine=pfc --set lab.duration=20ms
 run "ring-12 input-fair/gfc-buffer" tests/lab/ring-12.toml --set flow_control.engine=gfc-buffer \
   --set switch.queueing=input-fair --set lab.duration=20ms
+
+# What the hosts' transports cost per packet-hop (issue 18): the same scenario with raw flows
+# and over its transport (ACKs and CNPs are packet-hops too; the log counts them).
+for transport in raw window dcqcn; do
+  run "gfc-dcqcn $transport" config/lab/gfc-dcqcn.toml --set flows.transport=$transport \
+    --set lab.duration=100ms
+done
 
 ring_toml 500 >"$out/ring-500.toml"
 run "ring-500 output/gfc-buffer" "$out/ring-500.toml" --set flow_control.engine=gfc-buffer \

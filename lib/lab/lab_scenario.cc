@@ -687,18 +687,10 @@ class ScenarioReader {
       } else if (auto bps = r.rate_bps("rate", 1000, 400'000'000'000)) {
         flow.rate_bps = *bps;
       }
-      if (auto t = r.choice("transport", {"raw", "window", "dcqcn"})) {
-        flow.transport = *t == "window"  ? FlowTransport::kWindow
-                         : *t == "dcqcn" ? FlowTransport::kDcqcn
-                                         : FlowTransport::kRaw;
-        const uint64_t window = flow.transport == FlowTransport::kWindow
-                                    ? out_.transport.window.window_bytes
-                                    : out_.transport.dcqcn_window_bytes;
-        if (flow.transport != FlowTransport::kRaw && window && window < flow.frame_bytes)
-          r.refuse("transport",
-                   fmt::format("a window ([transport.{}] window, {} bytes) of at least one "
-                               "frame ({} bytes)",
-                               *t, window, flow.frame_bytes));
+      if (auto t = r.choice("transport", kFlowTransportNames)) {
+        flow.transport = *transport_named(*t);
+        if (auto problem = transport_problem(out_.transport, flow.transport, flow.frame_bytes))
+          r.refuse("transport", *problem);
         if (flow.transport == FlowTransport::kDcqcn && flow.rate_bps)
           r.refuse("rate", "no rate on a dcqcn flow (DCQCN sets it, from the line rate)");
       }
@@ -821,7 +813,8 @@ class ScenarioReader {
     const HostInfo hosts = host_info_from_links(names, is_host, out_.links);
     const WorkloadFiles files{std::filesystem::path(out_.file).parent_path().string(),
                               FCSWITCH_WORKLOAD_DIR};
-    const std::vector<WorkloadSpec> specs = lab::read_workloads(reader_, hosts, files);
+    const std::vector<WorkloadSpec> specs =
+        lab::read_workloads(reader_, hosts, files, out_.transport);
     if (specs.empty() || !problems_.empty()) return;
     std::vector<size_t> workload_of;  // per generated flow: its [[workloads]] entry
     std::vector<FlowSpec> flows =

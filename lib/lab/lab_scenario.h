@@ -19,9 +19,8 @@
 
 #include "config/switch_config.h"
 #include "core/tick_rate.h"
+#include "lab/flow_transport.h"
 #include "lab/lab_routing.h"
-#include "transport/dcqcn_params.h"
-#include "transport/window_params.h"
 #include "wire/mac_address.h"
 
 namespace fcswitch::lab {
@@ -54,11 +53,6 @@ struct LabLinkSpec {
   uint64_t delay_ns = 0;
 };
 
-// What carries a flow's frames (lib/transport): paced frames and nothing back (`raw`); a
-// reliable window with cumulative ACKs, retransmission and optionally Reno (`window`); DCQCN's
-// rate control on CNPs, optionally under a window (`dcqcn`).
-enum class FlowTransport : uint8_t { kRaw, kWindow, kDcqcn };
-
 struct FlowSpec {
   int id = 0;
   int src = -1, dst = -1;  // host nodes
@@ -74,17 +68,6 @@ struct FlowSpec {
   // long they take to leave (PABO §V: numPacketsPerGenerate, then a pause); 0: none.
   uint64_t burst_packets = 0;
   FlowTransport transport = FlowTransport::kRaw;
-};
-
-// How the hosts' reliable and congestion-controlled flows behave ([transport]); shared by all
-// flows of the scenario.
-struct TransportSettings {
-  transport::WindowParams window;  // `window` flows, and the window of `dcqcn` flows
-  transport::DcqcnParams dcqcn;
-  uint64_t dcqcn_window_bytes = 0;  // 0: DCQCN flows are not window-limited (no ACKs)
-  // The DSCP of the sinks' ACKs and CNPs; -1: the flow's own.
-  int ack_dscp = -1;
-  int cnp_dscp = -1;
 };
 
 // Something that happens to the network during the run ([[events]]).

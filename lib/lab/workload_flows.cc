@@ -56,6 +56,7 @@ FlowSpec flow_of(const WorkloadSpec& spec, int src_node, int dst_node, uint64_t 
   flow.dst = dst_node;
   flow.dscp = spec.dscp;
   flow.frame_bytes = spec.frame_bytes;
+  flow.transport = spec.transport;
   flow.size_bytes = size_bytes;
   flow.start_ns = start_ns;
   return flow;

@@ -111,8 +111,9 @@ std::string bare_cdf_names(const std::string& dir) {
 
 class WorkloadReader {
  public:
-  WorkloadReader(TableReader& r, const HostInfo& hosts, const WorkloadFiles& files)
-      : r_(r), hosts_(hosts), files_(files) {}
+  WorkloadReader(TableReader& r, const HostInfo& hosts, const WorkloadFiles& files,
+                 const TransportSettings& transport)
+      : r_(r), hosts_(hosts), files_(files), transport_(transport) {}
 
   // False when the entry has a problem (each recorded).
   bool read(WorkloadSpec& spec) {
@@ -141,6 +142,13 @@ class WorkloadReader {
     if (auto d = got("dscp", r_.integer("dscp", 0, 63), ok)) spec.dscp = static_cast<uint8_t>(*d);
     if (auto f = got("frame", r_.bytes("frame", 60, 9600), ok))
       spec.frame_bytes = static_cast<uint32_t>(*f);
+    if (auto t = got("transport", r_.choice("transport", kFlowTransportNames), ok)) {
+      spec.transport = *transport_named(*t);
+      if (auto problem = transport_problem(transport_, spec.transport, spec.frame_bytes)) {
+        r_.refuse("transport", *problem);
+        ok = false;
+      }
+    }
     if (auto s = got("start", r_.duration_ns("start", 0, kMaxWorkloadNs), ok)) spec.start_ns = *s;
     if (auto s = got("stop", r_.duration_ns("stop", 1, kMaxWorkloadNs), ok)) spec.stop_ns = *s;
     if (spec.stop_ns && *spec.stop_ns <= spec.start_ns) {
@@ -271,8 +279,8 @@ class WorkloadReader {
   // The entry's keys are all known ones (reject_unknown_keys recorded the others).
   bool known_keys_only() const {
     static constexpr std::string_view kKnown[] = {
-        "kind", "priority", "dscp",    "frame", "start",     "stop",   "seed", "hosts",
-        "cdf",  "load",     "senders", "size",  "size_mtus", "period", "to",   "jitter"};
+        "kind", "priority", "dscp", "frame",     "start",  "stop",   "seed", "hosts",    "cdf",
+        "load", "senders",  "size", "size_mtus", "period", "jitter", "to",   "transport"};
     for (const auto& [key, node] : r_.raw())
       if (std::find(std::begin(kKnown), std::end(kKnown), key.str()) == std::end(kKnown))
         return false;
@@ -292,6 +300,7 @@ class WorkloadReader {
   TableReader& r_;
   const HostInfo& hosts_;
   const WorkloadFiles& files_;
+  const TransportSettings& transport_;
   bool hosts_ok_ = true;  // `hosts` named only hosts, each once
 };
 
@@ -307,7 +316,8 @@ std::string resolve_cdf_path(const std::string& value, const WorkloadFiles& file
 }
 
 std::vector<WorkloadSpec> read_workloads(config::TableReader& root, const HostInfo& hosts,
-                                         const WorkloadFiles& files) {
+                                         const WorkloadFiles& files,
+                                         const TransportSettings& transport) {
   std::vector<WorkloadSpec> out;
   const toml::array* array = root.array("workloads");
   if (!array) return out;
@@ -324,7 +334,7 @@ std::vector<WorkloadSpec> read_workloads(config::TableReader& root, const HostIn
     spec.where = fmt::format("{}:{}:{}: {}",
                              table->source().path ? *table->source().path : root.problems().file(),
                              table->source().begin.line, table->source().begin.column, path);
-    if (WorkloadReader(r, hosts, files).read(spec)) out.push_back(std::move(spec));
+    if (WorkloadReader(r, hosts, files, transport).read(spec)) out.push_back(std::move(spec));
   }
   return out;
 }

@@ -12,7 +12,7 @@
 //                     `hosts` outside the destination's rack go to one destination of `to`
 //                     (default: the first host of each rack, in turn, as Pyrrha's ns-3 code).
 //                     Keys: senders, size or size_mtus, period or load, to, jitter.
-//   Both: priority or dscp, frame, start, stop, hosts, seed.
+//   Both: priority or dscp, frame, transport, start, stop, hosts, seed.
 //
 // Sizes are in the lab's unit: bytes of Ethernet frames without FCS (FlowSpec::size_bytes; a
 // source sends `frame`-byte frames until it has sent that many). A CDF's sizes are taken as
@@ -31,6 +31,7 @@
 #include <vector>
 
 #include "config/table_reader.h"
+#include "lab/flow_transport.h"
 #include "lab/workload_hosts.h"
 #include "workload/flow_size_cdf.h"
 
@@ -59,6 +60,7 @@ struct WorkloadSpec {
   // both
   uint8_t dscp = 0;
   uint32_t frame_bytes = 1514;
+  FlowTransport transport = FlowTransport::kRaw;
   uint64_t start_ns = 0;
   std::optional<uint64_t> stop_ns;  // no new flow from here on; nullopt: the run's end
   std::vector<std::string> hosts;   // the hosts taking part; empty: every host
@@ -75,8 +77,11 @@ struct WorkloadFiles {
 // out of (0, 1], a CDF that does not read or parse (its own file:line:col inside the message),
 // a host name that is not one of `hosts`, hosts that leave no other rack to send to or from.
 // Entries with problems are left out; expand them only when the scenario as a whole has none.
+// `transport`: the scenario's [transport], which an entry's `transport` must fit (a window of
+// at least one frame).
 std::vector<WorkloadSpec> read_workloads(config::TableReader& root, const HostInfo& hosts,
-                                         const WorkloadFiles& files);
+                                         const WorkloadFiles& files,
+                                         const TransportSettings& transport = {});
 
 // The path a `cdf` value names (see WorkloadFiles).
 std::string resolve_cdf_path(const std::string& value, const WorkloadFiles& files);

@@ -252,15 +252,42 @@ class ReadWorkloads : public ::testing::Test {
     const toml::table root = toml::parse(std::string_view(text), std::string("scen.toml"));
     config::ConfigProblems found("scen.toml");
     config::TableReader reader(root, "", found);
-    specs_ = read_workloads(reader, hosts_, files_);
+    specs_ = read_workloads(reader, hosts_, files_, transport_);
     return found.take();
   }
 
   std::filesystem::path dir_;
   WorkloadFiles files_;
   HostInfo hosts_ = make_hosts(2, 2);
+  TransportSettings transport_;
   std::vector<WorkloadSpec> specs_;
 };
+
+// An entry's flows take its transport; one whose window cannot hold a frame is refused there.
+TEST_F(ReadWorkloads, TransportOfTheFlows) {
+  transport_.dcqcn_window_bytes = 1000;
+  EXPECT_EQ(problems(R"([[workloads]]
+kind = "incast"
+senders = 2
+size = "64KB"
+period = "100us"
+transport = "window"
+
+[[workloads]]
+kind = "poisson"
+cdf = "web-search"
+load = 0.5
+transport = "dcqcn"
+)"),
+            (std::vector<std::string>{
+                "scen.toml:12:13: workloads[1].transport: expected a window ([transport.dcqcn] "
+                "window, 1000 bytes) of at least one frame (1514 bytes), found string \"dcqcn\""}));
+  ASSERT_EQ(specs_.size(), 1u);
+  EXPECT_EQ(specs_[0].transport, FlowTransport::kWindow);
+  const auto flows = expand_workloads(specs_, hosts_, 1'000'000, 1);
+  ASSERT_FALSE(flows.empty());
+  for (const FlowSpec& f : flows) EXPECT_EQ(f.transport, FlowTransport::kWindow);
+}
 
 TEST_F(ReadWorkloads, GoodEntries) {
   EXPECT_EQ(problems(R"([[workloads]]

@@ -1,0 +1,53 @@
+#pragma once
+// What carries a lab flow's frames (lib/transport): paced frames and nothing back (`raw`); a
+// reliable window with cumulative ACKs, retransmission and optionally Reno (`window`); DCQCN's
+// rate control on CNPs, optionally under a window (`dcqcn`). Chosen per flow ([[flows]] or
+// [[workloads]] `transport`); how they behave is the scenario's [transport].
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "transport/dcqcn_params.h"
+#include "transport/window_params.h"
+
+namespace fcswitch::lab {
+
+enum class FlowTransport : uint8_t { kRaw, kWindow, kDcqcn };
+
+inline constexpr std::string_view kFlowTransportNames[] = {"raw", "window", "dcqcn"};
+
+inline std::string_view transport_name(FlowTransport t) {
+  return kFlowTransportNames[static_cast<int>(t)];
+}
+inline std::optional<FlowTransport> transport_named(std::string_view name) {
+  for (int i = 0; i < 3; ++i)
+    if (kFlowTransportNames[i] == name) return static_cast<FlowTransport>(i);
+  return std::nullopt;
+}
+
+// How the hosts' reliable and congestion-controlled flows behave ([transport]); shared by all
+// flows of the scenario.
+struct TransportSettings {
+  transport::WindowParams window;  // `window` flows, and the window of `dcqcn` flows
+  transport::DcqcnParams dcqcn;
+  uint64_t dcqcn_window_bytes = 0;  // 0: DCQCN flows are not window-limited (no ACKs)
+  // The DSCP of the sinks' ACKs and CNPs; -1: the flow's own.
+  int ack_dscp = -1;
+  int cnp_dscp = -1;
+
+  // The window a flow over `t` keeps (0: none).
+  uint64_t window_bytes(FlowTransport t) const {
+    return t == FlowTransport::kWindow  ? window.window_bytes
+           : t == FlowTransport::kDcqcn ? dcqcn_window_bytes
+                                        : 0;
+  }
+};
+
+// What a flow of `frame_bytes` frames over `t` needs of the settings and does not have (the
+// "expected" of a refusal), or nullopt: a window holds at least one frame.
+std::optional<std::string> transport_problem(const TransportSettings& settings, FlowTransport t,
+                                             uint32_t frame_bytes);
+
+}  // namespace fcswitch::lab

@@ -14,6 +14,7 @@
 #include "transport/window_receiver.h"
 #include "wire/control_frame_kind.h"
 #include "wire/credit_frame.h"
+#include "wire/ecn_mark.h"
 #include "wire/frame_header.h"
 #include "wire/roce_cnp.h"
 
@@ -159,8 +160,7 @@ void HostSink::receive(const uint8_t* data, uint32_t length, uint64_t now,
   if (!receivers_.empty()) {
     if (const auto it = receivers_.find(stamp->flow); it != receivers_.end()) {
       Receiver& r = *it->second;
-      // RFC 3168 §5: CE is both ECN bits set (IPv4: the TOS byte's low two bits).
-      const bool ce = header.l3 == wire::L3Kind::kIpv4 && (data[header.l3_offset + 1] & 0x3) == 0x3;
+      const bool ce = wire::read_ecn(data, header) == wire::EcnCodepoint::kCe;
       const bool fresh = !r.window || r.window->on_data(stamp->sequence).fresh;
       answer(r, *stamp, ce, now);
       if (!fresh) {

@@ -19,21 +19,21 @@
 // The first sample has no previous RTT to differ from: it sets prev_rtt and nothing else (the
 // rate, rtt_diff and the HAI run stay as they were). Taking prev_rtt = 0 would make the first
 // difference the whole RTT and cut the rate for a congestion that was never seen; the authors'
-// snippet sets prev_rtt to the first sample too, but then lets T_low/T_high act on it. Since a
-// flow starts at line rate, all this skips is one T_high cut one sample early.
+// snippet sets prev_rtt to the first sample too, but then runs the whole update on a difference
+// of 0. Since a flow starts at line rate, all this skips is a T_high cut one sample early.
 //
 // Granularity. In the paper an RTT sample is a completion event, one per segment of 16–64 KB
 // that the NIC sends at near line rate, and the rate is enforced by the gaps between segments;
 // the RTT is the completion time less the send time less the segment's serialisation at line
-// rate (TIMELY §3), which the caller subtracts. The lab calls on_rtt per ACK of one frame, finer
-// by a segment's frame count (16–64 with 1 KB frames): each sample then moves the rate by a whole δ
-// or β-step, and the difference of two successive samples spans one frame's time instead of one
-// segment's, so the gradient reads smaller. TimelyParams::scale_by_sample_interval scales each step
-// by the time since the previous sample over minRTT, as the authors' code does, to bound the update
-// rate.
+// rate (TIMELY §3), which the caller subtracts. The lab calls on_rtt per ACK of one frame,
+// finer by a segment's frame count (16–64 with 1 KB frames): each sample then moves the rate by
+// a whole δ or β-step, and the difference of two successive samples spans one frame's time
+// instead of one segment's, so the gradient reads smaller.
+// TimelyParams::scale_by_sample_interval weights each step by the time since the previous
+// sample over minRTT, as the authors' code does, to bound the update rate.
 //
-// The paper starts a new flow at C/(N + 1) with N flows already active at the sender; here a
-// flow starts at line rate, as a host's only flow does.
+// TIMELY starts a new flow at C/(N + 1) with N flows already active at the sender (as Zhu et
+// al., CoNEXT'16, describe it); here a flow starts at line rate, as a host's only flow does.
 //
 // Units. RTTs and thresholds are compared in ticks, in integers: T_low as ⌈T_low·hz⌉ (an RTT is
 // below T_low iff its ticks are below that) and T_high as ⌊T_high·hz⌋. The ratios — gradient and

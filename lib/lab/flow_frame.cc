@@ -14,6 +14,8 @@ constexpr size_t kIpOffset = 14;
 constexpr size_t kUdpOffset = kIpOffset + 20;
 constexpr size_t kStampOffset = kUdpOffset + 8;
 constexpr size_t kSequenceOffset = kStampOffset + 8;
+constexpr size_t kSendTimeOffset = kSequenceOffset + 8;
+static_assert(kSendTimeOffset + 8 == kTimedFrameMinBytes);
 constexpr uint8_t kMagic[4] = {'F', 'C', 'L', 'B'};
 constexpr uint8_t kAckMagic[4] = {'F', 'C', 'L', 'A'};
 constexpr uint8_t kEct0 = 0b10;  // RFC 3168 §5
@@ -63,12 +65,12 @@ std::vector<uint8_t> make_frame(const FlowFrameSpec& spec, uint16_t source_port,
   return f;
 }
 
-FlowFrameSpec reversed(const FlowFrameSpec& spec, uint8_t dscp) {
+FlowFrameSpec reversed(const FlowFrameSpec& spec, uint8_t dscp, uint32_t frame_bytes) {
   FlowFrameSpec back = spec;
   std::swap(back.src_mac, back.dst_mac);
   std::swap(back.src_ip, back.dst_ip);
   back.dscp = dscp;
-  back.frame_bytes = kFlowFrameMinBytes;
+  back.frame_bytes = frame_bytes;
   back.ecn_capable = false;
   return back;
 }
@@ -88,8 +90,9 @@ std::vector<uint8_t> make_flow_frame(const FlowFrameSpec& spec) {
   return make_frame(spec, flow_source_port(spec.flow), kFlowUdpPort, kMagic);
 }
 
-std::vector<uint8_t> make_ack_frame(const FlowFrameSpec& spec, uint8_t dscp) {
-  return make_frame(reversed(spec, dscp), kFlowUdpPort, flow_source_port(spec.flow), kAckMagic);
+std::vector<uint8_t> make_ack_frame(const FlowFrameSpec& spec, uint8_t dscp, bool timed) {
+  return make_frame(reversed(spec, dscp, timed ? kTimedFrameMinBytes : kFlowFrameMinBytes),
+                    kFlowUdpPort, flow_source_port(spec.flow), kAckMagic);
 }
 
 std::vector<uint8_t> make_cnp_frame(const FlowFrameSpec& spec, uint8_t dscp) {
@@ -106,6 +109,15 @@ std::vector<uint8_t> make_cnp_frame(const FlowFrameSpec& spec, uint8_t dscp) {
 
 void stamp_flow_sequence(uint8_t* frame, uint64_t sequence) {
   store_be64(frame + kSequenceOffset, sequence);
+}
+
+void stamp_flow_send_time(uint8_t* frame, uint64_t ticks) {
+  store_be64(frame + kSendTimeOffset, ticks);
+}
+
+uint64_t read_flow_send_time(const uint8_t* frame) {
+  return static_cast<uint64_t>(wire::load_be32(frame + kSendTimeOffset)) << 32 |
+         wire::load_be32(frame + kSendTimeOffset + 4);
 }
 
 std::optional<FlowStamp> read_flow_stamp(const uint8_t* data, size_t length) {

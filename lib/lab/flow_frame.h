@@ -6,7 +6,9 @@
 //   42  magic     "FCLB"
 //   46  flow id   uint32, big-endian
 //   50  sequence  uint64, big-endian, from 0 per flow
-//   58  zeros up to the frame's length (no FCS: the NIC adds it)
+//   58  send time uint64, big-endian, ticks of the lab's clock: TIMELY's flows only (frames
+//       of at least kTimedFrameMinBytes), whose ACKs echo it here
+//   58  (others) zeros up to the frame's length (no FCS: the NIC adds it)
 //
 // A flow's frames differ only in the sequence, so the source builds one template per flow
 // and stamps each copy.
@@ -27,7 +29,8 @@
 namespace fcswitch::lab {
 
 inline constexpr uint32_t kFlowFrameMinBytes = 60;
-inline constexpr uint16_t kFlowUdpPort = 9;  // discard (RFC 863): traffic nobody answers
+inline constexpr uint32_t kTimedFrameMinBytes = 66;  // with the send time
+inline constexpr uint16_t kFlowUdpPort = 9;          // discard (RFC 863): traffic nobody answers
 
 struct FlowFrameSpec {
   wire::MacAddress src_mac, dst_mac;
@@ -39,9 +42,9 @@ struct FlowFrameSpec {
 };
 
 std::vector<uint8_t> make_flow_frame(const FlowFrameSpec& spec);
-// The template of the flow's ACKs, from its sink back to its source (kFlowFrameMinBytes, the
-// ACK DSCP given, Not-ECT).
-std::vector<uint8_t> make_ack_frame(const FlowFrameSpec& spec, uint8_t dscp);
+// The template of the flow's ACKs, from its sink back to its source (kFlowFrameMinBytes, or
+// kTimedFrameMinBytes to echo a send time; the ACK DSCP given, Not-ECT).
+std::vector<uint8_t> make_ack_frame(const FlowFrameSpec& spec, uint8_t dscp, bool timed = false);
 // The CNP the flow's sink sends its source (wire/roce_cnp.h).
 std::vector<uint8_t> make_cnp_frame(const FlowFrameSpec& spec, uint8_t dscp);
 
@@ -60,6 +63,10 @@ struct FlowStamp {
   uint32_t flow = 0;
   uint64_t sequence = 0;
 };
+// Writes / reads the send time of a frame of at least kTimedFrameMinBytes (flow or ACK).
+void stamp_flow_send_time(uint8_t* frame, uint64_t ticks);
+uint64_t read_flow_send_time(const uint8_t* frame);
+
 // The stamp of a frame of a lab flow; nullopt for anything else.
 std::optional<FlowStamp> read_flow_stamp(const uint8_t* data, size_t length);
 // The flow and cumulative ACK of a flow's ACK frame; nullopt for anything else.

@@ -12,7 +12,7 @@ namespace fcswitch::lab {
 
 HostEnqueue enqueue_host_frame(SwitchState& state, rte_mempool* pool,
                                std::span<const uint8_t> frame, uint8_t priority, uint64_t sequence,
-                               uint64_t now, unsigned max_queued) {
+                               uint64_t send_time, uint64_t now, unsigned max_queued) {
   rte_ring* queue = state.egress_ring(kHostNicPort, priority, kHostApplicationPort);
   if (rte_ring_count(queue) >= max_queued || rte_ring_free_count(queue) == 0)
     return HostEnqueue::kQueueFull;
@@ -23,7 +23,8 @@ HostEnqueue enqueue_host_frame(SwitchState& state, rte_mempool* pool,
   std::memcpy(data, frame.data(), length);
   m->data_len = length;
   m->pkt_len = length;
-  if (sequence != UINT64_MAX) stamp_flow_sequence(data, sequence);
+  if (sequence != kNoStamp) stamp_flow_sequence(data, sequence);
+  if (send_time != kNoStamp) stamp_flow_send_time(data, send_time);
   const PacketMeta meta{.ingress_port = kHostApplicationPort,
                         .priority = priority,
                         .egress_queue = priority,

@@ -18,11 +18,13 @@ inline constexpr int kHostApplicationPort = 1;  // SwitchState port a host's own
 
 enum class HostEnqueue : uint8_t { kQueued, kNoMbuf, kQueueFull };
 
+inline constexpr uint64_t kNoStamp = UINT64_MAX;
+
 // A copy of `frame` from `pool` into the NIC's egress ring of `priority` (unless it holds
-// `max_queued` frames or more); `stamp`, if any, writes the frame's per-copy field.
-// `sequence` is what `stamp_sequence` writes (lab/flow_frame.h), UINT64_MAX for none.
+// `max_queued` frames or more), with its per-copy fields (lab/flow_frame.h) written: the
+// sequence (or cumulative ACK) and the send time (or its echo), each unless kNoStamp.
 HostEnqueue enqueue_host_frame(SwitchState& state, rte_mempool* pool,
                                std::span<const uint8_t> frame, uint8_t priority, uint64_t sequence,
-                               uint64_t now_ticks, unsigned max_queued);
+                               uint64_t send_time, uint64_t now_ticks, unsigned max_queued);
 
 }  // namespace fcswitch::lab

@@ -32,7 +32,9 @@ HostSink::HostSink(std::string name, wire::MacAddress mac, SwitchState& state,
       bounce_capacity_packets_(bounce_capacity_packets) {}
 
 struct HostSink::Receiver {
-  std::optional<transport::WindowReceiver> window;  // ACKs
+  bool acks = false;                                // an ACK per frame
+  bool timed = false;                               // ACKs echo the frame's send time (TIMELY)
+  std::optional<transport::WindowReceiver> window;  // the cumulative ACK of a window
   std::optional<transport::CnpPacer> cnp;           // DCQCN's notification point
   std::vector<uint8_t> ack_frame, cnp_frame;
   uint8_t ack_priority = 0, cnp_priority = 0;
@@ -45,15 +47,17 @@ void HostSink::add_transport_flow(const FlowSpec& flow, const FlowFrameSpec& fra
                                   const TickRate& ticks) {
   pool_ = pool;
   auto r = std::make_unique<Receiver>();
-  const uint64_t window = flow.transport == FlowTransport::kWindow ? transport.window.window_bytes
-                                                                   : transport.dcqcn_window_bytes;
   const auto priority_of = [&](const std::vector<uint8_t>& frame) {
     return classifier_.classify(wire::parse_frame_header(frame.data(), frame.size()));
   };
-  if (window) {
+  if (const uint64_t window = transport.window_bytes(flow.transport))
     r->window.emplace(window / frames.frame_bytes);
+  if (acknowledged(transport, flow.transport)) {
+    r->acks = true;
+    r->timed = flow.transport == FlowTransport::kTimely;
     r->ack_frame = make_ack_frame(
-        frames, static_cast<uint8_t>(transport.ack_dscp < 0 ? frames.dscp : transport.ack_dscp));
+        frames, static_cast<uint8_t>(transport.ack_dscp < 0 ? frames.dscp : transport.ack_dscp),
+        r->timed);
     r->ack_priority = priority_of(r->ack_frame);
   }
   if (flow.transport == FlowTransport::kDcqcn) {
@@ -66,10 +70,10 @@ void HostSink::add_transport_flow(const FlowSpec& flow, const FlowFrameSpec& fra
 }
 
 void HostSink::send(const std::vector<uint8_t>& frame, uint8_t priority, uint64_t sequence,
-                    uint64_t now) {
+                    uint64_t send_time, uint64_t now) {
   // Behind whatever the host sends on that priority, but never held back by the flows' own
   // queue-ahead limit: only a full ring refuses it (an ACK or CNP lost, as a NIC would).
-  if (enqueue_host_frame(state_, pool_, frame, priority, sequence, now, UINT32_MAX) ==
+  if (enqueue_host_frame(state_, pool_, frame, priority, sequence, send_time, now, UINT32_MAX) ==
       HostEnqueue::kQueued) {
     transport_sent_.increment();
   } else {
@@ -77,15 +81,20 @@ void HostSink::send(const std::vector<uint8_t>& frame, uint8_t priority, uint64_
   }
 }
 
-void HostSink::answer(Receiver& r, const FlowStamp& stamp, bool ce, uint64_t now) {
+void HostSink::answer(Receiver& r, const uint8_t* data, const FlowStamp& stamp, bool ce,
+                      uint64_t now) {
   FlowReceived& flow = flows_[stamp.flow];
   if (ce) flow.ce_marked.increment();
   if (ce && r.cnp && r.cnp->on_ce(now)) {
-    send(r.cnp_frame, r.cnp_priority, UINT64_MAX, now);
+    send(r.cnp_frame, r.cnp_priority, kNoStamp, kNoStamp, now);
     flow.cnps_sent.increment();
   }
-  if (r.window) {
-    send(r.ack_frame, r.ack_priority, r.window->cumulative(), now);
+  if (r.acks) {
+    // Without a window the ACK only carries the RTT's echo: one past the highest frame seen.
+    const uint64_t cumulative = r.window ? r.window->cumulative()
+                                         : std::max(next_sequence_[stamp.flow], stamp.sequence + 1);
+    send(r.ack_frame, r.ack_priority, cumulative, r.timed ? read_flow_send_time(data) : kNoStamp,
+         now);
     flow.acks_sent.increment();
   }
 }
@@ -93,7 +102,8 @@ void HostSink::answer(Receiver& r, const FlowStamp& stamp, bool ce, uint64_t now
 bool HostSink::take_transport_frame(const uint8_t* data, uint32_t length, uint64_t now) {
   if (!source_) return false;
   if (const auto ack = read_flow_ack(data, length)) {
-    source_->on_ack(ack->flow, ack->sequence, now);
+    source_->on_ack(ack->flow, ack->sequence,
+                    length >= kTimedFrameMinBytes ? read_flow_send_time(data) : kNoStamp, now);
   } else if (const auto qp = wire::read_roce_cnp(data, length)) {
     source_->on_cnp(*qp, now);
   } else {
@@ -162,7 +172,7 @@ void HostSink::receive(const uint8_t* data, uint32_t length, uint64_t now,
       Receiver& r = *it->second;
       const bool ce = wire::read_ecn(data, header) == wire::EcnCodepoint::kCe;
       const bool fresh = !r.window || r.window->on_data(stamp->sequence).fresh;
-      answer(r, *stamp, ce, now);
+      answer(r, data, *stamp, ce, now);
       if (!fresh) {
         flow.duplicates.increment();
         return;

@@ -63,9 +63,10 @@ class HostSink : public Task {
            std::vector<FlowReceived>& flows, uint32_t bounce_capacity_packets = 0);
 
   ~HostSink() override;
-  // A flow sent to this host over a transport (lab_scenario.h FlowTransport): the sink keeps
-  // its receiver — cumulative ACKs, one per frame, for a window; one CNP per interval at most
-  // when frames come CE-marked, for DCQCN — and sends what it answers from `pool`.
+  // A flow sent to this host over a transport (lab/flow_transport.h): the sink keeps its
+  // receiver — cumulative ACKs, one per frame, for a window or TIMELY (echoing the frame's send
+  // time); one CNP per interval at most when frames come CE-marked, for DCQCN — and sends what
+  // it answers from `pool`.
   void add_transport_flow(const FlowSpec& flow, const FlowFrameSpec& frames,
                           const TransportSettings& transport, rte_mempool* pool,
                           const TickRate& ticks);
@@ -98,8 +99,10 @@ class HostSink : public Task {
   // An ACK or CNP for this host's flows: handed to the source (true), or not one (false).
   bool take_transport_frame(const uint8_t* data, uint32_t length, uint64_t now);
   // The transport's answer to a data frame of `receiver`'s flow (`fresh`: its first copy).
-  void answer(Receiver& receiver, const FlowStamp& stamp, bool ce, uint64_t now);
-  void send(const std::vector<uint8_t>& frame, uint8_t priority, uint64_t sequence, uint64_t now);
+  void answer(Receiver& receiver, const uint8_t* data, const FlowStamp& stamp, bool ce,
+              uint64_t now);
+  void send(const std::vector<uint8_t>& frame, uint8_t priority, uint64_t sequence,
+            uint64_t send_time, uint64_t now);
 
   wire::MacAddress mac_;  // this host's: a flow's frame for another one is foreign
   SwitchState& state_;

@@ -37,7 +37,9 @@ void HostSource::add_flow(const FlowSpec& spec, std::vector<uint8_t> frame, Flow
             0,
             0,
             std::nullopt,
-            std::nullopt};
+            std::nullopt,
+            std::nullopt,
+            0};
   if (spec.rate_bps) {
     // Exact pacing from the flow's start: no line rate of its own, no catch-up (the source
     // is polled whenever it said it would act).
@@ -48,17 +50,23 @@ void HostSource::add_flow(const FlowSpec& spec, std::vector<uint8_t> frame, Flow
       spec.size_bytes ? (spec.size_bytes + spec.frame_bytes - 1) / spec.frame_bytes : 0;
   if (spec.transport == FlowTransport::kWindow) {
     flow.window.emplace(transport.window, spec.frame_bytes, frames, ticks_);
-  } else if (spec.transport == FlowTransport::kDcqcn) {
-    if (transport.dcqcn_window_bytes) {
+  } else if (spec.transport != FlowTransport::kRaw) {
+    if (const uint64_t window = transport.window_bytes(spec.transport)) {
       transport::WindowParams params = transport.window;
-      params.window_bytes = transport.dcqcn_window_bytes;
-      params.reno = false;  // DCQCN is the congestion control; the window only caps in flight
+      params.window_bytes = window;
+      params.reno = false;  // the rate engine is the congestion control; the window caps in flight
       flow.window.emplace(params, spec.frame_bytes, frames, ticks_);
     }
-    flow.dcqcn.emplace(transport.dcqcn, line_rate_bps_, ticks_);
+    uint64_t rate = line_rate_bps_;
+    if (spec.transport == FlowTransport::kDcqcn) {
+      flow.dcqcn.emplace(transport.dcqcn, line_rate_bps_, ticks_);
+    } else {
+      flow.timely.emplace(transport.timely, line_rate_bps_, ticks_);
+      flow.frame_ticks = ticks_.for_bits(framing_.wire_bits(spec.frame_bytes), line_rate_bps_);
+    }
     flow.pacer.emplace(shaping::kNoLineRate, ticks_, framing_, 0);
-    flow.pacer->set_rate(flow.dcqcn->rate_bps());
-    sent.rate_bps.set(flow.dcqcn->rate_bps());
+    flow.pacer->set_rate(rate);
+    sent.rate_bps.set(rate);
   }
   if (flow.window) sent.window_bytes.set(flow.window->cwnd_bytes());
   if (spec.transport != FlowTransport::kRaw)
@@ -71,10 +79,17 @@ HostSource::Flow* HostSource::transport_flow(uint32_t id) {
   return it == transport_flows_.end() ? nullptr : &flows_[it->second];
 }
 
-void HostSource::on_ack(uint32_t id, uint64_t cumulative, uint64_t now) {
+void HostSource::on_ack(uint32_t id, uint64_t cumulative, uint64_t echoed, uint64_t now) {
   Flow* flow = transport_flow(id);
-  if (!flow || !flow->window) return;
+  if (!flow) return;
   flow->sent->acks.increment();
+  if (flow->timely && echoed != kNoStamp && now >= echoed) {
+    // TIMELY §3: the completion time less the send time less the frame's serialisation.
+    const uint64_t rtt = now - echoed;
+    flow->timely->on_rtt(now, rtt > flow->frame_ticks ? rtt - flow->frame_ticks : 0);
+    set_rate(*flow, flow->timely->rate_bps());
+  }
+  if (!flow->window) return;
   const bool was_complete = flow->window->complete();
   flow->window->on_ack(now, cumulative);
   flow->sent->fast_retransmits.set(flow->window->fast_retransmits());
@@ -92,11 +107,13 @@ void HostSource::on_cnp(uint32_t id, uint64_t now) {
 
 void HostSource::run_dcqcn(Flow& flow, uint64_t now) {
   flow.dcqcn->poll(now);
-  const uint64_t rate = flow.dcqcn->rate_bps();
-  if (rate != flow.pacer->rate_bps()) {
-    flow.pacer->set_rate(rate);
-    flow.sent->rate_bps.set(rate);
-  }
+  set_rate(flow, flow.dcqcn->rate_bps());
+}
+
+void HostSource::set_rate(Flow& flow, uint64_t rate) {
+  if (rate == flow.pacer->rate_bps()) return;
+  flow.pacer->set_rate(rate);
+  flow.sent->rate_bps.set(rate);
 }
 
 bool HostSource::finished(const Flow& flow, uint64_t now) const {
@@ -124,8 +141,8 @@ uint64_t HostSource::opens_at(const Flow& flow, uint64_t now) const {
 bool HostSource::send_one(Flow& flow, uint64_t now) {
   if (flow.window && !flow.window->can_send()) return false;
   const uint64_t sequence = flow.window ? flow.window->next_sequence() : flow.sequence;
-  switch (enqueue_host_frame(state_, pool_, flow.frame, flow.spec.priority, sequence, now,
-                             kQueueAheadPackets)) {
+  switch (enqueue_host_frame(state_, pool_, flow.frame, flow.spec.priority, sequence,
+                             flow.timely ? now : kNoStamp, now, kQueueAheadPackets)) {
     case HostEnqueue::kQueued:
       break;
     case HostEnqueue::kNoMbuf:

@@ -14,7 +14,9 @@
 // WindowSender allows (new frames while the window has room, retransmissions first) and ends
 // when all is acknowledged; a `dcqcn` flow's pacer runs at DCQCN's current rate R_C, cut on
 // each CNP and raised by its timers and byte counter, and under a window if it has one. What
-// comes back reaches the source through the host's sink (on_ack, on_cnp).
+// comes back reaches the source through the host's sink (on_ack, on_cnp). A `timely` flow's
+// pacer runs at TIMELY's rate, moved by each ACK's RTT: the echo of the send time stamped in the
+// frame when it entered the NIC's queue, less one frame at line rate (TIMELY §3).
 
 #include <rte_mempool.h>
 
@@ -31,6 +33,7 @@
 #include "shaping/rate_limiter.h"
 #include "switch/switch_state.h"
 #include "transport/dcqcn_reaction_point.h"
+#include "transport/timely_sender.h"
 #include "transport/window_sender.h"
 
 namespace fcswitch::lab {
@@ -67,8 +70,8 @@ class HostSource : public Task {
   void add_flow(const FlowSpec& flow, std::vector<uint8_t> frame, FlowSent& sent,
                 const TransportSettings& transport);
   // What the host's sink took for the flows sent from here (flow ids; others are ignored): a
-  // cumulative ACK, a CNP.
-  void on_ack(uint32_t flow, uint64_t cumulative, uint64_t now_ticks);
+  // cumulative ACK (with the send time it echoes, kNoStamp if none), a CNP.
+  void on_ack(uint32_t flow, uint64_t cumulative, uint64_t echoed_send_ticks, uint64_t now_ticks);
   void on_cnp(uint32_t flow, uint64_t now_ticks);
   // The earliest time a flow starts, turns on or may send again by its own rate; kNeverTicks
   // when only TX taking frames can let a flow go on.
@@ -95,10 +98,14 @@ class HostSource : public Task {
     uint64_t burst_sent = 0;
     std::optional<transport::WindowSender> window;
     std::optional<transport::DcqcnReactionPoint> dcqcn;
+    std::optional<transport::TimelySender> timely;
+    uint64_t frame_ticks = 0;  // TIMELY: one frame's serialisation at line rate
   };
   Flow* transport_flow(uint32_t id);
   // DCQCN's timers, and its rate into the flow's pacer.
   void run_dcqcn(Flow& flow, uint64_t now);
+  // A rate engine's new rate into the flow's pacer and its trace.
+  void set_rate(Flow& flow, uint64_t rate_bps);
   bool finished(const Flow& flow, uint64_t now) const;
   // When the flow may next send by its schedule alone (start, on phase, own rate); `now` if
   // it may now.

@@ -321,7 +321,7 @@ FlowFrameSpec LabNetwork::frame_spec(const FlowSpec& flow) const {
                        flow.dscp,
                        static_cast<uint32_t>(flow.id),
                        flow.frame_bytes,
-                       flow.transport == FlowTransport::kDcqcn};
+                       flow.transport == FlowTransport::kDcqcn};  // ECT(0): CE can come back
 }
 
 std::vector<std::vector<workload::PathHop>> LabNetwork::flow_paths() const {

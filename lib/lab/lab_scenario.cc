@@ -637,6 +637,25 @@ class ScenarioReader {
       if (auto w = dr.bytes("window", 0, 1ull << 40)) t.dcqcn_window_bytes = *w;
       dr.reject_unknown_keys();
     }
+    if (const toml::table* m = r.table("timely")) {
+      TableReader tr(*m, "transport.timely", problems_);
+      transport::TimelyParams& p = t.timely;
+      constexpr uint64_t kMaxRate = 400'000'000'000;
+      if (auto a = tr.number("alpha", 1e-9, 1)) p.ewma_alpha = *a;
+      if (auto b = tr.number("beta", 1e-9, 1)) p.beta = *b;
+      if (auto d = tr.rate_bps("additive_increase", 1, kMaxRate)) p.additive_increase_bps = *d;
+      if (auto l = tr.duration_ns("t_low", 0, kMaxDurationNs)) p.t_low_ns = *l;
+      if (auto h = tr.duration_ns("t_high", 1, kMaxDurationNs)) p.t_high_ns = *h;
+      if (auto m_rtt = tr.duration_ns("min_rtt", 1, kMaxDurationNs)) p.min_rtt_ns = *m_rtt;
+      if (auto n = tr.integer("hai", 1, 1000)) p.hai_threshold = static_cast<uint32_t>(*n);
+      if (auto m_rate = tr.rate_bps("min_rate", 1, kMaxRate)) p.min_rate_bps = *m_rate;
+      if (auto sc = tr.boolean("scale_by_sample_interval")) p.scale_by_sample_interval = *sc;
+      if (auto w = tr.bytes("window", 0, 1ull << 40)) t.timely_window_bytes = *w;
+      if (p.t_low_ns >= p.t_high_ns)
+        tr.refuse("t_low", fmt::format("T_low below T_high ({} ns)", p.t_high_ns),
+                  fmt::format("{} ns", p.t_low_ns));
+      tr.reject_unknown_keys();
+    }
     r.reject_unknown_keys();
   }
 
@@ -691,8 +710,11 @@ class ScenarioReader {
         flow.transport = *transport_named(*t);
         if (auto problem = transport_problem(out_.transport, flow.transport, flow.frame_bytes))
           r.refuse("transport", *problem);
-        if (flow.transport == FlowTransport::kDcqcn && flow.rate_bps)
-          r.refuse("rate", "no rate on a dcqcn flow (DCQCN sets it, from the line rate)");
+        if ((flow.transport == FlowTransport::kDcqcn || flow.transport == FlowTransport::kTimely) &&
+            flow.rate_bps)
+          r.refuse("rate",
+                   fmt::format("no rate on a {} flow (it sets the rate, from the line rate)",
+                               transport_name(flow.transport)));
       }
       if (pattern == "on-off") {
         auto on = r.duration_ns("on", 1, kMaxDurationNs);

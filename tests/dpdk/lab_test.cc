@@ -771,6 +771,8 @@ rto = 0
 [transport.dcqcn]
 cnp_interval = "0us"
 g = 0
+[transport.timely]
+t_low = "600us"
 [[hosts]]
 name = "H1"
 [[hosts]]
@@ -794,6 +796,11 @@ from = "H2"
 to = "H1"
 transport = "dcqcn"
 rate = "1Gbps"
+[[flows]]
+from = "H1"
+to = "H2"
+frame = 64
+transport = "timely"
 )";
   try {
     parse_lab_scenario(text, "bad.toml", {});
@@ -805,10 +812,14 @@ rate = "1Gbps"
         "bad.toml:7:16: transport.dcqcn.cnp_interval: expected a duration in ns (integer, or a "
         "string such as \"90us\", \"200ms\") in [1, 3600000000000], found string \"0us\"",
         "bad.toml:8:5: transport.dcqcn.g: expected a number in [1e-09, 1], found integer 0",
-        "bad.toml:26:13: flows[0].transport: expected a window ([transport.window] window, 1000 "
+        "bad.toml:10:9: transport.timely.t_low: expected T_low below T_high (500000 ns), found "
+        "600000 ns",
+        "bad.toml:28:13: flows[0].transport: expected a window ([transport.window] window, 1000 "
         "bytes) of at least one frame (1514 bytes), found string \"window\"",
-        "bad.toml:31:8: flows[1].rate: expected no rate on a dcqcn flow (DCQCN sets it, from the "
-        "line rate), found string \"1Gbps\""};
+        "bad.toml:33:8: flows[1].rate: expected no rate on a dcqcn flow (it sets the rate, from "
+        "the line rate), found string \"1Gbps\"",
+        "bad.toml:38:13: flows[2].transport: expected frames of at least 66 bytes for timely "
+        "(their send time), not 64, found string \"timely\""};
     EXPECT_EQ(e.problems(), expected) << e.what();
   }
 }

@@ -9,6 +9,8 @@
    fair shares (Jain's index over the last half), the bottleneck queue's mean over the last
    half is in the marking band (K_min 40 KB to K_max 200 KB), and no PFC pause is sent after
    the first 5 ms.
+4. A TIMELY incast under PFC on the same dumbbell (RTTs from the ACKs' echoes, no ECN): the
+   link stays busy, no pause after the first 10 ms, every sender took RTT samples.
 3. GFC Fig. 20's sequence (config/lab/gfc-dcqcn.toml): H1's ingress queue at S1 reaches B_1
    and GFC holds H1 to 1.25 Gb/s or less (stage >= 3) while H1's DCQCN rate is still above
    1.25 Gb/s; DCQCN then goes below 1.25 Gb/s, after which GFC releases (stage 0) and stays
@@ -75,6 +77,23 @@ def main():
 
         # 2 and 3: the dumbbell of GFC §7, under PFC and under buffer-based GFC.
         dumbbell = str(source / "config/lab/gfc-dcqcn.toml")
+        pfc = ["flow_control.engine=pfc", "flow_control.pfc.xoff=280KB",
+               "flow_control.pfc.xon=277KB"]  # GFC §6.2.2's PFC thresholds for 300 KB
+        # 4. TIMELY: the same incast, rates from RTTs.
+        s = run(fclab, dumbbell, tmp / "timely", "flows.transport=timely", *pfc)
+        x = [f["tail_throughput_bps"] for f in s["flows"]]
+        acks = min(f["transport"]["acks_received"] for f in s["flows"])
+        check(sum(x) >= 0.75 * LINE_BPS and acks > 0 and s["lossless_drops"] == 0,
+              f"timely: {sum(x) / 1e9:.2f} Gb/s in all over the last 20 %, "
+              f"{acks}+ RTT samples a sender, no loss")
+        pauses = {}
+        for r in rows(tmp / "timely" / "queues.csv"):
+            if r["node"] == "S1":
+                t = float(r["time_s"])
+                pauses[t] = pauses.get(t, 0) + int(r["pause_frames_sent"])
+        late = [t for t in sorted(pauses) if t >= 0.010]
+        check(pauses[late[-1]] == pauses[late[0]],
+              f"timely: no pause frame after 10 ms ({pauses[late[0]]} before)")
         # DCQCN under a window (Pyrrha §6's hosts): no input of S1 holds more than the window.
         s = run(fclab, dumbbell, tmp / "window-cap", "transport.dcqcn.window=20KB")
         held = max(q["max_ingress_bytes"] for q in s["queues"] if q["node"] == "S1")
@@ -83,9 +102,7 @@ def main():
               f"dcqcn+window: S1 holds at most {held} bytes of an input (window 20 KB), "
               f"every flow ACKed ({acked}+ ACKs)")
         for engine in ("pfc", "gfc-buffer"):
-            sets = ["flow_control.engine=" + engine]
-            if engine == "pfc":  # GFC §6.2.2's PFC thresholds for the same 300 KB buffer
-                sets += ["flow_control.pfc.xoff=280KB", "flow_control.pfc.xon=277KB"]
+            sets = pfc if engine == "pfc" else ["flow_control.engine=" + engine]
             out = tmp / engine
             s = run(fclab, dumbbell, out, *sets)
             check(s["lossless_drops"] == 0 and s["conservation"]["holds"],

@@ -10,6 +10,7 @@
 #include <string>
 #include <string_view>
 
+#include "config/table_reader.h"
 #include "transport/dcqcn_params.h"
 #include "transport/timely_params.h"
 #include "transport/window_params.h"
@@ -54,6 +55,11 @@ struct TransportSettings {
 inline bool acknowledged(const TransportSettings& settings, FlowTransport t) {
   return t == FlowTransport::kTimely || settings.window_bytes(t) != 0;
 }
+
+// Reads `root`'s [transport] (absent: the defaults): [transport] ack_dscp, cnp_dscp;
+// [transport.window], [transport.dcqcn], [transport.timely] (README "Transports"). Every problem
+// goes to root's problems, at its place.
+TransportSettings read_transport_settings(config::TableReader& root, uint64_t max_duration_ns);
 
 // What a flow of `frame_bytes` frames over `t` needs of the settings and does not have (the
 // "expected" of a refusal), or nullopt: a window holds at least one frame; TIMELY's frames carry

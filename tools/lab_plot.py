@@ -10,6 +10,10 @@ occupancy.png: ingress occupancy per (node, port, prio) over time (as GFC Figure
 input_rate.png: the input rate of the same queues.
 flows.png: each flow's received rate.
 transports.png (runs with transports.csv): each DCQCN flow's rate R_C, each window flow's window.
+pabo.png (runs with pabo.csv): the utilisation of each switch port's normal and bounce
+sub-queues (packets over capacity) over the run, and pabo_first_peak.png over its first busy
+stretch (from the first packet held to the first sample with every sub-queue empty): PABO
+Fig. 8 (a) and (b).
 --gfc-dcqcn: gfc-dcqcn.png as GFC Fig. 20 — the ingress queue NODE:PORT:PRIO (the switch port
 facing the flow's source), flow FLOW's DCQCN rate, and the rate buffer-based GFC holds that
 source to, C/2^stage (GFC §4.2: R_k = C/2^k) from the stage the switch sent (fc_level).
@@ -46,6 +50,57 @@ def draw(series, ylabel, scale, title, path, plt):
     fig.tight_layout()
     fig.savefig(path, dpi=110)
     plt.close(fig)
+
+
+def read_pabo(path):
+    """pabo.csv as {node:port:prio: (times_ms, normal_util, bounce_util)} (rows only while a
+    pair holds packets and at the first sample it is empty again: drawn as steps)."""
+    series = defaultdict(lambda: ([], [], []))
+    with open(path, newline="") as f:
+        for row in csv.DictReader(f):
+            t, normal, bounce = series[":".join((row["node"], row["port"], row["prio"]))]
+            t.append(float(row["time_s"]) * 1e3)
+            normal.append(int(row["normal_packets"]) / int(row["normal_capacity"]))
+            bounce.append(int(row["bounce_packets"]) / int(row["bounce_capacity"]))
+    return series
+
+
+def first_peak_ms(series):
+    """The first stretch during which some sub-queue holds packets: (start, end) in ms."""
+    busy = defaultdict(bool)
+    for t, normal, bounce in series.values():
+        for when, n, b in zip(t, normal, bounce):
+            busy[when] |= n > 0 or b > 0
+    times = sorted(busy)
+    start = next((w for w in times if busy[w]), None)
+    end = next((w for w in times if start is not None and w > start and not busy[w]), None)
+    return start, end
+
+
+def draw_pabo(out, name, plt):
+    series = read_pabo(os.path.join(out, "pabo.csv"))
+    start, end = first_peak_ms(series)
+    for path, window in (("pabo.png", None), ("pabo_first_peak.png", (start, end))):
+        fig, axes = plt.subplots(2, 1, figsize=(9, 6), sharex=True)
+        for ax, which, label in ((axes[0], 1, "normal"), (axes[1], 2, "bounce")):
+            for key in sorted(series):
+                t, util = series[key][0], series[key][which]
+                if window and None not in window:
+                    kept = [i for i, w in enumerate(t) if window[0] <= w <= window[1]]
+                    t, util = [t[i] for i in kept], [util[i] for i in kept]
+                if any(util):
+                    ax.step(t, util, where="post", label=key, linewidth=1)
+            ax.set_ylabel(f"{label} sub-queue utilisation")
+            ax.set_ylim(0, 1.05)
+            ax.grid(alpha=0.3)
+            if ax.get_legend_handles_labels()[0]:
+                ax.legend(fontsize="small", ncol=2)
+        axes[0].set_title(f"{name}: PABO sub-queues" + (" (first peak)" if window else ""))
+        axes[1].set_xlabel("time (ms)")
+        fig.tight_layout()
+        fig.savefig(os.path.join(out, path), dpi=110)
+        plt.close(fig)
+    return " pabo.png pabo_first_peak.png"
 
 
 def draw_gfc_dcqcn(out, queue, flow, line_gbps, plt):
@@ -133,6 +188,8 @@ def main():
         draw(read_series(transports, ["flow", "from", "to"], "rate_bps"), "DCQCN rate (Gb/s)",
              1e9, f"{name}: DCQCN rates", os.path.join(out, "transports.png"), plt)
         printed += " transports.png"
+    if os.path.exists(os.path.join(out, "pabo.csv")):
+        printed += draw_pabo(out, name, plt)
     print(f"plots: {out}/{printed}")
     if fig20:
         return draw_gfc_dcqcn(out, fig20[0], int(fig20[1]),

@@ -188,6 +188,11 @@ void HostSink::receive(const uint8_t* data, uint32_t length, uint64_t now,
     if (stamp->sequence > next) flow.missing.add(stamp->sequence - next);
     next = stamp->sequence + 1;
   }
+  // Its receive index is the count of distinct frames before it; its sequence, its send index.
+  const uint64_t magnitude = displacement_magnitude(flow.packets.read(), stamp->sequence);
+  if (magnitude) flow.displaced.increment();
+  if (magnitude > flow.max_displacement.read()) flow.max_displacement.set(magnitude);
+  flow.displacement[displacement_bucket(magnitude)].increment();
   flow.packets.increment();
   flow.bytes.add(length);
   FlowBounces& b = flow.bounces;

@@ -17,6 +17,7 @@
 #include "core/tick_rate.h"
 #include "lab/flow_frame.h"
 #include "lab/lab_scenario.h"
+#include "lab/reorder_density.h"
 #include "switch/priority_classifier.h"
 #include "switch/switch_state.h"
 #include "wire/frame_header.h"
@@ -44,6 +45,11 @@ struct FlowReceived {
   OwnedCounter bytes;
   OwnedCounter missing;    // sequence numbers skipped: frames lost on the way
   OwnedCounter reordered;  // frames older than one already received
+  // Reorder Density (lab/reorder_density.h, PABO Fig. 12): distinct frames received out of
+  // their send order (d ≠ 0), the largest |d|, and how many had each |d| bucket.
+  OwnedCounter displaced;
+  OwnedGauge max_displacement;
+  std::array<OwnedCounter, kDisplacementBuckets> displacement;
   OwnedGauge first_ticks;  // arrival of the first frame (+1, so 0 means none yet)
   OwnedGauge last_ticks;
   // Transports: copies of frames already received (retransmissions), frames that came

@@ -433,6 +433,9 @@ LabResult LabNetwork::collect(const LabSampler& sampler, uint64_t end) const {
     f.received_bytes = rx.bytes.read();
     f.missing = rx.missing.read();
     f.reordered = rx.reordered.read();
+    f.displaced = rx.displaced.read();
+    f.max_displacement = rx.max_displacement.read();
+    for (const OwnedCounter& c : rx.displacement) f.displacement.push_back(c.read());
     if (spec.transport != FlowTransport::kRaw) {
       f.transport = TransportResult{spec.transport == FlowTransport::kWindow ? "window" : "dcqcn",
                                     s.retransmissions.read(),

@@ -84,6 +84,10 @@ nlohmann::ordered_json summary_json(const LabResult& r) {
                      {"received_bytes", f.received_bytes},
                      {"lost_packets", f.missing},
                      {"reordered_packets", f.reordered},
+                     {"displacement",
+                      {{"displaced_packets", f.displaced},
+                       {"max", f.max_displacement},
+                       {"log2_buckets", f.displacement}}},
                      {"tail_throughput_bps", f.tail_throughput_bps},
                      {"fct_s", seconds_or_null(f.fct_s)}});
     if (f.transport) {

@@ -33,6 +33,10 @@ struct FlowResult {
   uint64_t sent_packets = 0, sent_bytes = 0;
   uint64_t received_packets = 0, received_bytes = 0;
   uint64_t missing = 0, reordered = 0;
+  // Reorder Density (lab/reorder_density.h): frames received with d ≠ 0, the largest |d|, and
+  // the count in each |d| bucket (0, 1, 2–3, …, 128+).
+  uint64_t displaced = 0, max_displacement = 0;
+  std::vector<uint64_t> displacement;
   double tail_throughput_bps = 0;  // frame bytes received over the last 20 % of the run
   std::optional<double> fct_s;     // sized flows received whole: last arrival − start
   // PABO (scenarios with [pabo]): frames delivered after a bounce, and of all delivered

@@ -19,11 +19,17 @@ LabSampler::LabSampler(const LabScenario& scenario, const std::vector<const Swit
       tail_start_ticks_(tail_start_ticks) {
   for (size_t n = 0; n < switches_.size(); ++n) {
     if (!switches_[n]) continue;
-    for (int port = 0; port < switches_[n]->ports(); ++port)
-      for (int prio = 0; prio < kNumPriorities; ++prio)
-        if (switches_[n]->tx(port).has_engine(prio))
-          queues_.push_back(SampledQueue{static_cast<int>(n), port, prio, scenario.nodes[n].name,
-                                         switches_[n]->config().ports[port].name});
+    const SwitchNode& node = *switches_[n];
+    const pabo::BounceSettings& pabo = node.config().pabo.settings;
+    for (int port = 0; port < node.ports(); ++port)
+      for (int prio = 0; prio < kNumPriorities; ++prio) {
+        const SampledQueue queue{static_cast<int>(n), port, prio, scenario.nodes[n].name,
+                                 node.config().ports[port].name};
+        if (node.tx(port).has_engine(prio)) queues_.push_back(queue);
+        if (has_priority(node.pabo_priorities(), prio))
+          pabo_queues_.push_back(
+              {queue, pabo.normal_capacity_packets, pabo.bounce_capacity_packets});
+      }
   }
   last_admitted_.assign(queues_.size(), 0);
   tail_sum_.assign(queues_.size(), 0);
@@ -37,6 +43,12 @@ LabSampler::LabSampler(const LabScenario& scenario, const std::vector<const Swit
     transports_csv_.open(out_dir + "/transports.csv");
     if (!transports_csv_) throw std::runtime_error("cannot write CSV files in " + out_dir);
     transports_csv_ << "time_s,flow,from,to,rate_bps,window_bytes,retransmissions,cnps\n";
+  }
+  if (!pabo_queues_.empty()) {
+    pabo_csv_.open(out_dir + "/pabo.csv");
+    if (!pabo_csv_) throw std::runtime_error("cannot write CSV files in " + out_dir);
+    pabo_csv_ << "time_s,node,port,prio,normal_packets,bounce_packets,normal_capacity,"
+                 "bounce_capacity\n";
   }
   queues_csv_.open(out_dir + "/queues.csv");
   flows_csv_.open(out_dir + "/flows.csv");
@@ -90,7 +102,23 @@ void LabSampler::sample(uint64_t now) {
                                      s.rate_bps.read(), s.window_bytes.read(),
                                      s.retransmissions.read(), s.cnps.read());
     }
+  if (pabo_csv_.is_open()) sample_pabo(time_s);
   last_ticks_ = now;
+}
+
+void LabSampler::sample_pabo(double time_s) {
+  for (SampledPaboQueue& p : pabo_queues_) {
+    const SampledQueue& q = p.queue;
+    const SwitchNode& node = *switches_[q.node];
+    const uint64_t normal = node.pabo_queue_packets(q.port, q.priority, false);
+    const uint64_t bounce = node.pabo_queue_packets(q.port, q.priority, true);
+    const bool holds = normal || bounce;
+    if (holds || p.held)
+      pabo_csv_ << fmt::format("{:.6f},{},{},{},{},{},{},{}\n", time_s, q.node_name, q.port_name,
+                               q.priority, normal, bounce, p.normal_capacity_packets,
+                               p.bounce_capacity_packets);
+    p.held = holds;
+  }
 }
 
 void LabSampler::mark_tail(uint64_t now) {

@@ -1,10 +1,15 @@
 #pragma once
 // Samples a running lab network every sample interval: ingress occupancy and input rate of
-// every (switch, port, priority) that runs an engine, and each flow's received rate; and for
-// flows over a transport, DCQCN's rate and the window in force. Writes them as CSV
-// (queues.csv, flows.csv, transports.csv when a flow has a transport: long format, one row
-// per series and time, the columns tools/lab_plot.py reads) and keeps what the summary needs: the
-// mean occupancy over the last 20 % of the run and the counts at its start.
+// every (switch, port, priority) that runs an engine, and each flow's received rate; for
+// flows over a transport, DCQCN's rate and the window in force; with PABO, the packets in each
+// switch port's normal and bounce sub-queues (PABO Fig. 8). Writes them as CSV (queues.csv,
+// flows.csv, transports.csv when a flow has a transport, pabo.csv when a switch bounces: long
+// format, one row per series and time, the columns tools/lab_plot.py reads) and keeps what the
+// summary needs: the mean occupancy over the last 20 % of the run and the counts at its start.
+//
+// pabo.csv has a row for a sub-queue pair only while it holds packets and at the first sample
+// it is empty again, so that idle ports and idle stretches of a long run cost nothing: between
+// two of its rows more than a sample interval apart, the pair was empty.
 
 #include <cstdint>
 #include <fstream>
@@ -22,6 +27,14 @@ namespace fcswitch::lab {
 struct SampledQueue {
   int node, port, priority;
   std::string node_name, port_name;
+};
+
+// A switch port's PABO sub-queues on one priority, and whether they held packets at the last
+// sample.
+struct SampledPaboQueue {
+  SampledQueue queue;
+  uint32_t normal_capacity_packets, bounce_capacity_packets;
+  bool held = false;
 };
 
 class LabSampler {
@@ -43,6 +56,7 @@ class LabSampler {
 
  private:
   uint64_t admitted(size_t queue) const;
+  void sample_pabo(double time_s);
 
   const LabScenario& scenario_;
   std::vector<const SwitchNode*> switches_;
@@ -59,7 +73,8 @@ class LabSampler {
   uint64_t tail_at_ = 0;
   std::vector<uint64_t> tail_admitted_, tail_received_;
   std::vector<int> transport_flows_;  // the flows transports.csv follows
-  std::ofstream queues_csv_, flows_csv_, transports_csv_;
+  std::vector<SampledPaboQueue> pabo_queues_;
+  std::ofstream queues_csv_, flows_csv_, transports_csv_, pabo_csv_;
 };
 
 }  // namespace fcswitch::lab

@@ -197,6 +197,7 @@ class ScenarioReader {
     LinkDefaults all;
     if (auto rate = r.rate_bps("rate", 1'000'000, 400'000'000'000)) all.rate_bps = *rate;
     if (auto delay = r.duration_ns("delay", 0, kNsPerSecond)) all.delay_ns = *delay;
+    link_defaults_ = all;
     // [topology.tier.N]: links from tier N up to N + 1; [topology.tier.hosts]: host links.
     std::map<std::string, LinkDefaults, std::less<>> tiers;
     if (const toml::table* tier_table = r.table("tier")) {
@@ -558,6 +559,8 @@ class ScenarioReader {
       }
       TableReader r(*table, path, problems_);
       LabLinkSpec link;
+      link.rate_bps = link_defaults_.rate_bps;
+      link.delay_ns = link_defaults_.delay_ns;
       auto a = port_ref(r, "a");
       auto b = port_ref(r, "b");
       if (auto rate = r.rate_bps("rate", 1'000'000, 400'000'000'000)) link.rate_bps = *rate;
@@ -1105,6 +1108,7 @@ class ScenarioReader {
   // [topology]
   RoutingMode routing_ = RoutingMode::kStatic;
   bool generates_ = false;                // [topology] has a spec (its links may replace [[links]])
+  LinkDefaults link_defaults_;            // [topology] rate and delay: every link's, unless its own
   std::optional<uint32_t> ecmp_seed_;     // default: from [lab] seed
   std::deque<toml::table> owned_tables_;  // generated nodes' tables (sketches point here)
   std::vector<LabLinkSpec> generated_links_;

@@ -554,6 +554,21 @@ restore = "S1:S2"
   }
 }
 
+// [topology] rate and delay are every link's, the scenario's own [[links]] included, unless a
+// link gives its own (config/lab/pabo-tree.toml's 1 Gb/s tree has no generated links): the
+// star's links take the rate and keep their own 1 µs.
+TEST(LabScenario, TopologyRateAndDelayApplyToListedLinks) {
+  const LabScenario s =
+      parse_lab_scenario(kStar, "star.toml", {"topology.rate=1Gbps", "topology.delay=2us"});
+  ASSERT_EQ(s.links.size(), 4u);
+  for (const LabLinkSpec& link : s.links) {
+    EXPECT_EQ(link.rate_bps, 1'000'000'000u);
+    EXPECT_EQ(link.delay_ns, 1'000u);
+  }
+  const LabScenario plain = parse_lab_scenario(kStar, "star.toml", {});
+  EXPECT_EQ(plain.links.front().rate_bps, 10'000'000'000u);  // no [topology]: the default
+}
+
 // One sized flow alone on the fat-tree: its FCT is the ideal of its path (slowdown 1, to the
 // virtual clock's 1 ns ticks), and the report puts it in its size bucket.
 TEST(LabWorkload, LoneFlowHasSlowdownOne) {

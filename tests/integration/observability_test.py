@@ -2,6 +2,8 @@
 """Observability end to end (issue 7): fcswitch on pcap vdevs with a two-into-one overload,
 scraped by Debian's Prometheus server, checked by promtool, read with dpdk-telemetry.py, and
 its occupancy trace compared with its own counters. Every check compares with what was sent.
+A second, short run with [pabo] (which runs alone on its priorities: no Tagger, no engine)
+exposes the PABO families the dashboard's PABO panels query, its bounces counted.
 
 usage: observability_test.py FCSWITCH SOURCE_DIR WORK_DIR
 """
@@ -174,6 +176,88 @@ port = "p2"
 """
 
 
+PABO_FRAMES = 40  # A → B into a 20 Mb/s port whose normal sub-queue holds 8: some bounce
+
+
+def pabo_config_text(metrics_port, prefix):
+    """PABO on priority 0 (as tests/integration/pabo_pcap_test.cc): frames from A arrive on p0
+    for B behind the slow p1; bounces leave by A's port, p2."""
+    return f"""
+[switch]
+name = "obs_pabo"
+mac_learning = false
+mbufs = 4095
+
+[eal]
+args = ["--no-huge", "-m", "256", "--no-pci", "--no-telemetry", "--file-prefix={prefix}_pabo",
+        "--log-level=warning"]
+
+[layout]
+preset = "compact"
+
+[pabo]
+priorities = [0]
+normal_capacity = 8
+bounce_capacity = 64
+guard = 3
+theta = 0.5
+
+[metrics]
+port = {metrics_port}
+
+[[ports]]
+name = "p0"
+device = "net_pcap0,rx_pcap=pabo_in0.pcap,tx_pcap=pabo_out0.pcap"
+[[ports]]
+name = "p1"
+device = "net_pcap1,tx_pcap=pabo_out1.pcap"
+rate_limit = "20Mbps"
+[[ports]]
+name = "p2"
+device = "net_pcap2,tx_pcap=pabo_out2.pcap"
+
+[[fib]]
+mac = "02:00:00:00:00:0a"
+port = "p2"
+[[fib]]
+mac = "02:00:00:00:00:0b"
+port = "p1"
+"""
+
+
+def pabo_exposition(fcswitch, prefix):
+    """Runs the PABO switch until every frame left (forwarded by p1 or bounced by p2) and
+    returns its /metrics text (None if it never got there)."""
+    metrics_port = free_port()
+    write_pcap("pabo_in0.pcap", [frame(MAC["p0"], MAC["p1"], 0, i, 200)
+                                 for i in range(PABO_FRAMES)])
+    with open("pabo.toml", "w") as f:
+        f.write(pabo_config_text(metrics_port, prefix))
+    log = open("fcswitch_pabo.log", "w")
+    switch = subprocess.Popen([fcswitch, "pabo.toml"], stdout=log, stderr=subprocess.STDOUT)
+
+    def sent(text, port):
+        m = re.search(r'^fcswitch_tx_packets_total\{node="obs_pabo",port="' + port +
+                      r'",prio="0"\} (\S+)$', text, re.M)
+        return float(m.group(1)) if m else 0
+
+    def settled():
+        text = http_get(f"http://127.0.0.1:{metrics_port}/metrics")
+        return text if sent(text, "p1") + sent(text, "p2") == PABO_FRAMES else None
+    try:
+        text = wait_until(f"the PABO switch sent all {PABO_FRAMES} frames", settled, 60)
+    finally:
+        switch.send_signal(signal.SIGTERM)
+        code = switch.wait(timeout=60)
+    check(code == 0, f"the PABO switch stopped by SIGTERM with exit code 0 (got {code})")
+    if text is not None:
+        bounced = re.search(r'^fcswitch_pabo_bounced_total\{node="obs_pabo",port="p2",prio="0"\} '
+                            r'(\S+)$', text, re.M)
+        check(bounced and float(bounced.group(1)) == sent(text, "p2") > 0,
+              f"/metrics: every frame p2 sent was bounced ({bounced and bounced.group(0)})")
+    return text
+
+
 def exposition_families(text):
     return set(re.findall(r"^# TYPE (\S+) ", text, re.M))
 
@@ -220,6 +304,9 @@ def main():
                 "scrape_configs:\n  - job_name: fcswitch\n    static_configs:\n"
                 f"      - targets: ['127.0.0.1:{metrics_port}']\n")
 
+    # The PABO families first, from a short run of their own.
+    pabo_text = pabo_exposition(fcswitch, prefix)
+
     switch_log = open("fcswitch.log", "w")
     switch = subprocess.Popen([fcswitch, "switch.toml", "--report-json", "report.json"],
                               stdout=switch_log, stderr=subprocess.STDOUT)
@@ -229,7 +316,7 @@ def main():
                             stdout=prom_log, stderr=subprocess.STDOUT)
     scraped = {}
     try:
-        scraped = run_checks(source, prefix, metrics_port, prom_port)
+        scraped = run_checks(source, prefix, metrics_port, prom_port, pabo_text or "")
     finally:
         switch.send_signal(signal.SIGTERM)
         code = switch.wait(timeout=60)
@@ -244,7 +331,7 @@ def main():
     return 1 if failures else 0
 
 
-def run_checks(source, prefix, metrics_port, prom_port):
+def run_checks(source, prefix, metrics_port, prom_port, pabo_text):
     sent_bytes = FRAMES_PER_INPUT * FRAME_BYTES
 
     # The switch forwarded everything: wait for its own exposition to say so.
@@ -261,14 +348,16 @@ def run_checks(source, prefix, metrics_port, prom_port):
     check(trace["recording"] == 0 and trace["samples"] > 0 and trace["samples_lost"] == 0,
           f"telemetry /fcswitch/trace,stop: {trace}")
 
-    # promtool: the exposition follows the format and the naming conventions.
-    lint = subprocess.run(["promtool", "check", "metrics"], input=text, capture_output=True,
-                          text=True)
-    check(lint.returncode == 0 and not lint.stdout.strip() and not lint.stderr.strip(),
-          f"promtool check metrics reports no problem: {lint.stdout}{lint.stderr}".strip())
+    # promtool: the expositions follow the format and the naming conventions.
+    for which, exposition in (("", text), (" (PABO run)", pabo_text)):
+        lint = subprocess.run(["promtool", "check", "metrics"], input=exposition,
+                              capture_output=True, text=True)
+        check(lint.returncode == 0 and not lint.stdout.strip() and not lint.stderr.strip(),
+              f"promtool check metrics reports no problem{which}: "
+              f"{lint.stdout}{lint.stderr}".strip())
 
-    # Every metric a dashboard panel queries is exposed.
-    families = exposition_families(text)
+    # Every metric a dashboard panel queries is exposed (the PABO panels' by the PABO run).
+    families = exposition_families(text) | exposition_families(pabo_text)
     for name, panel in dashboard_metrics(os.path.join(source, "tools/grafana/fcswitch.json")).items():
         check(name in families, f"dashboard panel '{panel}' queries {name}, which is exposed")
 

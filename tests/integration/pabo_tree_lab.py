@@ -5,10 +5,14 @@ With PABO no frame is lost anywhere; without it (drop-tail queues of 1000 packet
 (2N - 1000) / 3N of the N-packet bursts, the paper's 0.13 / 44.46 / 53.34 % within half a point;
 maxBouncedDistance (Table I) within 1.5 points; only S7 bounces in the mild case and every
 switch in the severe one; in the severe case 86.64 % of frames have totalHop <= 11 (3 switches
-plus 2 per bounce on a tree), within 2 points.
+plus 2 per bounce on a tree), within 2 points. Fig. 8 (pabo.csv, the mild case's first peak):
+S7's normal sub-queue to H4 passes θ and its bounce sub-queue fills; the queues of S4, S5 and S6
+towards S7 take packets, and empty before S7's, whose bounce sub-queue empties before its normal
+one.
 
 usage: pabo_tree_lab.py FCLAB SOURCE_DIR
 """
+import csv
 import json
 import pathlib
 import subprocess
@@ -25,6 +29,30 @@ def run(fclab, scenario, out, *sets):
         args += ["--set", s]
     subprocess.run(args, check=True, stdout=subprocess.DEVNULL)
     return json.loads((out / "summary.json").read_text())
+
+
+def first_peak(out):
+    """pabo.csv's first busy stretch: {node:port: [(time_s, normal, bounce)]}, its rows up to the
+    first sample at which every sub-queue is empty."""
+    with open(out / "pabo.csv", newline="") as f:
+        rows = list(csv.DictReader(f))
+    busy = {}
+    for r in rows:
+        busy[r["time_s"]] = busy.get(r["time_s"], False) or r["normal_packets"] != "0" \
+            or r["bounce_packets"] != "0"
+    end = next(t for t in busy if not busy[t])  # rows come in time order
+    peak = {}
+    for r in rows:
+        if float(r["time_s"]) > float(end):
+            break
+        peak.setdefault(f"{r['node']}:{r['port']}", []).append(
+            (float(r["time_s"]), int(r["normal_packets"]), int(r["bounce_packets"])))
+    return peak
+
+
+def last_held(series, column):
+    """The last time the column (1 normal, 2 bounce) held packets."""
+    return max((row[0] for row in series if row[column]), default=0.0)
 
 
 def main():
@@ -67,6 +95,17 @@ def main():
                         if p.get("pabo", {}).get("bounced", 0) and p["node"].startswith("S")}
             if burst == 500:
                 check(bouncers == {"S7"}, f"mild: only S7 bounces ({sorted(bouncers)})")
+                peak = first_peak(pathlib.Path(tmp) / f"pabo{burst}")
+                s7 = peak.get("S7:h", [])
+                top = max((row[1] for row in s7), default=0)
+                check(top > 0.8 * 500 and last_held(s7, 2) > 0,
+                      f"fig. 8: S7's normal sub-queue to H4 reaches {top} of 500 (θ = 0.8), its "
+                      "bounce sub-queue fills")
+                upstream = {n: last_held(peak.get(f"{n}:up", []), 1) for n in ("S4", "S5", "S6")}
+                check(all(0 < t < last_held(s7, 1) for t in upstream.values())
+                      and last_held(s7, 2) < last_held(s7, 1),
+                      f"fig. 8: S4-S6 empty at {upstream} s, S7's bounce sub-queue at "
+                      f"{last_held(s7, 2)} s, its normal one last at {last_held(s7, 1)} s")
             if burst == 2500:
                 check(bouncers == {f"S{i}" for i in range(1, 8)},
                       f"severe: every switch bounces ({sorted(bouncers)})")

@@ -1,8 +1,10 @@
-// The lab's pure parts: the wait-for graph's cycle search and the flow frames' stamp.
+// The lab's pure parts: the wait-for graph's cycle search, the flow frames' stamp and Reorder
+// Density's displacement.
 
 #include <gtest/gtest.h>
 
 #include "lab/flow_frame.h"
+#include "lab/reorder_density.h"
 #include "lab/wait_for_graph.h"
 #include "wire/big_endian.h"
 
@@ -57,6 +59,26 @@ TEST(FlowFrame, ForeignFramesHaveNoStamp) {
   frame[42] = 'X';  // not our magic
   EXPECT_FALSE(read_flow_stamp(frame.data(), frame.size()));
   EXPECT_FALSE(read_flow_stamp(frame.data(), 50));  // too short for a stamp
+}
+
+TEST(ReorderDensity, DisplacementIsReceiveIndexMinusSendIndex) {
+  // PABO Eq. 5 on the arrival order 0, 2, 3, 1, 4: frame 1 is 2 late, frames 2 and 3 one early.
+  const uint64_t arrivals[] = {0, 2, 3, 1, 4};
+  const uint64_t expected[] = {0, 1, 1, 2, 0};
+  for (uint64_t r = 0; r < 5; ++r)
+    EXPECT_EQ(displacement_magnitude(r, arrivals[r]), expected[r]) << "receive index " << r;
+}
+
+TEST(ReorderDensity, BucketsAreLog2OfTheMagnitude) {
+  EXPECT_EQ(displacement_bucket(0), 0);
+  EXPECT_EQ(displacement_bucket(1), 1);
+  EXPECT_EQ(displacement_bucket(2), 2);
+  EXPECT_EQ(displacement_bucket(3), 2);
+  EXPECT_EQ(displacement_bucket(4), 3);
+  EXPECT_EQ(displacement_bucket(95), 7);  // PABO Fig. 12's largest with PABO: 64–127
+  EXPECT_EQ(displacement_bucket(127), 7);
+  EXPECT_EQ(displacement_bucket(128), kDisplacementBuckets - 1);
+  EXPECT_EQ(displacement_bucket(UINT64_MAX), kDisplacementBuckets - 1);
 }
 
 }  // namespace

@@ -13,22 +13,18 @@ one.
 usage: pabo_tree_lab.py FCLAB SOURCE_DIR
 """
 import csv
-import json
 import pathlib
-import subprocess
 import sys
 import tempfile
+
+from lab_run import run_fclab
 
 PAPER_DROP = {500: 0.13, 1500: 44.46, 2500: 53.34}
 PAPER_MAX_DISTANCE = {500: [43.45, 56.55, 0], 1500: [14.73, 85.27, 0], 2500: [8.82, 84.14, 7.04]}
 
 
 def run(fclab, scenario, out, *sets):
-    args = [fclab, scenario, "--out", str(out), "--quiet"]
-    for s in sets:
-        args += ["--set", s]
-    subprocess.run(args, check=True, stdout=subprocess.DEVNULL)
-    return json.loads((out / "summary.json").read_text())
+    return run_fclab(fclab, scenario, out, *sets, plots=False)
 
 
 def first_peak(out):

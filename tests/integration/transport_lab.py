@@ -19,22 +19,18 @@
 usage: transport_lab.py FCLAB SOURCE_DIR
 """
 import csv
-import json
 import pathlib
-import subprocess
 import sys
 import tempfile
+
+from lab_run import run_fclab
 
 FRAME = 1514
 LINE_BPS = 10e9
 
 
 def run(fclab, scenario, out, *sets):
-    args = [fclab, scenario, "--out", str(out), "--quiet", "--no-plots"]
-    for s in sets:
-        args += ["--set", s]
-    subprocess.run(args, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    return json.loads((out / "summary.json").read_text())
+    return run_fclab(fclab, scenario, out, *sets, plots=False)
 
 
 def rows(path):

@@ -24,6 +24,7 @@ CongestionRootTable::CongestionRootTable(uint32_t switch_id, uint16_t num_ports,
       pool_(num_ports, params.max_isolation_queues),
       root_ids_(params.max_roots),
       hops_(params.max_roots, 0),
+      children_(params.max_roots, 0),
       iq_states_(size_t{params.max_roots} * num_ports, IqState::kUnassigned),
       iqs_(size_t{params.max_roots} * num_ports, QueueChoice::kOutputQueue),
       upstream_(size_t{params.max_roots} * num_ports, UpstreamState::kNone),
@@ -81,10 +82,9 @@ std::span<const Message> CongestionRootTable::enqueued(uint16_t egress, QueueCho
   count += bytes;
   // Pyrrha §4.4 and the authors' CheckCIQPause: a non-root pauses an ingress whose bytes for
   // this root exceed K_pause; a soft-merging IQ belongs to no tree and pauses no one.
-  UpstreamState& up = upstream_[at(slot, ingress)];
   if (iq_states_[at(slot, egress)] != IqState::kSoftMerging && count > k_pause_bytes_ &&
-      up != UpstreamState::kPaused) {
-    up = UpstreamState::kPaused;
+      upstream_[at(slot, ingress)] != UpstreamState::kPaused) {
+    set_upstream(slot, ingress, UpstreamState::kPaused);
     emit(MessageKind::kPause, root_ids_[slot], RootId{}, static_cast<uint16_t>(hops_[slot] + 1),
          ingress);
   }
@@ -115,10 +115,10 @@ CongestionRootTable::Dequeued CongestionRootTable::dequeued(uint16_t egress, Que
   pool_.remove_bytes(egress, q.iq, bytes);
   uint64_t& count = ingress_bytes_[at(slot, ingress)];
   count = minus(count, bytes);
-  UpstreamState& up = upstream_[at(slot, ingress)];
   const IqState state = iq_states_[at(slot, egress)];
-  if (state != IqState::kSoftMerging && count < k_resume_bytes_ && up == UpstreamState::kPaused) {
-    up = UpstreamState::kResumed;
+  if (state != IqState::kSoftMerging && count < k_resume_bytes_ &&
+      upstream_[at(slot, ingress)] == UpstreamState::kPaused) {
+    set_upstream(slot, ingress, UpstreamState::kResumed);
     emit(MessageKind::kResume, root_ids_[slot], RootId{}, 0, ingress);
   }
   if (state == IqState::kSoftMerging) {
@@ -182,7 +182,7 @@ void CongestionRootTable::on_pause(uint16_t egress, const Message& m) {
     UpstreamState& old_up = self_upstream_[at(egress, i)];
     if (old_up == UpstreamState::kNone) continue;
     old_up = UpstreamState::kNone;
-    upstream_[at(slot, i)] = UpstreamState::kResumed;
+    set_upstream(slot, i, UpstreamState::kResumed);
     emit(MessageKind::kMerge, m.root, old_root, static_cast<uint16_t>(hops_[slot] + 1), i);
   }
   self_paused_[egress] = 0;
@@ -218,12 +218,11 @@ void CongestionRootTable::on_merge(uint16_t egress, const Message& m) {
   // Propagate to the old tree's children here, who become the new root's (resumed). A host
   // child that is not paused is skipped, as in the authors' ToR rule: it has nothing to merge.
   for (uint16_t i = 0; i < num_ports_; ++i) {
-    UpstreamState& old_up = upstream_[at(old_slot, i)];
+    const UpstreamState old_up = upstream_[at(old_slot, i)];
     if (old_up == UpstreamState::kNone) continue;
-    const bool skip = host_ports_[i] && old_up != UpstreamState::kPaused;
-    old_up = UpstreamState::kNone;
-    if (skip) continue;
-    upstream_[at(slot, i)] = UpstreamState::kResumed;
+    set_upstream(old_slot, i, UpstreamState::kNone);
+    if (host_ports_[i] && old_up != UpstreamState::kPaused) continue;
+    set_upstream(slot, i, UpstreamState::kResumed);
     emit(MessageKind::kMerge, m.root, m.old_root, static_cast<uint16_t>(hops_[slot] + 1), i);
   }
   release_merged(old_slot, egress);
@@ -239,9 +238,8 @@ void CongestionRootTable::on_dealloc(uint16_t ingress, const Message& m) {
   }
   const int32_t slot = index_.find(m.root);
   if (slot == RootIndex::kNone) return;
-  UpstreamState& up = upstream_[at(slot, ingress)];
-  if (up != UpstreamState::kResumed) return;
-  up = UpstreamState::kNone;
+  if (upstream_[at(slot, ingress)] != UpstreamState::kResumed) return;
+  set_upstream(slot, ingress, UpstreamState::kNone);
   check_and_send_dealloc(slot);
 }
 
@@ -274,15 +272,14 @@ std::span<const Message> CongestionRootTable::port_failed(uint16_t port) {
       // No live port leads to the root any more: what we paused for it is resumed.
       if (!reachable) {
         for (uint16_t i = 0; i < num_ports_; ++i) {
-          UpstreamState& up = upstream_[at(slot, i)];
-          if (up != UpstreamState::kPaused) continue;
-          up = UpstreamState::kResumed;
+          if (upstream_[at(slot, i)] != UpstreamState::kPaused) continue;
+          set_upstream(slot, i, UpstreamState::kResumed);
           emit(MessageKind::kResume, root_ids_[slot], {}, 0, i);
         }
       }
     }
     // As a parent of the port: the children behind it are gone.
-    upstream_[at(slot, port)] = UpstreamState::kNone;
+    set_upstream(slot, port, UpstreamState::kNone);
     if (holds_nothing(slot)) free_root(slot);
   }
   return outbox_;
@@ -297,11 +294,7 @@ void CongestionRootTable::port_restored(uint16_t port) {
 void CongestionRootTable::check_and_send_dealloc(int32_t slot) {
   // Only a leaf releases: no upstream still paused, and none resumed that could still send
   // traffic for this root (except hosts, which never send DEALLOC).
-  for (uint16_t i = 0; i < num_ports_; ++i) {
-    const UpstreamState up = upstream_[at(slot, i)];
-    if (up == UpstreamState::kPaused) return;
-    if (up == UpstreamState::kResumed && !host_ports_[i]) return;
-  }
+  if (children_[slot] > 0) return;
   bool released_all = true;
   const RootId root = root_ids_[slot];
   for (uint16_t e = 0; e < num_ports_; ++e) {
@@ -370,6 +363,16 @@ void CongestionRootTable::set_state(int32_t slot, uint16_t egress, IqState next)
   iq_states_[e] = next;
 }
 
+void CongestionRootTable::set_upstream(int32_t slot, uint16_t ingress, UpstreamState next) {
+  UpstreamState& up = upstream_[at(slot, ingress)];
+  // A child that keeps the tree alive here: paused, or resumed and able to send DEALLOC.
+  const auto holds = [&](UpstreamState u) {
+    return u == UpstreamState::kPaused || (u == UpstreamState::kResumed && !host_ports_[ingress]);
+  };
+  children_[slot] = static_cast<uint16_t>(children_[slot] - holds(up) + holds(next));
+  up = next;
+}
+
 bool CongestionRootTable::holds_nothing(int32_t slot) const {
   for (uint16_t p = 0; p < num_ports_; ++p) {
     if (iq_states_[at(slot, p)] != IqState::kUnassigned) return false;
@@ -381,7 +384,7 @@ bool CongestionRootTable::holds_nothing(int32_t slot) const {
 void CongestionRootTable::free_root(int32_t slot) {
   for (uint16_t p = 0; p < num_ports_; ++p) {
     if (iq_states_[at(slot, p)] != IqState::kUnassigned) unassign(slot, p);
-    upstream_[at(slot, p)] = UpstreamState::kNone;
+    set_upstream(slot, p, UpstreamState::kNone);
     ingress_bytes_[at(slot, p)] = 0;
   }
   index_.erase(root_ids_[slot]);

@@ -125,6 +125,7 @@ class CongestionRootTable {
   void assign(int32_t slot, uint16_t egress);
   void unassign(int32_t slot, uint16_t egress);
   void set_state(int32_t slot, uint16_t egress, IqState next);
+  void set_upstream(int32_t slot, uint16_t ingress, UpstreamState next);
   bool holds_nothing(int32_t slot) const;
   void free_root(int32_t slot);
   void check_and_send_dealloc(int32_t slot);
@@ -145,6 +146,8 @@ class CongestionRootTable {
   // Per root slot.
   std::vector<RootId> root_ids_;
   std::vector<uint16_t> hops_;
+  // How many ingress ports hold the root's tree here (see set_upstream): 0 makes us a leaf.
+  std::vector<uint16_t> children_;
   // Per (slot, egress port).
   std::vector<IqState> iq_states_;
   std::vector<uint16_t> iqs_;

@@ -65,6 +65,7 @@ enum class UpstreamState : uint8_t { kNone, kPaused, kResumed };
 
 class CongestionRootTable {
  public:
+  // `params` as config::pyrrha_params_problem accepts them (a 0 is raised to 1).
   // `host_ports[p]`: port p faces a host, which never sends DEALLOC; a resumed host there does
   // not keep a tree alive (the authors' ToR rule). Empty: no port faces a host.
   CongestionRootTable(uint32_t switch_id, uint16_t num_ports, const config::PyrrhaParams& params,

@@ -1,17 +1,21 @@
 #include "pyrrha/isolation_queue_pool.h"
 
+#include <algorithm>
+
 namespace fcswitch::pyrrha {
 
+// At least one queue per port: the config reader refuses 0 (pyrrha_params_problem), and the
+// exhaustion hash needs something to divide by.
 IsolationQueuePool::IsolationQueuePool(uint16_t num_ports, uint16_t queues_per_port)
     : num_ports_(num_ports),
-      per_port_(queues_per_port),
-      queues_(size_t{num_ports} * queues_per_port),
-      free_(size_t{num_ports} * queues_per_port),
-      free_top_(num_ports, queues_per_port) {
+      per_port_(std::max<uint16_t>(queues_per_port, 1)),
+      queues_(size_t{num_ports} * per_port_),
+      free_(size_t{num_ports} * per_port_),
+      free_top_(num_ports, per_port_) {
   // Queue 0 on top: the first root of a port gets IQ 0, the next IQ 1, ...
   for (uint16_t p = 0; p < num_ports; ++p) {
-    for (uint16_t i = 0; i < queues_per_port; ++i) {
-      free_[size_t{p} * per_port_ + i] = static_cast<uint16_t>(queues_per_port - 1 - i);
+    for (uint16_t i = 0; i < per_port_; ++i) {
+      free_[size_t{p} * per_port_ + i] = static_cast<uint16_t>(per_port_ - 1 - i);
     }
   }
 }

@@ -50,6 +50,12 @@ TEST(PyrrhaParams, RejectsWhatTheTableCannotRun) {
   EXPECT_NE(config::pyrrha_params_problem(p), nullptr);
   p = params(0);
   EXPECT_NE(config::pyrrha_params_problem(p), nullptr);
+  // Built anyway, the table still isolates with one IQ rather than dividing by zero.
+  CongestionRootTable t(1, 2, p);
+  t.received(0, pause({7, 1}, 1));
+  t.received(0, pause({7, 2}, 1));
+  EXPECT_EQ(t.iq_of({7, 2}, 0), 0);
+  EXPECT_EQ(t.counters().iq_exhaustion, 1u);
   // 10 Gb/s over a 1 µs link, no reaction time: 10e9 × 2e-6 / 8 = 2500 bytes.
   EXPECT_EQ(config::one_hop_bdp_bytes(10'000'000'000, 1000, 0), 2500u);
   // §6: 100 Gb/s, base RTT 5.1 µs → 63 750 bytes, the paper's "BDP 64 KB".

@@ -278,9 +278,10 @@ std::span<const Message> CongestionRootTable::port_failed(uint16_t port) {
         }
       }
     }
-    // As a parent of the port: the children behind it are gone.
+    // As a parent of the port: the children behind it are gone, as if they had sent DEALLOC.
+    if (upstream_[at(slot, port)] == UpstreamState::kNone) continue;
     set_upstream(slot, port, UpstreamState::kNone);
-    if (holds_nothing(slot)) free_root(slot);
+    check_and_send_dealloc(slot);
   }
   return outbox_;
 }

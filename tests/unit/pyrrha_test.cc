@@ -390,5 +390,24 @@ TEST(PyrrhaTable, FailedPortResumesWhatItHeld) {
   EXPECT_EQ(t.pool().in_use(2), 0);
 }
 
+// A failed port behind which the only child of a root sat: as if that child had sent DEALLOC,
+// the leaf releases its empty resumed IQ and tells its parent.
+TEST(PyrrhaTable, FailedChildPortMakesUsALeaf) {
+  CongestionRootTable t(1, 4, params());
+  const RootId root{7, 3};
+  const std::vector<PathHop> path{root};
+  t.received(2, pause(root, 1));
+  const QueueChoice q = t.classify(2, path);
+  t.enqueued(2, q, 0, 2001, path);
+  t.received(2, resume(root));
+  ASSERT_EQ(t.dequeued(2, q, 0, 2001, path).messages.size(), 1u);  // RESUME to port 0
+  ASSERT_EQ(t.upstream(root, 0), UpstreamState::kResumed);
+  ASSERT_TRUE(t.knows(root));
+  const auto out = copy(t.port_failed(0));
+  ASSERT_EQ(out.size(), 1u);
+  EXPECT_EQ(out[0], (Message{MessageKind::kDealloc, root, {}, 0, 2}));
+  EXPECT_FALSE(t.knows(root));
+}
+
 }  // namespace
 }  // namespace fcswitch::pyrrha

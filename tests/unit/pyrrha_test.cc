@@ -43,6 +43,16 @@ std::vector<Message> copy(std::span<const Message> m) {
   return {m.begin(), m.end()};
 }
 
+// `root` learned by a PAUSE on `egress`, and `bytes` from `ingress` held in its IQ there.
+QueueChoice hold(CongestionRootTable& t, RootId root, uint16_t egress, uint16_t ingress,
+                 uint32_t bytes) {
+  const std::vector<PathHop> path{root};
+  t.received(egress, pause(root, 1));
+  const QueueChoice q = t.classify(egress, path);
+  t.enqueued(egress, q, ingress, bytes, path);
+  return q;
+}
+
 TEST(PyrrhaParams, RejectsWhatTheTableCannotRun) {
   EXPECT_EQ(config::pyrrha_params_problem(params()), nullptr);
   config::PyrrhaParams p = params();
@@ -101,9 +111,7 @@ TEST(PyrrhaTable, ResumeLetsTheIqSendAndReleasesItEmpty) {
   CongestionRootTable t(1, 4, params());
   const RootId root{7, 3};
   const std::vector<PathHop> path{root};
-  t.received(2, pause(root, 1));
-  const QueueChoice q = t.classify(2, path);
-  t.enqueued(2, q, 0, 500, path);
+  const QueueChoice q = hold(t, root, 2, 0, 500);
   EXPECT_TRUE(t.received(2, resume(root)).empty());  // not empty: nothing to release yet
   EXPECT_EQ(t.state(root, 2), IqState::kResumed);
   EXPECT_TRUE(t.may_dequeue(2, q.iq));
@@ -367,9 +375,7 @@ TEST(PyrrhaTable, FailedPortResumesWhatItHeld) {
   t.enqueued(3, {}, 1, 1, {});
   const RootId root{7, 3};
   const std::vector<PathHop> path{root};
-  t.received(2, pause(root, 1));
-  const QueueChoice q = t.classify(2, path);
-  t.enqueued(2, q, 0, 2001, path);
+  const QueueChoice q = hold(t, root, 2, 0, 2001);
   ASSERT_EQ(t.upstream(root, 0), UpstreamState::kPaused);
 
   auto out = copy(t.port_failed(3));
@@ -396,9 +402,7 @@ TEST(PyrrhaTable, FailedChildPortMakesUsALeaf) {
   CongestionRootTable t(1, 4, params());
   const RootId root{7, 3};
   const std::vector<PathHop> path{root};
-  t.received(2, pause(root, 1));
-  const QueueChoice q = t.classify(2, path);
-  t.enqueued(2, q, 0, 2001, path);
+  const QueueChoice q = hold(t, root, 2, 0, 2001);
   t.received(2, resume(root));
   ASSERT_EQ(t.dequeued(2, q, 0, 2001, path).messages.size(), 1u);  // RESUME to port 0
   ASSERT_EQ(t.upstream(root, 0), UpstreamState::kResumed);

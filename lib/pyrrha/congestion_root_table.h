@@ -19,8 +19,10 @@
 //   Fig. 6 IQ states: kUnassigned → kPaused (PAUSE) ⇄ kResumed (RESUME); → kResumed (MERGE, new
 //        root); kPaused/kResumed → kSoftMerging (MERGE, old root); kResumed/kSoftMerging and
 //        empty → kUnassigned (DEALLOC sent for resumed, silently for soft-merging).
-//   Appendix A / the authors' code — DEALLOC, sent downstream by a leaf whose IQ is empty and
-//        resumed, releases the state down the tree; a failed port resumes what it paused.
+//   The authors' code — DEALLOC, sent downstream by a leaf whose IQ is empty and resumed,
+//        releases the state down the tree (`check_and_send_dealloc`).
+//   Appendix A — a failed root port sends RESUME upstream (`port_failed`; what it does for IQs
+//        towards the port and children behind it goes beyond the paper, see there).
 //   Appendix C (single-tier IQs with order marks) is not done: the tiers here are hierarchical.
 //
 // Order across a merge (Pyrrha §4.3): a soft-merging IQ stays matched by `classify` until it

@@ -21,24 +21,27 @@ ALLOWED = {
     "fc": {"core", "wire", "shaping"},
     "tagger": {"core", "topology"},
     "pabo": {"core", "wire"},
+    # Pyrrha's table is pure (DESIGN.md §2); its parameters are a plain struct in params.
+    "pyrrha": {"core", "params"},
     "transport": {"core"},
     "ecn": {"core", "wire"},
     "params": {"core", "wire", "shaping", "fc", "topology", "tagger", "pabo", "transport", "ecn"},
-    "config": {"core", "wire", "shaping", "fc", "topology", "tagger", "pabo", "transport", "ecn",
-               "params"},
+    "config": {"core", "wire", "shaping", "fc", "topology", "tagger", "pabo", "pyrrha",
+               "transport", "ecn", "params"},
     "dpdk": {"core", "wire", "params"},
-    "switch": {"core", "wire", "shaping", "fc", "topology", "tagger", "pabo", "transport", "ecn",
-               "params", "dpdk"},
-    "node": {"core", "wire", "shaping", "fc", "topology", "tagger", "pabo", "transport", "ecn",
-             "params", "config", "dpdk", "switch"},
-    "metrics": {"core", "wire", "shaping", "fc", "topology", "tagger", "pabo", "transport", "ecn",
-                "params", "config", "dpdk", "switch", "node"},
-    "lab": {"core", "wire", "shaping", "fc", "topology", "tagger", "pabo", "transport", "ecn",
-            "workload", "params", "config", "dpdk", "switch", "node", "metrics"},
+    "switch": {"core", "wire", "shaping", "fc", "topology", "tagger", "pabo", "pyrrha",
+               "transport", "ecn", "params", "dpdk"},
+    "node": {"core", "wire", "shaping", "fc", "topology", "tagger", "pabo", "pyrrha",
+             "transport", "ecn", "params", "config", "dpdk", "switch"},
+    "metrics": {"core", "wire", "shaping", "fc", "topology", "tagger", "pabo", "pyrrha",
+                "transport", "ecn", "params", "config", "dpdk", "switch", "node"},
+    "lab": {"core", "wire", "shaping", "fc", "topology", "tagger", "pabo", "pyrrha",
+            "transport", "ecn", "workload", "params", "config", "dpdk", "switch", "node",
+            "metrics"},
 }
 # Engines are pure (DESIGN.md §2): no DPDK, no config file format, no logging.
-PURE = {"core", "wire", "shaping", "topology", "workload", "fc", "tagger", "pabo", "transport",
-        "ecn", "params"}
+PURE = {"core", "wire", "shaping", "topology", "workload", "fc", "tagger", "pabo", "pyrrha",
+        "transport", "ecn", "params"}
 IMPURE_HEADER = re.compile(r'#include\s*<(rte_|toml\+\+|spdlog)')
 OURS = re.compile(r'#include\s*"([a-z_]+)/')
 

@@ -1,0 +1,40 @@
+#pragma once
+// Pyrrha's congestion-root flow control (Pyrrha §4), the numbers a switch's congestion-root
+// table is built from. Thresholds are bytes here; the paper states them in one-hop BDPs
+// (K_pause = 2, K_resume = 1 in its evaluation, NOTES.md), and `one_hop_bdp_bytes` converts.
+
+#include <cstdint>
+
+namespace fcswitch::config {
+
+struct PyrrhaParams {
+  // An output queue (self-nomination) or a per-(root, ingress) byte count above this sends
+  // PAUSE upstream (Pyrrha §4.1, §4.4); below k_resume_bytes, RESUME. K_resume < K_pause.
+  uint64_t k_pause_bytes = 0;
+  uint64_t k_resume_bytes = 0;
+  // Isolation queues per egress port; past this, roots hash onto the ones in use (Pyrrha §4.5:
+  // "similar to BFC"). The paper's Fig. 7 sees 6-20 in use; its switches have about 100.
+  uint16_t max_isolation_queues = 100;
+  // Congestion roots one switch remembers at once (its table is sized for them at start).
+  uint32_t max_roots = 1024;
+};
+
+// One-hop BDP as the authors' ns-3 code computes it: the egress rate times twice the
+// propagation delay of the link towards the upstream (switch-mmu.cc, CheckRootPause), plus the
+// switch's own reaction time (issue 20), in bytes.
+inline constexpr uint64_t one_hop_bdp_bytes(uint64_t rate_bps, uint64_t link_delay_ns,
+                                            uint64_t reaction_ns) {
+  return rate_bps * (2 * link_delay_ns + reaction_ns) / 8 / 1'000'000'000;
+}
+
+// What is wrong with the parameters, or nullptr. Hysteresis needs K_resume < K_pause (STYLE.md:
+// two thresholds against flapping); a switch with no isolation queue cannot isolate anything.
+inline const char* pyrrha_params_problem(const PyrrhaParams& p) {
+  if (p.k_pause_bytes == 0) return "k_pause_bytes must be > 0";
+  if (p.k_resume_bytes >= p.k_pause_bytes) return "k_resume_bytes must be < k_pause_bytes";
+  if (p.max_isolation_queues == 0) return "max_isolation_queues must be > 0";
+  if (p.max_roots == 0) return "max_roots must be > 0";
+  return nullptr;
+}
+
+}  // namespace fcswitch::config

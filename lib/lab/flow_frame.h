@@ -6,9 +6,9 @@
 //   42  magic     "FCLB"
 //   46  flow id   uint32, big-endian
 //   50  sequence  uint64, big-endian, from 0 per flow
-//   58  send time uint64, big-endian, ticks of the lab's clock: TIMELY's flows only (frames
-//       of at least kTimedFrameMinBytes), whose ACKs echo it here
-//   58  (others) zeros up to the frame's length (no FCS: the NIC adds it)
+//   58  send time uint64, big-endian, ticks of the lab's clock, in every frame of at least
+//       kTimedFrameMinBytes (the sink's per-packet delay; TIMELY's ACKs echo it here)
+//   66  zeros up to the frame's length (no FCS: the NIC adds it)
 //
 // A flow's frames differ only in the sequence, so the source builds one template per flow
 // and stamps each copy.

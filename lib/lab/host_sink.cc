@@ -195,6 +195,13 @@ void HostSink::receive(const uint8_t* data, uint32_t length, uint64_t now,
   flow.displacement[displacement_bucket(magnitude)].increment();
   flow.packets.increment();
   flow.bytes.add(length);
+  if (length >= kTimedFrameMinBytes) {
+    const uint64_t sent = read_flow_send_time(data);
+    const uint64_t delay = now > sent ? now - sent : 0;
+    flow.delay_samples.increment();
+    flow.delay_ticks_sum.add(delay);
+    if (delay > flow.delay_ticks_max.read()) flow.delay_ticks_max.set(delay);
+  }
   FlowBounces& b = flow.bounces;
   const wire::PaboShim none;
   const wire::PaboShim& pabo = shim ? *shim : none;

@@ -52,6 +52,11 @@ struct FlowReceived {
   std::array<OwnedCounter, kDisplacementBuckets> displacement;
   OwnedGauge first_ticks;  // arrival of the first frame (+1, so 0 means none yet)
   OwnedGauge last_ticks;
+  // Per-packet delay (PABO Fig. 13) of the distinct frames that carry their send time (frames
+  // of at least 66 bytes, lab/flow_frame.h): from entering the source's NIC queue to the sink.
+  OwnedCounter delay_samples;
+  OwnedCounter delay_ticks_sum;
+  OwnedGauge delay_ticks_max;
   // Transports: copies of frames already received (retransmissions), frames that came
   // CE-marked, and the ACKs and CNPs the sink sent back.
   OwnedCounter duplicates;

@@ -141,8 +141,10 @@ uint64_t HostSource::opens_at(const Flow& flow, uint64_t now) const {
 bool HostSource::send_one(Flow& flow, uint64_t now) {
   if (flow.window && !flow.window->can_send()) return false;
   const uint64_t sequence = flow.window ? flow.window->next_sequence() : flow.sequence;
+  // Every frame that has room for it carries its send time: TIMELY's RTT, every flow's delay.
+  const bool timed = flow.frame.size() >= kTimedFrameMinBytes;
   switch (enqueue_host_frame(state_, pool_, flow.frame, flow.spec.priority, sequence,
-                             flow.timely ? now : kNoStamp, now, kQueueAheadPackets)) {
+                             timed ? now : kNoStamp, now, kQueueAheadPackets)) {
     case HostEnqueue::kQueued:
       break;
     case HostEnqueue::kNoMbuf:

@@ -89,7 +89,9 @@ nlohmann::ordered_json summary_json(const LabResult& r) {
                        {"max", f.max_displacement},
                        {"log2_buckets", f.displacement}}},
                      {"tail_throughput_bps", f.tail_throughput_bps},
-                     {"fct_s", seconds_or_null(f.fct_s)}});
+                     {"fct_s", seconds_or_null(f.fct_s)},
+                     {"delay_mean_s", seconds_or_null(f.delay_mean_s)},
+                     {"delay_max_s", seconds_or_null(f.delay_max_s)}});
     if (f.transport) {
       const TransportResult& t = *f.transport;
       flows.back()["transport"] = {{"name", t.name},

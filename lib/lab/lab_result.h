@@ -39,6 +39,8 @@ struct FlowResult {
   std::vector<uint64_t> displacement;
   double tail_throughput_bps = 0;  // frame bytes received over the last 20 % of the run
   std::optional<double> fct_s;     // sized flows received whole: last arrival − start
+  // Per-packet delay of the distinct frames received (frames of at least 66 bytes): mean, max.
+  std::optional<double> delay_mean_s, delay_max_s;
   // PABO (scenarios with [pabo]): frames delivered after a bounce, and of all delivered
   // frames how many had each maxBouncedDistance (0, 1, 2, 3+) and each n_p (0 … 30, 31+).
   std::optional<uint64_t> bounced_packets;

@@ -32,7 +32,6 @@ ControlDecodeStatus check_control_header(const uint8_t* data, size_t length, siz
 
 // The header they are sent with: `frame_bytes` zeroed at `out`, then that address, `source`
 // and `ether_type`; the format's own fields follow from byte 14.
-void write_control_header(uint8_t* out, size_t frame_bytes, MacAddress source,
-                          uint16_t ether_type);
+void write_control_header(uint8_t* out, size_t frame_bytes, MacAddress source, uint16_t ether_type);
 
 }  // namespace fcswitch::wire

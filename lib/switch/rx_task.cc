@@ -5,6 +5,7 @@
 
 #include "wire/credit_frame.h"
 #include "wire/pfc_frame.h"
+#include "wire/pyrrha_frame.h"
 
 namespace fcswitch {
 
@@ -38,6 +39,10 @@ bool RxTask::take_control(rte_mbuf* m, wire::ControlFrameKind kind, uint64_t now
         messages[count++] =
             fc::ControlMessage{now, fc::ControlKind::kClassTime, static_cast<uint8_t>(i),
                                decoded.frame.opcode, decoded.frame.time[i]};
+  } else if (kind == wire::ControlFrameKind::kPyrrha) {
+    // Checked and counted; no engine acts on Pyrrha's messages yet (issue 20), and none is
+    // ever forwarded as data.
+    status = wire::decode_pyrrha(data, length).status;
   } else {
     const auto decoded = wire::decode_credit(data, length);
     status = decoded.status;

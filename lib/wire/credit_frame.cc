@@ -1,11 +1,8 @@
 #include "wire/credit_frame.h"
 
-#include <cstring>
-
 #include "wire/big_endian.h"
 #include "wire/ether_type.h"
 #include "wire/local_experimental.h"
-#include "wire/pfc_frame.h"
 
 namespace fcswitch::wire {
 
@@ -15,10 +12,7 @@ constexpr size_t kEntryBytes = 8;
 }  // namespace
 
 void encode_credit(const CreditFrame& frame, uint8_t* out) {
-  std::memset(out, 0, kCreditFrameBytes);
-  MacAddress{kPfcDestination}.to_bytes(out);
-  frame.source.to_bytes(out + 6);
-  store_be16(out + 12, kEtherTypeLocalExperimental1);
+  write_control_header(out, kCreditFrameBytes, frame.source, kEtherTypeLocalExperimental1);
   out[14] = static_cast<uint8_t>(LocalSubtype::kCredit);
   out[15] = kCreditFrameVersion;
   out[16] = frame.entry_mask;

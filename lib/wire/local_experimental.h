@@ -11,6 +11,7 @@ namespace fcswitch::wire {
 enum class LocalSubtype : uint8_t {
   kCredit = 0xCB,  // CBFC / time-based GFC credit update (wire/credit_frame.h)
   kPabo = 0xB0,    // PABO's bounce shim on a data frame (wire/pabo_shim.h)
+  kPyrrha = 0xB1,  // Pyrrha's PAUSE/RESUME/MERGE/DEALLOC (wire/pyrrha_frame.h)
 };
 
 }  // namespace fcswitch::wire

@@ -6,11 +6,16 @@
 
 namespace fcswitch::wire {
 
-void encode_pfc(const PfcFrame& frame, uint16_t ether_type, uint8_t* out) {
-  std::memset(out, 0, kPfcFrameBytes);
+void write_control_header(uint8_t* out, size_t frame_bytes, MacAddress source,
+                          uint16_t ether_type) {
+  std::memset(out, 0, frame_bytes);
   MacAddress{kPfcDestination}.to_bytes(out);
-  frame.source.to_bytes(out + 6);
+  source.to_bytes(out + 6);
   store_be16(out + 12, ether_type);
+}
+
+void encode_pfc(const PfcFrame& frame, uint16_t ether_type, uint8_t* out) {
+  write_control_header(out, kPfcFrameBytes, frame.source, ether_type);
   store_be16(out + 14, frame.opcode);
   store_be16(out + 16, frame.class_enable);
   for (int i = 0; i < 8; ++i) store_be16(out + 18 + 2 * i, frame.time[i]);

@@ -22,6 +22,7 @@
 #include "wire/control_frame_kind.h"
 #include "wire/credit_frame.h"
 #include "wire/ether_type.h"
+#include "wire/pyrrha_frame.h"
 
 namespace fcswitch {
 namespace {
@@ -240,6 +241,40 @@ TEST_P(RxFwdHandoffOrder, FramesAndCreditFramesReachFwdInTheOrderTheyCame) {
 
 INSTANTIATE_TEST_SUITE_P(DirectAndRing, RxFwdHandoffOrder, ::testing::Bool(),
                          [](const auto& info) { return info.param ? "Direct" : "Ring"; });
+
+// Pyrrha's messages (wire/pyrrha_frame.h) between data frames: RX consumes them, a good one
+// counted as a control frame and a bad one as its decode error, so FWD never sees one (it
+// would drop it as link_local) and the data around them reaches the sink in order.
+TEST(RxFwdHandoff, RxConsumesPyrrhaMessagesAndForwardsTheDataAroundThem) {
+  RingPorts ports("hpyrrha");
+  auto node = make_switch(ports, "pyrrha", kCompact);
+  auto pyrrha = [](uint8_t priority) {
+    std::vector<uint8_t> bytes(wire::kPyrrhaFrameBytes);
+    wire::encode_pyrrha(
+        {wire::MacAddress{kHostMac}, wire::PyrrhaOpcode::kMerge, priority, 2, {7, 3}, {5, 1}},
+        bytes.data());
+    return bytes;
+  };
+  ports.send(0, data_frame(0));
+  ports.send(0, pyrrha(3));
+  ports.send(0, data_frame(1));
+  ports.send(0, pyrrha(9));  // no such priority: bad_field
+  ports.send(0, data_frame(2));
+
+  task(*node, "rx:h0").run_once(0);
+  EXPECT_EQ(node->rx(0).control_frames(), 1u);
+  EXPECT_EQ(node->rx(0).decode_errors(wire::ControlDecodeStatus::kBadField), 1u);
+  EXPECT_EQ(node->drops(0, DropReason::kControlInvalid), 1u);
+  EXPECT_EQ(node->fwd().handed_over(), 3u);
+  task(*node, "fwd").run_once(0);
+  EXPECT_EQ(node->drops(0, DropReason::kLinkLocal), 0u);
+  task(*node, "tx:sink").run_once(0);
+  const auto at_sink = ports.drain(2);
+  ASSERT_EQ(at_sink.size(), 3u);
+  for (uint32_t s = 0; s < 3; ++s) EXPECT_EQ(traffic::sequence_of(at_sink[s]), s);
+  node.reset();
+  EXPECT_EQ(ports.mbufs_in_use(), 0u);
+}
 
 // Frames RX handed over that FWD never took (the lcores stopped in between) are freed at
 // shutdown as shutdown_flush drops of the port they came in on.

@@ -1,5 +1,6 @@
 // libFuzzer target: any byte string is a safe input to the flow-control decoders, and a
-// frame they accept encodes back to the same bytes (up to the fields they ignore).
+// frame they accept encodes back to the same bytes (up to the fields they ignore). Pyrrha's
+// decoder is also handed every input, whatever its subtype: it must refuse, never read past.
 
 #include <cstddef>
 #include <cstdint>
@@ -9,6 +10,7 @@
 #include "wire/control_frame_kind.h"
 #include "wire/credit_frame.h"
 #include "wire/pfc_frame.h"
+#include "wire/pyrrha_frame.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   using namespace fcswitch::wire;
@@ -24,6 +26,20 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       if (std::memcmp(again, data, 16) != 0 || again[17] != data[17] ||
           std::memcmp(again + 18, data + 18, 16) != 0)
         std::abort();
+    } else if (kind == ControlFrameKind::kPyrrha) {
+      const auto pyrrha = decode_pyrrha(data, size);
+      if (pyrrha.status != ControlDecodeStatus::kOk) continue;
+      const PyrrhaFrame& m = pyrrha.frame;
+      if (m.priority > 7 ||
+          (m.hops == 0 && (m.opcode == PyrrhaOpcode::kPause || m.opcode == PyrrhaOpcode::kMerge)))
+        std::abort();
+      uint8_t again[kPyrrhaFrameBytes];
+      encode_pyrrha(m, again);
+      // Everything but the reserved byte, the padding and, outside MERGE, the old root.
+      const size_t fields_end = m.opcode == PyrrhaOpcode::kMerge ? 32 : 26;
+      if (std::memcmp(again, data, 19) != 0 ||
+          std::memcmp(again + 20, data + 20, fields_end - 20) != 0)
+        std::abort();
     } else if (kind == ControlFrameKind::kCredit) {
       const auto credit = decode_credit(data, size);
       if (credit.status != ControlDecodeStatus::kOk) continue;
@@ -33,5 +49,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         std::abort();
     }
   }
+  const auto any = decode_pyrrha(data, size);
+  if (any.status == ControlDecodeStatus::kOk &&
+      (size < kPyrrhaPayloadEndBytes || data[15] != kPyrrhaFrameVersion))
+    std::abort();
   return 0;
 }

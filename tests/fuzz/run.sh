@@ -8,13 +8,18 @@ out=build-fuzz
 mkdir -p "$out"
 flags=(-std=c++20 -O1 -g -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -Ilib)
 wire=(lib/wire/frame_header.cc lib/wire/mac_address.cc lib/wire/pfc_frame.cc
-  lib/wire/credit_frame.cc lib/wire/ecn_mark.cc lib/wire/dscp_rewrite.cc)
-# Seeds: a PFC frame and a credit frame, so mutation starts from the formats' edges.
+  lib/wire/credit_frame.cc lib/wire/pyrrha_frame.cc lib/wire/ecn_mark.cc lib/wire/dscp_rewrite.cc)
+# Seeds: a PFC frame, a credit frame and Pyrrha's PAUSE and MERGE, so mutation starts from the
+# formats' edges.
 seeds="$out/seeds"
 rm -rf "$seeds" && mkdir -p "$seeds"
 mac='\x01\x80\xc2\x00\x00\x01\x02\x00\x00\x00\x01\x00'
 printf "${mac}\x88\x08\x01\x01\x00\x08%016d\xff\xff%030d" 0 0 > "$seeds/pfc"
 printf "${mac}\x88\xb5\xcb\x01\x08\x00%064d" 0 > "$seeds/credit"
+pyrrha='\x88\xb5\xb1\x01'  # EtherType, subtype, version; then opcode, priority, hops, 0, roots
+printf "${mac}${pyrrha}\x01\x03\x01\x00\x00\x00\x00\x07\x00\x03%034d" 0 > "$seeds/pyrrha_pause"
+printf "${mac}${pyrrha}\x03\x03\x02\x00\x00\x00\x00\x0c\x00\x01\x00\x00\x00\x0b\x00\x04%028d" 0 \
+  > "$seeds/pyrrha_merge"
 for target in frame_header_fuzz control_frame_fuzz; do
   clang++ "${flags[@]}" "${wire[@]}" "tests/fuzz/$target.cc" -o "$out/$target"
   echo "$target:"

@@ -2,7 +2,8 @@
 // frames are the switch's own: fcswitch runs on net_pcap ports, a cbfc port and a gfc-buffer
 // port (with a stage opcode of its own, and with its control EtherType moved to 0x88B5) write
 // what they send to their TX pcaps. PABO shims are built with lib/wire (the datapath that
-// bounces is being written). Every decoded field is compared with what lib/wire's decoders read
+// bounces is being written), and so are Pyrrha's messages (issue 20: lib/wire only so far).
+// Every decoded field is compared with what lib/wire's decoders read
 // from the same bytes; good frames carry no malformed or warning expert info; short or wrong
 // ones get the dissector's expert info, never a Lua error.
 
@@ -32,6 +33,7 @@
 #include "wire/local_experimental.h"
 #include "wire/pabo_shim.h"
 #include "wire/pfc_frame.h"
+#include "wire/pyrrha_frame.h"
 #include "wire/roce_cnp.h"
 
 namespace fcswitch::traffic {
@@ -537,6 +539,137 @@ TEST(WiresharkDissector, PaboShimsDecodeAsLibWireReadsThemWithIpAndUdpBeneath) {
   const size_t bounced = expect_pabo_frames_decoded(pcap_path(dir, "out", 0));
   EXPECT_GE(bounced, 1u) << "the switch bounced nothing";
   EXPECT_EQ(frames_with_warnings(pcap_path(dir, "out", 0)), "");
+  fs::remove_all(dir);
+}
+
+// --- Pyrrha's messages ---
+
+const std::vector<std::string> kPyrrhaFields = {"fcswitch.pyrrha",
+                                                "fcswitch.pyrrha.version",
+                                                "fcswitch.pyrrha.opcode",
+                                                "fcswitch.pyrrha.priority",
+                                                "fcswitch.pyrrha.hops",
+                                                "fcswitch.pyrrha.root",
+                                                "fcswitch.pyrrha.root.switch",
+                                                "fcswitch.pyrrha.root.port",
+                                                "fcswitch.pyrrha.old_root",
+                                                "fcswitch.pyrrha.old_root.switch",
+                                                "fcswitch.pyrrha.old_root.port",
+                                                "eth.src"};
+
+std::string root_text(const wire::PyrrhaRoot& root) {
+  return fmt::format("{}:{}", root.switch_id, root.port_id);
+}
+
+Frame pyrrha_frame(const wire::PyrrhaFrame& message) {
+  Frame f(wire::kPyrrhaFrameBytes);
+  wire::encode_pyrrha(message, f.data());
+  return f;
+}
+
+// Every message built with lib/wire, as tshark decodes it against decode_pyrrha on its bytes:
+// the opcode, priority, hops, the root as switch:port and, in MERGE only, the old root.
+TEST(WiresharkDissector, PyrrhaMessagesDecodeAsLibWireReadsThem) {
+  if (tshark_missing()) GTEST_SKIP() << "tshark is not installed (tools/install-deps.sh)";
+  const fs::path dir = fresh_dir("pyrrha");
+  const wire::MacAddress source{kP0Mac};
+  using Op = wire::PyrrhaOpcode;
+  const std::vector<wire::PyrrhaFrame> messages = {
+      {source, Op::kPause, 3, 1, {7, 3}, {}},  // the root's own PAUSE
+      {source, Op::kPause, 3, 2, {7, 3}, {}},  // relayed one hop further up
+      {source, Op::kResume, 3, 0, {7, 3}, {}},
+      {source, Op::kMerge, 5, 2, {0x0102'0304, 0x0506}, {0xA0B0'C0D0, 0xE0F0}},
+      {source, Op::kDealloc, 0, 0, {4'294'967'295u, 65535}, {}},  // the largest ids
+      {wire::MacAddress{kHostB}, Op::kPause, 7, 255, {8000, 0}, {}},
+  };
+  std::vector<Frame> frames;
+  for (const wire::PyrrhaFrame& m : messages) frames.push_back(pyrrha_frame(m));
+  // Unpadded, as a software sender may send it: the fields are whole.
+  Frame unpadded = pyrrha_frame({source, Op::kMerge, 1, 1, {12, 1}, {11, 4}});
+  unpadded.resize(wire::kPyrrhaPayloadEndBytes);
+  frames.push_back(unpadded);
+  const std::string path = (dir / "pyrrha.pcap").string();
+  write_pcap(path, frames);
+
+  const std::vector<Row> rows = tshark_fields(path, kPyrrhaFields);
+  ASSERT_EQ(rows.size(), frames.size()) << "tshark could not read " << path;
+  for (size_t i = 0; i < frames.size(); ++i) {
+    const wire::PyrrhaDecodeResult decoded =
+        wire::decode_pyrrha(frames[i].data(), frames[i].size());
+    ASSERT_EQ(decoded.status, wire::ControlDecodeStatus::kOk) << "frame " << i + 1;
+    const wire::PyrrhaFrame& m = decoded.frame;
+    if (i < messages.size()) {
+      EXPECT_EQ(m, messages[i]) << "frame " << i + 1;
+    }
+    const bool merge = m.opcode == Op::kMerge;
+    const Row want = {"1",
+                      std::to_string(wire::kPyrrhaFrameVersion),
+                      std::to_string(static_cast<int>(m.opcode)),
+                      std::to_string(m.priority),
+                      std::to_string(m.hops),
+                      root_text(m.root),
+                      std::to_string(m.root.switch_id),
+                      std::to_string(m.root.port_id),
+                      merge ? root_text(m.old_root) : "",
+                      merge ? std::to_string(m.old_root.switch_id) : "",
+                      merge ? std::to_string(m.old_root.port_id) : "",
+                      m.source.to_string()};
+    EXPECT_EQ(rows[i], want) << "frame " << i + 1;
+  }
+  // Filters name an opcode and a root; the Info column says what the message does.
+  EXPECT_EQ(frames_matching(path, "fcswitch.pyrrha.opcode == 3"), "4,7");
+  EXPECT_EQ(frames_matching(path, "fcswitch.pyrrha.root == \"7:3\""), "1,2,3");
+  EXPECT_EQ(frames_matching(path, "fcswitch.pyrrha.old_root == \"2695938256:57584\""), "4");
+  EXPECT_EQ(tshark_fields(path, {"_ws.col.Info"})[3],
+            Row{"Pyrrha MERGE root 16909060:1286 (was 2695938256:57584), priority 5, hops 2"});
+  EXPECT_EQ(frames_with_warnings(path), "");
+  fs::remove_all(dir);
+}
+
+// Each refusal of decode_pyrrha is an expert info on the frame, never a Lua error.
+TEST(WiresharkDissector, PyrrhaFramesLibWireRefusesGetTheirExpertInfo) {
+  if (tshark_missing()) GTEST_SKIP() << "tshark is not installed (tools/install-deps.sh)";
+  const fs::path dir = fresh_dir("pyrrha_bad");
+  const Frame good =
+      pyrrha_frame({wire::MacAddress{kP0Mac}, wire::PyrrhaOpcode::kPause, 3, 1, {7, 3}, {}});
+  auto with = [&](size_t offset, uint8_t value) {
+    Frame f = good;
+    f[offset] = value;
+    return f;
+  };
+  Frame cut = good, unicast = good;
+  cut.resize(wire::kPyrrhaPayloadEndBytes - 1);
+  wire::MacAddress{kHostB}.to_bytes(unicast.data());
+  const std::vector<Frame> frames = {
+      cut,             // 1: the old root's last byte missing
+      with(15, 2),     // 2: a version we do not speak
+      with(16, 0),     // 3: opcode 0
+      with(16, 5),     // 4: opcode 5
+      with(17, 8),     // 5: priority 8
+      with(18, 0),     // 6: a PAUSE with hops 0
+      unicast,         // 7: not to 01:80:C2:00:00:01
+      with(19, 0xFF),  // 8: the reserved byte set: ignored, as decode_pyrrha does
+  };
+  const std::vector<wire::ControlDecodeStatus> statuses = {
+      wire::ControlDecodeStatus::kTooShort,       wire::ControlDecodeStatus::kBadVersion,
+      wire::ControlDecodeStatus::kUnknownOpcode,  wire::ControlDecodeStatus::kUnknownOpcode,
+      wire::ControlDecodeStatus::kBadField,       wire::ControlDecodeStatus::kBadField,
+      wire::ControlDecodeStatus::kBadDestination, wire::ControlDecodeStatus::kOk};
+  for (size_t i = 0; i < frames.size(); ++i)
+    EXPECT_EQ(wire::decode_pyrrha(frames[i].data(), frames[i].size()).status, statuses[i])
+        << "frame " << i + 1;
+  const std::string path = (dir / "pyrrha_bad.pcap").string();
+  write_pcap(path, frames);
+  const std::string options = "-N m";  // MAC names resolved, as in Wireshark's GUI
+  EXPECT_EQ(frames_matching(path, "fcswitch.too_short", options), "1");
+  EXPECT_EQ(frames_matching(path, "fcswitch.bad_version", options), "2");
+  EXPECT_EQ(frames_matching(path, "fcswitch.unknown_opcode", options), "3,4");
+  EXPECT_EQ(frames_matching(path, "fcswitch.bad_field", options), "5,6");
+  EXPECT_EQ(frames_matching(path, "fcswitch.bad_destination", options), "7");
+  EXPECT_EQ(frames_matching(path, "fcswitch.pyrrha", options), "1,2,3,4,5,6,7,8");
+  EXPECT_EQ(frames_with_warnings(path), "1,2,3,4,5,6,7");
+  const std::string verbose = tshark_verbose(path, options);
+  EXPECT_EQ(verbose.find("Lua Error"), std::string::npos) << verbose;
   fs::remove_all(dir);
 }
 

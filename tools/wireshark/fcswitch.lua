@@ -3,6 +3,7 @@
 --
 --   0x88B5, subtype 0xCB  credit update of CBFC / time-based GFC      (lib/wire/credit_frame.h)
 --   0x88B5, subtype 0xB0  PABO's bounce shim on a data frame            (lib/wire/pabo_shim.h)
+--   0x88B5, subtype 0xB1  Pyrrha's PAUSE / RESUME / MERGE / DEALLOC     (lib/wire/pyrrha_frame.h)
 --   0x88B5, first byte 0x01  a PFC-layout frame moved under 0x88B5 by a port's
 --                         control_ether_type: the class-enable vector and per-priority
 --                         times, which buffer-based GFC uses for its stage ids (GFC §5.1)
@@ -16,7 +17,7 @@
 -- Load it for one run:   tshark -X lua_script:tools/wireshark/fcswitch.lua -r capture.pcap
 -- or for good:           cp tools/wireshark/fcswitch.lua ~/.local/lib/wireshark/plugins/
 -- Filters: fcswitch.credit, fcswitch.credit.p3.fccl > 1000, fcswitch.stage.id,
--- fcswitch.pabo.bounces.
+-- fcswitch.pabo.bounces, fcswitch.pyrrha.opcode == 3, fcswitch.pyrrha.root == "7:3".
 -- Preferences (-o fcswitch.NAME:VALUE): stage_opcode (e.g. 0x0102; empty: none),
 -- control_ether_type (default 0x8808).
 --
@@ -25,25 +26,29 @@
 -- every read below is checked against the captured length first, and Wireshark's dissectors
 -- called from here are called under pcall (their exceptions come back as Lua errors).
 
-local fcswitch = Proto("fcswitch", "fcswitch flow control and PABO")
+local fcswitch = Proto("fcswitch", "fcswitch flow control, PABO and Pyrrha")
 
 local kLocalExperimental = 0x88B5
 local kMacControl = 0x8808
 local kSubtypeCredit = 0xCB -- lib/wire/local_experimental.h
 local kSubtypePabo = 0xB0
+local kSubtypePyrrha = 0xB1
 local kPfcOpcode = 0x0101 -- lib/wire/pfc_frame.h
 local kPauseOpcode = 0x0001
 local kPfcDestinationHex = "0180C2000001"
 local kCreditVersion = 1 -- kCreditFrameVersion
 local kPaboVersion = 1 -- kPaboShimVersion
+local kPyrrhaVersion = 1 -- kPyrrhaFrameVersion
 -- Lengths counted from the byte after the EtherType, where this dissector's buffer starts.
 local kCreditBytes = 82 - 14 -- kCreditFrameBytes
 local kPfcLayoutBytes = 34 - 14 -- kPfcPayloadEndBytes: the eight times end there
 local kPaboBytes = 10 -- kPaboShimBytes: subtype .. the frame's own EtherType
+local kPyrrhaBytes = 32 - 14 -- kPyrrhaPayloadEndBytes: the fields end there, padding follows
 
 local subtype_names = {
   [kSubtypeCredit] = "Credit update (CBFC / time-based GFC)",
   [kSubtypePabo] = "PABO bounce shim",
+  [kSubtypePyrrha] = "Pyrrha control message",
   [0x01] = "PFC layout (opcode 0x01xx moved under 0x88B5)",
 }
 
@@ -111,6 +116,29 @@ f.pabo_hops = ProtoField.uint16("fcswitch.pabo.hops", "Hops", base.DEC, nil, nil
 f.pabo_ethertype = ProtoField.uint16("fcswitch.pabo.ethertype", "EtherType", base.HEX, nil, nil,
   "the frame's own EtherType, moved behind the shim")
 
+-- Pyrrha's messages (lib/wire/pyrrha_frame.h): PyrrhaOpcode.
+local kPyrrhaPause, kPyrrhaMerge = 1, 3
+local pyrrha_opcode_names = { [1] = "PAUSE", [2] = "RESUME", [3] = "MERGE", [4] = "DEALLOC" }
+f.pyrrha = ProtoField.none("fcswitch.pyrrha", "Pyrrha control message")
+f.pyrrha_version = ProtoField.uint8("fcswitch.pyrrha.version", "Version")
+f.pyrrha_opcode = ProtoField.uint8("fcswitch.pyrrha.opcode", "Opcode", base.DEC,
+  pyrrha_opcode_names)
+f.pyrrha_priority = ProtoField.uint8("fcswitch.pyrrha.priority", "Priority", base.DEC, nil, nil,
+  "the class the message controls")
+f.pyrrha_hops = ProtoField.uint8("fcswitch.pyrrha.hops", "Hops to the root", base.DEC, nil, nil,
+  "the receiver's distance to the root in switches: 1 from the root itself; 0 on RESUME and "
+    .. "DEALLOC (matched by root)")
+f.pyrrha_reserved = ProtoField.uint8("fcswitch.pyrrha.reserved", "Reserved", base.HEX)
+f.pyrrha_root = ProtoField.string("fcswitch.pyrrha.root", "Congestion root",
+  base.ASCII, "switch-id:port-id (Pyrrha §4.4)")
+f.pyrrha_root_switch = ProtoField.uint32("fcswitch.pyrrha.root.switch", "Root switch")
+f.pyrrha_root_port = ProtoField.uint16("fcswitch.pyrrha.root.port", "Root port")
+f.pyrrha_old_root = ProtoField.string("fcswitch.pyrrha.old_root", "Old root", base.ASCII,
+  "MERGE: the false-positive root the new one replaces (Pyrrha §4.1)")
+f.pyrrha_old_root_switch = ProtoField.uint32("fcswitch.pyrrha.old_root.switch", "Old root switch")
+f.pyrrha_old_root_port = ProtoField.uint16("fcswitch.pyrrha.old_root.port", "Old root port")
+f.pyrrha_padding = ProtoField.bytes("fcswitch.pyrrha.padding", "Padding")
+
 local e = {
   too_short = ProtoExpert.new("fcswitch.too_short", "Frame too short for its format",
     expert.group.MALFORMED, expert.severity.ERROR),
@@ -119,12 +147,19 @@ local e = {
   bad_destination = ProtoExpert.new("fcswitch.bad_destination",
     "Not sent to 01:80:c2:00:00:01: fcswitch's RX drops it (bad_destination)",
     expert.group.PROTOCOL, expert.severity.WARN),
+  unknown_opcode = ProtoExpert.new("fcswitch.unknown_opcode",
+    "Opcode fcswitch does not know: RX drops the frame (unknown_opcode)",
+    expert.group.MALFORMED, expert.severity.ERROR),
+  bad_field = ProtoExpert.new("fcswitch.bad_field",
+    "Field out of its range: RX drops the frame (bad_field)",
+    expert.group.MALFORMED, expert.severity.ERROR),
   stage_taken_for_data = ProtoExpert.new("fcswitch.stage_taken_for_data",
     "Under 0x88B5 only opcodes 0x01xx are told from fcswitch's subtypes "
       .. "(lib/wire/control_frame_kind.h): a switch forwards this frame as data",
     expert.group.PROTOCOL, expert.severity.WARN),
 }
-fcswitch.experts = { e.too_short, e.bad_version, e.bad_destination, e.stage_taken_for_data }
+fcswitch.experts = { e.too_short, e.bad_version, e.bad_destination, e.unknown_opcode,
+  e.bad_field, e.stage_taken_for_data }
 
 fcswitch.prefs.stage_opcode = Pref.string("GFC stage opcode", "",
   "MAC Control opcode of buffer-based GFC's stage frames where a port sets [flow_control] "
@@ -180,20 +215,29 @@ local function version_known(tvb, pinfo, root, tree, field, speaks, what)
   return false
 end
 
--- lib/wire/credit_frame.h; `tvb` starts at the subtype byte (offset 14 of the frame).
-local function dissect_credit(tvb, pinfo, root)
+-- The start of a control frame under one of our subtypes, `tvb` from the subtype byte on: its
+-- subtree, subtype, version, length and destination, checked as lib/wire's decoders check them.
+-- Returns the subtree, or nil when the rest is not to be read (the expert info is added).
+local function open_control_frame(tvb, pinfo, root, field, version_field, speaks, bytes, what)
   pinfo.cols.protocol = "fcswitch"
-  local tree = root:add(fcswitch, tvb()):add(f.credit, tvb())
+  local tree = root:add(fcswitch, tvb()):add(field, tvb())
   tree:add(f.subtype, tvb(0, 1))
-  if tvb:len() >= 2 and not version_known(tvb, pinfo, root, tree, f.credit_version,
-      kCreditVersion, "Credit update") then
-    return tvb:len()
+  if tvb:len() >= 2 and not version_known(tvb, pinfo, root, tree, version_field, speaks, what) then
+    return nil
   end
-  if not check_length(tvb, tree, kCreditBytes, "credit update") then
-    pinfo.cols.info = "Credit update [too short]"
-    return tvb:len()
+  if not check_length(tvb, tree, bytes, what) then
+    pinfo.cols.info = what .. " [too short]"
+    return nil
   end
   check_destination(tree)
+  return tree
+end
+
+-- lib/wire/credit_frame.h; `tvb` starts at the subtype byte (offset 14 of the frame).
+local function dissect_credit(tvb, pinfo, root)
+  local tree = open_control_frame(tvb, pinfo, root, f.credit, f.credit_version, kCreditVersion,
+    kCreditBytes, "Credit update")
+  if not tree then return tvb:len() end
   local mask = tvb(2, 1):uint()
   local mask_item = tree:add(f.credit_mask, tvb(2, 1))
   tree:add(f.credit_reserved, tvb(3, 1))
@@ -293,6 +337,53 @@ local function dissect_pabo(tvb, pinfo, root)
   return consumed
 end
 
+-- lib/wire/pyrrha_frame.h; `tvb` starts at the subtype byte (offset 14 of the frame). Checked
+-- as decode_pyrrha checks it, in its order; what it refuses is shown with an expert info.
+local function dissect_pyrrha(tvb, pinfo, root)
+  local tree = open_control_frame(tvb, pinfo, root, f.pyrrha, f.pyrrha_version, kPyrrhaVersion,
+    kPyrrhaBytes, "Pyrrha message")
+  if not tree then return tvb:len() end
+  local opcode = tvb(2, 1):uint()
+  local priority = tvb(3, 1):uint()
+  local hops = tvb(4, 1):uint()
+  local name = pyrrha_opcode_names[opcode]
+  local opcode_item = tree:add(f.pyrrha_opcode, tvb(2, 1))
+  local priority_item = tree:add(f.pyrrha_priority, tvb(3, 1))
+  local hops_item = tree:add(f.pyrrha_hops, tvb(4, 1))
+  tree:add(f.pyrrha_reserved, tvb(5, 1))
+  local function add_root(at, field, switch_field, port_field)
+    local text = string.format("%d:%d", tvb(at, 4):uint(), tvb(at + 4, 2):uint())
+    local item = tree:add(field, tvb(at, 6), text)
+    item:add(switch_field, tvb(at, 4))
+    item:add(port_field, tvb(at + 4, 2))
+    return text
+  end
+  local root_text = add_root(6, f.pyrrha_root, f.pyrrha_root_switch, f.pyrrha_root_port)
+  local info = string.format("Pyrrha %s root %s", name or string.format("opcode %d", opcode),
+    root_text)
+  if opcode == kPyrrhaMerge then
+    info = info .. " (was " .. add_root(12, f.pyrrha_old_root, f.pyrrha_old_root_switch,
+      f.pyrrha_old_root_port) .. ")"
+  end
+  if tvb:len() > kPyrrhaBytes then tree:add(f.pyrrha_padding, tvb(kPyrrhaBytes)) end
+  info = info .. string.format(", priority %d, hops %d", priority, hops)
+  if not name then
+    opcode_item:add_proto_expert_info(e.unknown_opcode,
+      string.format("Pyrrha opcode %d: fcswitch knows 1..4", opcode))
+    info = info .. " [unknown opcode]"
+  elseif priority > 7 then
+    priority_item:add_proto_expert_info(e.bad_field, string.format("Priority %d > 7", priority))
+    info = info .. " [bad priority]"
+  elseif hops == 0 and (opcode == kPyrrhaPause or opcode == kPyrrhaMerge) then
+    hops_item:add_proto_expert_info(e.bad_field,
+      name .. " with hops 0: the root is at least 1 switch away")
+    info = info .. " [bad hops]"
+  end
+  tree:append_text(": " .. (name or "?") .. " " .. root_text)
+  pinfo.cols.info = info
+  return tvb:len()
+end
+
 -- Registered under 0x88B5, under the control EtherType of the preferences when a stage opcode is
 -- set, and under a moved control EtherType. pinfo.match_uint says which.
 local original_dissector = {} -- EtherType -> the dissector it had before us
@@ -321,6 +412,8 @@ function fcswitch.dissector(tvb, pinfo, tree)
     return dissect_credit(tvb, pinfo, tree)
   elseif subtype == kSubtypePabo then
     return dissect_pabo(tvb, pinfo, tree)
+  elseif subtype == kSubtypePyrrha then
+    return dissect_pyrrha(tvb, pinfo, tree)
   elseif subtype == 0x01 or (first_two ~= nil and first_two == stage_opcode) then
     return dissect_stage(tvb, pinfo, tree:add(fcswitch, tvb()), ether_type)
   end

@@ -158,9 +158,9 @@ void HostSink::receive(const uint8_t* data, uint32_t length, uint64_t now,
   // its FCTBS when it sent it.
   state_.received_blocks[SwitchState::occupancy_slot(port, classifier_.classify(header))].add(
       wire::credit_blocks(length));
+  if (header.dst == mac_ && take_transport_frame(data, length, now)) return;  // ACK, CNP
   // A flow's frame reaching another host (flooded: no route to its destination) is not a
   // delivery: counting it would credit the flow once per host the flood reached.
-  if (header.dst == mac_ && take_transport_frame(data, length, now)) return;
   const auto stamp = read_flow_stamp(data, length);
   if (header.dst != mac_ || !stamp || stamp->flow >= flows_.size()) {
     foreign_.increment();
@@ -182,7 +182,7 @@ void HostSink::receive(const uint8_t* data, uint32_t length, uint64_t now,
   uint64_t& next = next_sequence_[stamp->flow];
   if (stamp->sequence < next) {
     flow.reordered.increment();
-    // It was counted missing when the gap before it opened (the lab's flows never resend).
+    // It was counted missing when the gap before it opened (late, or resent to fill it).
     if (flow.missing.read()) flow.missing.set(flow.missing.read() - 1);
   } else {
     if (stamp->sequence > next) flow.missing.add(stamp->sequence - next);

@@ -12,3 +12,4 @@ def run_fclab(fclab, scenario, out, *sets, plots=True):
         args += ["--set", s]
     subprocess.run(args, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     return json.loads((out / "summary.json").read_text())
+

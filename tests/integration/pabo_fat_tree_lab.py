@@ -21,6 +21,8 @@ import pathlib
 import sys
 import tempfile
 
+from script_checks import Checks
+
 WINDOW_FRAMES = 93
 # Without PABO, the one switch that drops (§VI-C/D).
 DROPS_AT = {"3to1": {"C1"}, "6to1": {"S9"}, "mtom": {"S11"}}
@@ -31,12 +33,8 @@ def main():
     sys.path.insert(0, str(source / "tools"))
     import pabo_fat_tree as tree  # noqa: E402 (the tool's runs and the paper's figures)
 
-    failures = []
-
-    def check(ok, what):
-        print(("ok   " if ok else "FAIL ") + what)
-        if not ok:
-            failures.append(what)
+    checks = Checks()
+    check = checks.expect
 
     bounced_share = {}
     with tempfile.TemporaryDirectory() as tmp:
@@ -98,8 +96,7 @@ def main():
                   f"max |d| {pabo['max_displacement']} / {plain['max_displacement']}")
     check(max(bounced_share, key=bounced_share.get) == "mtom",
           f"many-to-many bounces the largest share, as in Table II ({bounced_share})")
-    print(f"pabo_fat_tree_lab: {len(failures)} failed")
-    return 1 if failures else 0
+    checks.finish()
 
 
 if __name__ == "__main__":

@@ -18,6 +18,7 @@ import sys
 import tempfile
 
 from lab_run import run_fclab
+from script_checks import Checks
 
 PAPER_DROP = {500: 0.13, 1500: 44.46, 2500: 53.34}
 PAPER_MAX_DISTANCE = {500: [43.45, 56.55, 0], 1500: [14.73, 85.27, 0], 2500: [8.82, 84.14, 7.04]}
@@ -54,12 +55,8 @@ def last_held(series, column):
 def main():
     fclab, source = sys.argv[1], pathlib.Path(sys.argv[2])
     scenario = str(source / "config/lab/pabo-tree.toml")
-    failures = []
-
-    def check(ok, what):
-        print(("ok   " if ok else "FAIL ") + what)
-        if not ok:
-            failures.append(what)
+    checks = Checks()
+    check = checks.expect
 
     with tempfile.TemporaryDirectory() as tmp:
         for burst in (500, 1500, 2500):
@@ -110,8 +107,7 @@ def main():
                 within = 100.0 * sum(c for i, c in enumerate(counts) if 3 + 2 * i <= 11) / received
                 check(abs(within - 86.64) <= 2,
                       f"severe: {within:.2f} % with totalHop <= 11 (paper 86.64 %)")
-    print(f"pabo_tree_lab: {len(failures)} failed")
-    return 1 if failures else 0
+    checks.finish()
 
 
 if __name__ == "__main__":

@@ -24,6 +24,7 @@ import sys
 import tempfile
 
 from lab_run import run_fclab
+from script_checks import Checks
 
 FRAME = 1514
 LINE_BPS = 10e9
@@ -40,12 +41,8 @@ def rows(path):
 
 def main():
     fclab, source = sys.argv[1], pathlib.Path(sys.argv[2])
-    failures = []
-
-    def check(ok, what):
-        print(("ok   " if ok else "FAIL ") + what)
-        if not ok:
-            failures.append(what)
+    checks = Checks()
+    check = checks.expect
 
     with tempfile.TemporaryDirectory() as tmp:
         tmp = pathlib.Path(tmp)
@@ -149,10 +146,7 @@ def main():
             check(released is not None and all(level[t] == 0 for t in times if t >= released),
                   f"fig. 20: GFC releases H1 at {released} s, after DCQCN took over, for good")
 
-    if failures:
-        print(f"{len(failures)} failed")
-        return 1
-    return 0
+    checks.finish()
 
 
 if __name__ == "__main__":

@@ -19,6 +19,25 @@ struct PyrrhaParams {
   uint32_t max_roots = 1024;
 };
 
+// [pyrrha] of a switch (config/pyrrha_config.h): Pyrrha on one priority of every port, in
+// place of PFC there. The table's thresholds are bytes: `k_pause_bdp`/`k_resume_bdp` are
+// turned into bytes with the largest one-hop BDP of the switch's ports when the config is read.
+struct PyrrhaSettings {
+  int priority = 0;  // the class (and egress queue) Pyrrha controls
+  // Root ids name `switch_id:port` (Pyrrha §4.1); distinct per switch of a network. The lab
+  // numbers its switches itself (the topology's order).
+  uint32_t switch_id = 0;
+  PyrrhaParams table;
+  // As configured, for the log: thresholds in one-hop BDPs (0: given in bytes), and the BDP.
+  double k_pause_bdp = 0;
+  double k_resume_bdp = 0;
+  uint64_t one_hop_bdp_bytes = 0;
+  // FWD holds the OQ and IQs itself and moves their heads to the egress ring while that holds
+  // less than this: the ring and TX's head are the last stage, which the OQ's length
+  // (self-nomination) does not see, so it is kept short — a few frames.
+  uint64_t stage_bytes = 4096;
+};
+
 // One-hop BDP as the authors' ns-3 code computes it: the egress rate times twice the
 // propagation delay of the link towards the upstream (switch-mmu.cc, CheckRootPause), plus the
 // switch's own reaction time (issue 20), in bytes.

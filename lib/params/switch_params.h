@@ -15,6 +15,7 @@
 #include "params/flow_control_params.h"
 #include "params/observability_params.h"
 #include "params/pabo_params.h"
+#include "params/pyrrha_params.h"
 #include "params/priority_maps.h"
 #include "params/scheduler_params.h"
 #include "params/tagger_settings.h"
@@ -106,6 +107,7 @@ struct SwitchConfig {
   Crossbar crossbar = Crossbar::kInputTurns;  // [switch] crossbar (input-hol only)
   std::optional<TaggerSettings> tagger;       // [tagger]
   PaboParams pabo;                            // [pabo]: packet bounce
+  std::optional<PyrrhaSettings> pyrrha;       // [pyrrha]: congestion-root flow control
   EcnParams ecn;                              // [ecn]: the marking draws (profiles: per port)
   std::optional<MetricsConfig> metrics;       // [metrics]: Prometheus exposer
   std::optional<TraceConfig> trace;           // [trace]: high-resolution occupancy trace

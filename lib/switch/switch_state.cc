@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "fc/control_message.h"
+#include "pyrrha/pyrrha_message.h"
 
 namespace fcswitch {
 
@@ -38,6 +39,14 @@ SwitchState::SwitchState(int num_ports, const std::string& name_prefix, unsigned
     control_rings.push_back(dpdk::make_spsc_elem_ring(fmt::format("{}_ctl{}", name_prefix, p),
                                                       sizeof(fc::ControlMessage), 1024));
   }
+}
+
+void SwitchState::add_pyrrha_rings(const std::string& name_prefix) {
+  // Room for every port's worth of messages from a few events (a MERGE or RESUME goes to every
+  // ingress at once); FWD keeps what does not fit and tries again (PyrrhaQueues).
+  for (int p = 0; p < ports; ++p)
+    pyrrha_rings.push_back(dpdk::make_spsc_elem_ring(fmt::format("{}_pyr{}", name_prefix, p),
+                                                     sizeof(pyrrha::Message), 1024));
 }
 
 void SwitchState::charge_pabo(const PacketMeta& meta, int egress_port) {

@@ -70,6 +70,12 @@ struct SwitchState {
   // [port]: flow-control messages (fc::ControlMessage) that RX(p) decoded for the egress
   // gates of port p. RX(p) produces, TX(p) consumes.
   std::vector<dpdk::RingPtr> control_rings;
+  // [port]: Pyrrha's messages (pyrrha::Message) that FWD's congestion-root table sends out of
+  // port p (switch/pyrrha_queues.h). FWD produces, TX(p) consumes and frames them ahead of
+  // data (switch/pyrrha_framer.h). Empty unless the switch runs Pyrrha (add_pyrrha_rings).
+  std::vector<dpdk::RingPtr> pyrrha_rings;
+  void add_pyrrha_rings(const std::string& name_prefix);
+
   // Per (ingress port, priority), slot as above: 64-byte blocks received, CBFC's ABR. Written
   // by FWD only: it counts each packet it classifies and sets the count to the upstream's
   // FCTBS when a credit frame, passed in order with the data, says so.

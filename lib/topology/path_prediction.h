@@ -25,4 +25,11 @@ struct Hop {
 std::vector<Hop> predict_path(const RouteTable& routes, const Topology& topo, HostId src,
                               HostId dst, const FiveTuple& tuple, std::span<const uint32_t> seeds);
 
+// The switches a packet meets after it leaves switch `sw` by `out_port` for `dst`, near to far,
+// each with its ports (Pyrrha §4.2: its onward path). Empty when `out_port` faces a host, and
+// when the tables drop or loop the packet further on.
+std::vector<Hop> predict_onward(const RouteTable& routes, const Topology& topo, int sw,
+                                int out_port, HostId dst, const FiveTuple& tuple,
+                                std::span<const uint32_t> seeds);
+
 }  // namespace fcswitch::topology

@@ -40,8 +40,8 @@ bool RxTask::take_control(rte_mbuf* m, wire::ControlFrameKind kind, uint64_t now
             fc::ControlMessage{now, fc::ControlKind::kClassTime, static_cast<uint8_t>(i),
                                decoded.frame.opcode, decoded.frame.time[i]};
   } else if (kind == wire::ControlFrameKind::kPyrrha) {
-    // Checked here; the port's consumer acts on it (FWD's congestion-root table, a host's
-    // paused roots), and it is never forwarded as data.
+    // Checked here; where Pyrrha runs the port's consumer acts on it (FWD's congestion-root
+    // table, a host's paused roots). It is never forwarded as data.
     status = wire::decode_pyrrha(data, length).status;
   } else {
     const auto decoded = wire::decode_credit(data, length);
@@ -67,7 +67,8 @@ bool RxTask::take_control(rte_mbuf* m, wire::ControlFrameKind kind, uint64_t now
     return false;
   }
   // On to FWD, in order with the data: the ABR resync, and Pyrrha's table.
-  if (kind == wire::ControlFrameKind::kCredit || kind == wire::ControlFrameKind::kPyrrha)
+  if (kind == wire::ControlFrameKind::kCredit ||
+      (kind == wire::ControlFrameKind::kPyrrha && settings_.pass_pyrrha))
     return true;
   control_frames_.increment();
   to_free_[to_free_count_++] = m;

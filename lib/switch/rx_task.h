@@ -6,7 +6,8 @@
 // A PFC frame becomes one message per enabled priority for the egress gates of this port,
 // which TX(p) owns (through the port's control ring). A credit frame does too (its FCCL), and
 // is then passed to FWD in order with the data, so that FWD sets ABR to the FCTBS it carries
-// exactly where it falls among the packets (IBA's resynchronisation).
+// exactly where it falls among the packets (IBA's resynchronisation). Pyrrha's messages go to
+// FWD the same way where the switch runs Pyrrha (RxSettings::pass_pyrrha).
 
 #include <array>
 #include <cstdint>
@@ -30,6 +31,9 @@ struct RxSettings {
   uint16_t control_ether_type = 0x8808;  // the port's MAC Control EtherType
   uint16_t stage_opcode = 0x0101;        // buffer-based GFC stage frames, if not PFC's
   bool trust = true;                     // act on flow-control frames
+  // Pyrrha runs here: its frames go on to the port's consumer (FWD's congestion-root table, a
+  // host's paused roots) in order with the data. Elsewhere RX checks, counts and frees them.
+  bool pass_pyrrha = false;
 };
 
 class RxTask : public Task {

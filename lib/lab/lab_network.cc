@@ -14,6 +14,7 @@
 #include "core/units.h"
 #include "lab/deadlock_detector.h"
 #include "lab/flow_frame.h"
+#include "lab/lab_path_oracle.h"
 #include "lab/lab_sampler.h"
 #include "node/ecn_port_counters.h"
 #include "node/pabo_port_counters.h"
@@ -82,6 +83,8 @@ void LabNetwork::build() {
     static_fib_.push_back(node.static_fib);
   }
   routes_ = scenario_.routing.initial;
+  pyrrha_paths_ = std::make_shared<LabPathIndex>(scenario_.routing);
+  pyrrha_paths_->refresh(routes_, static_fib_);
   control_pool_ = create_control_pool(
       "lab_control", static_cast<unsigned>(kControlMbufsBase + kControlMbufsPerPort * ports), 64);
   rings_.resize(n);
@@ -110,8 +113,20 @@ void LabNetwork::build() {
         const uint32_t mtu = scenario_.nodes[i].config.ports[p].mtu;
         ports.push_back(NodePort{io(p), mac ? *mac : lab_port_mac(i, p), false, mtu ? mtu : 1500});
       }
-      switches_[i] =
-          std::make_unique<SwitchNode>(node.config, ticks_.hz, std::move(ports), control_pool_);
+      std::shared_ptr<const PyrrhaPathOracle> oracle;
+      if (node.config.pyrrha) {
+        const int sw = scenario_.routing.topology_switch[i];
+        if (!routes_ || sw < 0)
+          throw std::runtime_error(fmt::format(
+              "{}: [pyrrha] predicts paths from the lab's routes: it needs [topology] routing = "
+              "\"shortest\" or \"updown\"",
+              node.name));
+        // Root ids name the topology's switches (Pyrrha §4.1: switch-id:port-id).
+        node.config.pyrrha->switch_id = static_cast<uint32_t>(sw);
+        oracle = std::make_shared<LabPathOracle>(pyrrha_paths_, sw);
+      }
+      switches_[i] = std::make_unique<SwitchNode>(node.config, ticks_.hz, std::move(ports),
+                                                  control_pool_, RxHandoff::kRing, oracle);
     }
   }
   const uint64_t catch_up = scenario_.clock == LabClock::kWall ? ticks_.from_ns(kWallCatchUpNs) : 0;
@@ -369,6 +384,7 @@ bool LabNetwork::apply_events(uint64_t now) {
       std::erase_if(mine, [&](const config::FibEntry& e) { return replaced.count(e.mac.value); });
       mine.insert(mine.end(), event.routes.begin(), event.routes.end());
       reinstall_routes(event.node);
+      pyrrha_paths_->refresh(routes_, static_fib_);
       spdlog::info("{} ns: {} routes changed", ticks_.to_ns(now), scenario_.nodes[event.node].name);
       continue;
     }
@@ -391,6 +407,7 @@ bool LabNetwork::apply_events(uint64_t now) {
     if (!up) failed_.push_back(cut);
     if (!event.reroute) continue;
     routes_ = routing.routes(failed_);
+    pyrrha_paths_->refresh(routes_, static_fib_);
     for (size_t node = 0; node < switches_.size(); ++node)
       if (switches_[node]) reinstall_routes(static_cast<int>(node));
   }

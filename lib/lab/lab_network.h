@@ -27,6 +27,7 @@
 #include "lab/host_sink.h"
 #include "lab/lab_host.h"
 #include "lab/lab_link.h"
+#include "lab/lab_path_oracle.h"
 #include "lab/lab_result.h"
 #include "lab/lab_scenario.h"
 #include "lab/lab_schedule.h"
@@ -92,6 +93,8 @@ class LabNetwork {
   std::vector<topology::SwitchLink> failed_;               // switch-to-switch links cut by events
   std::optional<topology::RouteTable> routes_;             // as now routed ([topology] routing)
   std::vector<std::vector<config::FibEntry>> static_fib_;  // per node: routes that win
+  // What Pyrrha's switches predict paths from: routes_ with static_fib_ over them.
+  std::shared_ptr<LabPathIndex> pyrrha_paths_;
 };
 
 }  // namespace fcswitch::lab

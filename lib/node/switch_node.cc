@@ -51,12 +51,14 @@ SwitchNode::SwitchNode(const config::SwitchConfig& config, uint64_t tick_hz, RxH
 
 SwitchNode::SwitchNode(const config::SwitchConfig& config, uint64_t tick_hz,
                        std::vector<NodePort> ports, rte_mempool* shared_control_pool,
-                       RxHandoff handoff)
+                       RxHandoff handoff,
+                       std::shared_ptr<const PyrrhaPathOracle> pyrrha_oracle)
     : config_(config),
       ticks_{tick_hz ? tick_hz : rte_get_tsc_hz()},
       control_pool_(shared_control_pool),
       owns_control_pool_(false),
       ports_(std::move(ports)),
+      pyrrha_oracle_(std::move(pyrrha_oracle)),
       shutdown_drops_(static_cast<int>(config.ports.size())) {
   if (ports_.size() != config.ports.size())
     throw std::runtime_error(fmt::format("switch {}: {} ports configured, {} given", config.name,
@@ -101,13 +103,28 @@ void SwitchNode::build(RxHandoff handoff) {
   fwd.pabo_seed = config.pabo.seed ? config.pabo.seed : name_seed(config.name);
   for (const auto& port : config.ports) fwd.ecn.push_back(port.ecn);
   fwd.ecn_seed = config.ecn.seed ? config.ecn.seed : name_seed(config.name + "/ecn");
+  if (config.pyrrha) {
+    if (!pyrrha_oracle_)
+      throw std::runtime_error(
+          "[pyrrha] needs the onward path of every packet (Pyrrha §4.2), which only fclab "
+          "predicts today (from its routes): fcswitch cannot run Pyrrha yet");
+    state_->add_pyrrha_rings(prefix);
+    fwd.pyrrha = config.pyrrha;
+    fwd.pyrrha_oracle = pyrrha_oracle_;
+    for (int p = 0; p < n; ++p) fwd.host_ports.push_back(pyrrha_oracle_->faces_host(p));
+    const config::PyrrhaSettings& py = *config.pyrrha;
+    spdlog::info("{}: Pyrrha on priority {} as switch {}: K_pause {} bytes, K_resume {} bytes "
+                 "(one-hop BDP {} bytes), {} isolation queues per port",
+                 config.name, py.priority, py.switch_id, py.table.k_pause_bytes,
+                 py.table.k_resume_bytes, py.one_hop_bdp_bytes, py.table.max_isolation_queues);
+  }
 
   for (int p = 0; p < n; ++p) {
     const auto& port = config.ports[p];
     rx_tasks_.push_back(
         std::make_unique<RxTask>("rx:" + port.name, p, *ports_[p].io,
                                  RxSettings{port.control_ether_type, port.flow_control.stage_opcode,
-                                            port.flow_control.trust},
+                                            port.flow_control.trust, config.pyrrha.has_value()},
                                  *state_));
     tx_tasks_.push_back(std::make_unique<TxTask>(
         "tx:" + port.name, p, *ports_[p].io, !ports_[p].pads_short_frames, port.scheduler,

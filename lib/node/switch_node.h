@@ -54,8 +54,10 @@ class SwitchNode {
   // On ports made elsewhere (the lab's rings), one per config port, in order, with mempools
   // that outlive the node (the lab's, shared by every node: a mempool per node would spend
   // DPDK's 2560 memzones on a few hundred switches). Frames are copied into their own pool.
+  // `pyrrha_oracle`: the onward paths of packets, which a switch running [pyrrha] needs.
   SwitchNode(const config::SwitchConfig& config, uint64_t tick_hz, std::vector<NodePort> ports,
-             rte_mempool* shared_control_pool, RxHandoff handoff = RxHandoff::kRing);
+             rte_mempool* shared_control_pool, RxHandoff handoff = RxHandoff::kRing,
+             std::shared_ptr<const PyrrhaPathOracle> pyrrha_oracle = nullptr);
   ~SwitchNode();
 
   // Worker lcore i runs lcore_tasks()[i], per the config's layout.
@@ -155,6 +157,7 @@ class SwitchNode {
   bool owns_control_pool_ = true;
   std::vector<std::unique_ptr<dpdk::EthPort>> eth_ports_;  // empty on ports made elsewhere
   std::vector<NodePort> ports_;
+  std::shared_ptr<const PyrrhaPathOracle> pyrrha_oracle_;  // null: no [pyrrha]
   std::unique_ptr<SwitchState> state_;
   std::unique_ptr<L2Fib> fib_;
   std::vector<std::unique_ptr<RxTask>> rx_tasks_;

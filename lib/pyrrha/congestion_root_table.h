@@ -79,6 +79,11 @@ class CongestionRootTable {
   QueueChoice classify(uint16_t egress, std::span<const PathHop> path) const {
     return match_from(egress, path, 0);
   }
+  // Where the head of IQ `q` would go if it left now (Pyrrha §4.3: the farther roots, then
+  // the OQ): what `dequeued` will return, without leaving.
+  QueueChoice next_after(uint16_t egress, QueueChoice q, std::span<const PathHop> path) const {
+    return q.output() ? QueueChoice{} : match_from(egress, path, q.level);
+  }
   // A packet from `ingress` joined queue `q` of `egress`. OQ: self-nomination above K_pause.
   // IQ: the (root, ingress) count; above K_pause, PAUSE(root) to the ingress.
   std::span<const Message> enqueued(uint16_t egress, QueueChoice q, uint16_t ingress,

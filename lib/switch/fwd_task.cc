@@ -18,6 +18,7 @@
 #include "wire/ecn_mark.h"
 #include "wire/frame_header.h"
 #include "wire/pabo_shim.h"
+#include "wire/pyrrha_frame.h"
 #include "wire/ttl_decrement.h"
 
 namespace fcswitch {
@@ -79,6 +80,13 @@ FwdTask::FwdTask(const FwdSettings& settings, SwitchState& state, L2Fib& fib)
     }
   }
   if (!ecn_profiles_.empty()) ecn_marker_.emplace(settings.ecn_seed);
+  if (settings.pyrrha) {
+    if (settings.input_queued || has_priority(settings.pabo_priorities, settings.pyrrha->priority))
+      throw std::invalid_argument("Pyrrha needs output queueing and a priority without PABO");
+    pyrrha_ = std::make_unique<PyrrhaQueues>(*settings.pyrrha, settings.pyrrha_oracle,
+                                             settings.host_ports, state);
+    pyrrha_queue_ = settings.pyrrha->priority;
+  }
   handoffs_.resize(state.ports);
   for (int in = 0; in < state.ports; ++in)
     flood_last_.push_back(in == state.ports - 1 ? state.ports - 2 : state.ports - 1);
@@ -121,10 +129,10 @@ bool FwdTask::poll(uint64_t now_tsc) {
     // Stages hold at most one input burst: a packet is copied at most once per port.
     flush();
   }
-  if (inputs_) {
-    busy |= serve_inputs();
-    held_.set(inputs_->packets());
-  }
+  if (inputs_) busy |= serve_inputs();
+  if (pyrrha_) busy |= pyrrha_->serve();
+  if (inputs_ || pyrrha_)
+    held_.set((inputs_ ? inputs_->packets() : 0) + (pyrrha_ ? pyrrha_->held_packets() : 0));
   next_input_ = (next_input_ + 1) % state_.ports;
   return busy;
 }
@@ -239,9 +247,9 @@ unsigned FwdTask::take_held(rte_mbuf** out, unsigned max) {
     }
     handoff->count.store(static_cast<uint16_t>(left), std::memory_order_relaxed);
   }
-  if (!inputs_ || n == max) return n;
-  n += inputs_->take(out + n, max - n);
-  held_.set(inputs_->packets());
+  if (pyrrha_ && n < max) n += pyrrha_->take_held(out + n, max - n);
+  if (inputs_ && n < max) n += inputs_->take(out + n, max - n);
+  held_.set((inputs_ ? inputs_->packets() : 0) + (pyrrha_ ? pyrrha_->held_packets() : 0));
   return n;
 }
 
@@ -305,6 +313,9 @@ void FwdTask::forward_burst(rte_mbuf** pkts, unsigned n, int in_port, bool cold)
       case Fate::kCredit:
         resynchronise(m, in_port);
         break;
+      case Fate::kPyrrha:
+        take_pyrrha(m, in_port);
+        break;
       case Fate::kRunt:
         drop(m, in_port, DropReason::kRunt);
         break;
@@ -322,11 +333,13 @@ void FwdTask::forward_burst(rte_mbuf** pkts, unsigned n, int in_port, bool cold)
 }
 
 FwdTask::Fate FwdTask::link_local_fate(rte_mbuf* m) const {
-  // RX passes on, of the link-constrained frames, only the credit frames it accepted.
-  return wire::control_frame_kind(rte_pktmbuf_mtod(m, const uint8_t*), rte_pktmbuf_data_len(m),
-                                  0) == wire::ControlFrameKind::kCredit
-             ? Fate::kCredit
-             : Fate::kLinkLocal;
+  // RX passes on, of the link-constrained frames, only the credit frames it accepted, and
+  // Pyrrha's where the switch runs it.
+  const auto kind = wire::control_frame_kind(rte_pktmbuf_mtod(m, const uint8_t*),
+                                             rte_pktmbuf_data_len(m), 0);
+  if (kind == wire::ControlFrameKind::kCredit) return Fate::kCredit;
+  if (kind == wire::ControlFrameKind::kPyrrha && pyrrha_) return Fate::kPyrrha;
+  return Fate::kLinkLocal;
 }
 
 // forward() and admit() are inlined into forward_burst (one call each per packet was ~25
@@ -430,7 +443,9 @@ FwdTask::Fate FwdTask::link_local_fate(rte_mbuf* m) const {
   // The ring's room is read when the stage is first used in the burst, and again only when
   // that says full: a packet is refused only if a read at that moment refuses it. (An
   // input-queued switch holds the packet in its input FIFO until the ring has room.)
-  if (!inputs_ && (stage.count == 0 || stage.count >= stage.room)) {
+  // Pyrrha's queue: held in its OQ or an IQ (switch/pyrrha_queues.h), moved on by serve().
+  const bool pyrrha = queue == pyrrha_queue_;
+  if (!inputs_ && !pyrrha && (stage.count == 0 || stage.count >= stage.room)) {
     rte_ring* ring = bounce_subqueue ? state_.bounce_rings[out_port][queue].get()
                                      : state_.egress_ring(out_port, queue, in_port);
     stage.room = static_cast<uint16_t>(std::min<unsigned>(rte_ring_free_count(ring), kBurstSize));
@@ -460,6 +475,11 @@ FwdTask::Fate FwdTask::link_local_fate(rte_mbuf* m) const {
   admitted_bytes_[slot].add(bytes);
   if (inputs_) {
     inputs_->push(slot, m, static_cast<uint16_t>(out_port));
+    return true;
+  }
+  if (pyrrha) [[unlikely]] {
+    // Every Pyrrha packet comes through admit(), which passes its header.
+    pyrrha_->hold(m, in_port, out_port, *ecn_header);
     return true;
   }
   if (stage.count == 0) touched_stages_.push_back(stage_index);
@@ -569,6 +589,14 @@ void FwdTask::resynchronise(rte_mbuf* m, int in_port) {
       wire::decode_credit(rte_pktmbuf_mtod(m, const uint8_t*), rte_pktmbuf_data_len(m));
   state_.resynchronise(in_port, decoded.frame);
   credit_frames_[in_port].increment();
+  to_free_.push_back(m);
+}
+
+void FwdTask::take_pyrrha(rte_mbuf* m, int in_port) {
+  // RX checked it (decode_pyrrha); it came behind the data the sender sent before it.
+  const auto decoded =
+      wire::decode_pyrrha(rte_pktmbuf_mtod(m, const uint8_t*), rte_pktmbuf_data_len(m));
+  pyrrha_->received(in_port, decoded.frame);
   to_free_.push_back(m);
 }
 

@@ -38,6 +38,8 @@
 #include "switch/l2_fib.h"
 #include "switch/pabo_counters.h"
 #include "switch/priority_classifier.h"
+#include "switch/pyrrha_path_oracle.h"
+#include "switch/pyrrha_queues.h"
 #include "switch/shared_buffer_policy.h"
 #include "switch/switch_state.h"
 #include "switch/tagger_stage.h"
@@ -70,6 +72,11 @@ struct FwdSettings {
   // profile (empty, or no queues: none), and the seed of the draws.
   std::vector<config::PortEcn> ecn;
   uint64_t ecn_seed = 0;
+  // Pyrrha (Pyrrha §4) on one priority: its table and queues (switch/pyrrha_queues.h), the
+  // onward paths of packets, and which ports face hosts.
+  std::optional<config::PyrrhaSettings> pyrrha;
+  std::shared_ptr<const PyrrhaPathOracle> pyrrha_oracle;
+  std::vector<bool> host_ports;
 };
 
 class FwdTask : public Task {
@@ -100,7 +107,7 @@ class FwdTask : public Task {
   uint64_t handed_over() const;
 
   uint64_t processed() const { return processed_.read(); }
-  // Packets admitted and waiting in the input FIFOs (input-queued only; 0 otherwise).
+  // Packets admitted and waiting in the input FIFOs (input-queued) or Pyrrha's queues.
   uint64_t held() const { return held_.read(); }
   // Control thread, after the lcores have stopped: hands back what the input FIFOs hold, and
   // what RX handed over that FWD did not take (with its ingress port in the metadata).
@@ -113,6 +120,8 @@ class FwdTask : public Task {
   const PaboCounters& pabo() const { return pabo_counters_; }
   const EcnCounters& ecn() const { return ecn_counters_; }
   const TaggerStage* tagger() const { return tagger_.get(); }
+  // Pyrrha's table and queues; null when the switch does not run Pyrrha.
+  const PyrrhaQueues* pyrrha() const { return pyrrha_.get(); }
   // The lab's virtual clock polls a switch only when it has work (LabSchedule); before each
   // poll it puts the input rotation where `poll_index` polls would have left it, so that the
   // order FWD serves its inputs in does not depend on how many idle polls were skipped.
@@ -127,7 +136,7 @@ class FwdTask : public Task {
   struct Stage;  // packets bound for one (egress port, queue), flushed after each input burst
 
   // What the first pass over a burst found a packet to be.
-  enum class Fate : uint8_t { kForward, kCredit, kRunt, kMalformed, kOversize, kLinkLocal };
+  enum class Fate : uint8_t { kForward, kCredit, kPyrrha, kRunt, kMalformed, kOversize, kLinkLocal };
 
   // `cold`: the burst came through a ring (from another lcore): prefetch it as it is parsed.
   void forward_burst(rte_mbuf** pkts, unsigned n, int in_port, bool cold);
@@ -178,6 +187,7 @@ class FwdTask : public Task {
   void read_ingress_released(int slot, int priority);
   void drop(rte_mbuf* m, int in_port, DropReason reason);
   void resynchronise(rte_mbuf* m, int in_port);
+  void take_pyrrha(rte_mbuf* m, int in_port);
   void flush();
   bool serve_inputs();
   bool match_egress_round_robin();
@@ -231,6 +241,8 @@ class FwdTask : public Task {
   std::vector<int> touched_stages_;      // which stages hold packets
   std::vector<rte_mbuf*> to_free_;       // dropped in this burst, freed together
   std::unique_ptr<InputQueues> inputs_;  // input-queued only
+  std::unique_ptr<PyrrhaQueues> pyrrha_;
+  int pyrrha_queue_ = -1;  // the egress queue Pyrrha holds; -1: none
   // [port]: RX(port)'s bursts, when it runs on FWD's lcore; null: through the fwd ring.
   std::vector<std::unique_ptr<BurstHandoff>> handoffs_;
   // Per stage: what its egress ring can still take in this poll, valid when room_poll_ is

@@ -27,6 +27,8 @@ class PyrrhaPathOracle {
   virtual size_t onward_path(int egress, const wire::MacAddress& dst,
                              const topology::FiveTuple& tuple,
                              std::span<pyrrha::PathHop> out) const = 0;
+  // Port `port` of this switch faces a host (the table's leaf rule: hosts send no DEALLOC).
+  virtual bool faces_host(int port) const = 0;
 };
 
 }  // namespace fcswitch

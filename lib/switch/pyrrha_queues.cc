@@ -173,7 +173,7 @@ bool PyrrhaQueues::serve_port(int port) {
   // What waits beyond our queues: the egress ring, TX's head and what the NIC has not taken.
   uint64_t stage = depth > p.held_bytes ? depth - p.held_bytes : 0;
   unsigned room = std::min<unsigned>(rte_ring_free_count(ring), kBurstSize);
-  size_t idle = 0;  // queues visited in a row that sent nothing
+  size_t idle = 0;  // queues visited in a row that may not send (paused, or order)
   while (!p.active.empty() && stage < stage_bytes_ && room > 0 && idle < p.active.size()) {
     if (p.turn >= p.active.size()) p.turn = 0;
     const size_t q = p.active[p.turn];
@@ -182,32 +182,39 @@ bool PyrrhaQueues::serve_port(int port) {
       // Emptied by advance_tiers (or by the last turn): out of the round until it holds again.
       p.listed[q] = false;
       p.deficit[q] = 0;
+      p.turn_started = false;
       p.active.erase(p.active.begin() + static_cast<std::ptrdiff_t>(p.turn));
+      idle = 0;  // the round is smaller: count the visits that send nothing afresh
       continue;
     }
     const bool paused = q != 0 && !table_.may_dequeue(egress, static_cast<uint16_t>(q - 1));
     if (paused || !may_leave(p, q)) {
       if (!paused) ++order_waits_local_;
       p.deficit[q] = 0;  // a queue that cannot send does not save up turns
+      p.turn_started = false;
       ++p.turn;
       ++idle;
       continue;
     }
-    // A new turn gets one quantum; a turn cut short by the stage keeps what it has left.
-    if (p.deficit[q] < fifo.front().bytes) p.deficit[q] += kQuantumBytes;
-    bool sent = false;
+    // A turn gets one quantum; a turn the stage cut short goes on with what it has left.
+    if (!p.turn_started) {
+      p.deficit[q] += kQuantumBytes;
+      p.turn_started = true;
+    }
     while (!fifo.empty() && fifo.front().bytes <= p.deficit[q] && stage < stage_bytes_ &&
            room > 0 && may_leave(p, q)) {
       p.deficit[q] -= fifo.front().bytes;
       stage += fifo.front().bytes;
       --room;
       send_head(port, q);
-      sent = true;
     }
     if (stage >= stage_bytes_ || room == 0) break;  // its turn goes on next time
+    p.turn_started = false;
     if (fifo.empty()) p.deficit[q] = 0;
     ++p.turn;
-    idle = sent ? 0 : idle + 1;
+    // A queue that may send but whose head is larger than its deficit sends in a later turn
+    // (its deficit grows each turn): only queues that may not send count as idle.
+    idle = 0;
   }
   if (to_ring_.empty()) return false;
   // Always fits: `room` was read from the ring, whose only producer is FWD.

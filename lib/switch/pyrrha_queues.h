@@ -124,6 +124,7 @@ class PyrrhaQueues {
     std::vector<uint16_t> active;    // queues holding packets, in round-robin order
     std::vector<bool> listed;        // per queue: in `active`
     size_t turn = 0;                 // the position in `active` whose turn it is
+    bool turn_started = false;       // that queue has had its quantum for this turn
     uint64_t held_bytes = 0;         // in all its queues
     uint64_t next_arrival = 0;
   };

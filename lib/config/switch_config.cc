@@ -16,6 +16,7 @@
 #include "config/flow_control_config.h"
 #include "config/pabo_config.h"
 #include "config/plain_name.h"
+#include "config/pyrrha_config.h"
 #include "config/queue_list.h"
 #include "config/table_reader.h"
 #include "config/text_file.h"
@@ -667,6 +668,7 @@ SwitchConfig read_switch_config(const toml::table& root, const std::string& file
   read_buffer(reader, config);
   read_flow_control(reader, port_tables.flow_control, config);  // needs ports, buffer, priorities
   read_pabo(reader, config);                  // needs flow control, tagger, queueing
+  read_pyrrha(reader, config);                // needs flow control, tagger, queueing, PABO
   read_ecn(reader, port_tables.ecn, config);  // needs ports and PABO
   read_fib(reader, config);
   read_layout(reader, config);

@@ -1,0 +1,207 @@
+#include "config/pyrrha_config.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "core/tick_rate.h"
+#include "core/traffic_class.h"
+#include "core/units.h"
+
+namespace fcswitch::config {
+
+namespace {
+
+// Thresholds in one-hop BDPs: the paper's are 1 and 2 (NOTES.md "Pyrrha"); a million keeps
+// the product in a uint64_t for any BDP a port can have (400 Gb/s × 60 s response time).
+constexpr double kMaxThresholdBdps = 1e6;
+// As the other byte sizes of a switch ([buffer], [pabo]): far above any switch's buffer.
+constexpr uint64_t kMaxThresholdBytes = uint64_t{1} << 34;
+// Pyrrha §6's switches have about 100 isolation queues per port; 4096 is far above what a
+// scheduler scans per pass.
+constexpr int64_t kMaxIsolationQueues = 4096;
+constexpr int64_t kMaxRoots = 1'000'000;
+constexpr uint64_t kMinStageBytes = 64;  // one minimum frame with its FCS
+constexpr uint64_t kMaxStageBytes = uint64_t{16} << 20;
+
+// The paper's evaluation: K_pause = 2, K_resume = 1 one-hop BDPs (NOTES.md "Pyrrha").
+constexpr double kDefaultPauseBdps = 2;
+constexpr double kDefaultResumeBdps = 1;
+
+// One threshold, given in one-hop BDPs or in bytes (never both).
+struct Threshold {
+  std::string_view bdp_key;
+  std::string_view bytes_key;
+  std::optional<double> bdps;
+  std::optional<uint64_t> bytes;
+  bool ok = true;
+
+  // The key the file gave it under; empty for the default.
+  std::string_view given_key() const {
+    return bdps ? bdp_key : bytes ? bytes_key : std::string_view();
+  }
+};
+
+Threshold read_threshold(TableReader& reader, std::string_view bdp_key,
+                         std::string_view bytes_key) {
+  Threshold t{bdp_key, bytes_key, std::nullopt, std::nullopt, true};
+  t.bdps = reader.number(bdp_key, 0, kMaxThresholdBdps);
+  if (t.bdps && *t.bdps <= 0) {
+    reader.refuse(bdp_key, "a number of one-hop BDPs > 0 (a queue pauses above it)");
+    t.bdps.reset();
+  }
+  t.bytes = reader.bytes(bytes_key, 1, kMaxThresholdBytes);
+  // A key that is there but was not taken is a problem already: compare nothing with it.
+  t.ok = t.bdps.has_value() == reader.has(bdp_key) && t.bytes.has_value() == reader.has(bytes_key);
+  if (t.bdps && t.bytes) {
+    reader.refuse(
+        bytes_key,
+        fmt::format("either {} (one-hop BDPs) or {} (bytes), not both", bdp_key, bytes_key),
+        fmt::format("{} = {} as well", bdp_key, *t.bdps));
+    t.ok = false;
+  }
+  return t;
+}
+
+// "131000 bytes (2 × the 65500-byte one-hop BDP)", or "200000 bytes" when given in bytes.
+std::string describe_threshold(uint64_t bytes, double bdps, uint64_t one_hop_bdp_bytes) {
+  if (bdps == 0) return fmt::format("{} bytes", bytes);
+  return fmt::format("{} bytes ({} × the {}-byte one-hop BDP)", bytes, bdps, one_hop_bdp_bytes);
+}
+
+std::string_view queueing_name(Queueing queueing) {
+  switch (queueing) {
+    case Queueing::kOutput:
+      return "output";
+    case Queueing::kInputFair:
+      return "input-fair";
+    case Queueing::kInputHol:
+      return "input-hol";
+  }
+  return "?";
+}
+
+// What keeps Pyrrha off `priority`, each refusal pinned to the key.
+void refuse_conflicts(TableReader& reader, const SwitchConfig& config, int priority) {
+  if (has_priority(config.pabo.priorities, priority))
+    reader.refuse("priority",
+                  "a priority PABO does not bounce on: Pyrrha holds a root's packets upstream, "
+                  "PABO sends them back",
+                  fmt::format("{}, one of [pabo] priorities", priority));
+  // Pyrrha pauses per congestion root instead of per port and priority (Pyrrha §4): a PFC
+  // (or CBFC, GFC) engine on the same queue would pause the victims Pyrrha keeps moving.
+  const PortConfig* first = nullptr;
+  const fc::EngineDescriptor* engine = nullptr;
+  int others = 0;
+  for (const PortConfig& port : config.ports) {
+    const fc::EngineDescriptor* e = port.flow_control.priorities[priority].engine;
+    if (!e) continue;
+    if (first) {
+      ++others;
+    } else {
+      first = &port;
+      engine = e;
+    }
+  }
+  if (first)
+    reader.refuse(
+        "priority",
+        "a priority whose flow-control engine is \"none\" on every port: Pyrrha "
+        "replaces PFC on its priority",
+        fmt::format("{}: port {} runs \"{}\"{}", priority, first->name, engine->name,
+                    others ? fmt::format(" (as do {} other port{})", others, others > 1 ? "s" : "")
+                           : std::string()));
+  if (config.tagger)
+    reader.refuse("priority",
+                  "no [tagger]: Tagger rewrites the queue a packet joins, so it would leave "
+                  "Pyrrha's queues or enter them at one hop and not the next",
+                  "[tagger] is set");
+  if (config.queueing != Queueing::kOutput)
+    reader.refuse("priority",
+                  "[switch] queueing = \"output\": a congestion root is an output queue above "
+                  "K_pause (Pyrrha §4.1)",
+                  fmt::format("queueing = \"{}\"", queueing_name(config.queueing)));
+}
+
+}  // namespace
+
+uint64_t largest_one_hop_bdp_bytes(const SwitchConfig& config) {
+  // 128 bits: a rate (< 2^39 b/s) times a response time (< 2^36 ns) does not fit in 64.
+  constexpr unsigned __int128 kBitNsPerByte = kBitsPerByte * kNsPerSecond;
+  uint64_t largest = 0;
+  for (const PortConfig& port : config.ports) {
+    const unsigned __int128 bit_ns =
+        static_cast<unsigned __int128>(port.rate_bps) * port.flow_control.response_time_ns;
+    largest =
+        std::max(largest, static_cast<uint64_t>((bit_ns + kBitNsPerByte - 1) / kBitNsPerByte));
+  }
+  return largest;
+}
+
+uint64_t bdps_to_bytes(double bdps, uint64_t one_hop_bdp_bytes) {
+  const double product = bdps * static_cast<double>(one_hop_bdp_bytes);
+  const double nearest = std::round(product);
+  const double bytes =
+      std::abs(product - nearest) <= nearest * 1e-12 ? nearest : std::ceil(product);
+  return std::max<uint64_t>(1, static_cast<uint64_t>(bytes));
+}
+
+void read_pyrrha(TableReader& root, SwitchConfig& config) {
+  const toml::table* table = root.table("pyrrha");
+  if (!table) return;
+  TableReader reader(*table, "pyrrha", root.problems());
+  PyrrhaSettings s;
+  const auto priority = reader.integer("priority", 0, kNumPriorities - 1, true);
+  if (priority) s.priority = static_cast<int>(*priority);
+  if (auto id = reader.integer("switch_id", 0, UINT32_MAX))
+    s.switch_id = static_cast<uint32_t>(*id);
+
+  const Threshold pause = read_threshold(reader, "k_pause", "k_pause_bytes");
+  const Threshold resume = read_threshold(reader, "k_resume", "k_resume_bytes");
+  s.one_hop_bdp_bytes = largest_one_hop_bdp_bytes(config);
+  auto fill = [&](const Threshold& t, double default_bdps, double& bdps, uint64_t& bytes) {
+    if (t.bytes) {
+      bdps = 0;  // given in bytes (PyrrhaSettings)
+      bytes = *t.bytes;
+    } else {
+      bdps = t.bdps.value_or(default_bdps);
+      bytes = bdps_to_bytes(bdps, s.one_hop_bdp_bytes);
+    }
+  };
+  fill(pause, kDefaultPauseBdps, s.k_pause_bdp, s.table.k_pause_bytes);
+  fill(resume, kDefaultResumeBdps, s.k_resume_bdp, s.table.k_resume_bytes);
+
+  if (auto n = reader.integer("max_isolation_queues", 1, kMaxIsolationQueues))
+    s.table.max_isolation_queues = static_cast<uint16_t>(*n);
+  if (auto n = reader.integer("max_roots", 1, kMaxRoots))
+    s.table.max_roots = static_cast<uint32_t>(*n);
+  if (auto b = reader.bytes("stage_bytes", kMinStageBytes, kMaxStageBytes)) s.stage_bytes = *b;
+
+  // Hysteresis: PAUSE above K_pause (Pyrrha §4.1), RESUME below K_resume (§4.3). Checked on
+  // the bytes, so a BDP form and a byte form are compared as the table will. The ranges above
+  // leave the thresholds' order the one problem the table can have. A switch with no ports
+  // has no BDP (and a problem of its own already).
+  if (pause.ok && resume.ok && !config.ports.empty()) {
+    if (pyrrha_params_problem(s.table)) {
+      const std::string_view key =
+          !resume.given_key().empty() ? resume.given_key() : pause.given_key();
+      reader.refuse(
+          key,
+          "K_resume below K_pause (PAUSE above K_pause, RESUME below K_resume: Pyrrha §4.1, "
+          "§4.3)",
+          fmt::format(
+              "k_resume {} and k_pause {}",
+              describe_threshold(s.table.k_resume_bytes, s.k_resume_bdp, s.one_hop_bdp_bytes),
+              describe_threshold(s.table.k_pause_bytes, s.k_pause_bdp, s.one_hop_bdp_bytes)));
+    }
+  }
+  if (priority) refuse_conflicts(reader, config, s.priority);
+  reader.reject_unknown_keys();
+  config.pyrrha = s;
+}
+
+}  // namespace fcswitch::config

@@ -1,0 +1,323 @@
+// [pyrrha]: the defaults (the paper's K_pause = 2, K_resume = 1 one-hop BDPs, 100 isolation
+// queues), the one-hop BDP (the largest port rate × τ / 8 of the switch) and the thresholds it
+// turns into bytes, the byte forms, and each refusal with its place, key, expected and found.
+// tests/configs/bad/pyrrha_*.toml hold one file per refusal as well.
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "config/config_error.h"
+#include "config/pyrrha_config.h"
+#include "config/switch_config.h"
+
+namespace fcswitch::config {
+namespace {
+
+// One 100 Gb/s port with GFC Eq. 6's τ (5.24 µs): a one-hop BDP of 100e9 × 5.24e-6 / 8 =
+// 65 500 bytes. `pyrrha` is the section's body.
+std::string with_one_100g_port(const std::string& pyrrha) {
+  return R"([[ports]]
+name = "p0"
+device = "net_null0"
+rate = "100Gbps"
+[pyrrha]
+)" + pyrrha;
+}
+
+// The problems a file is refused with (none: it was accepted).
+std::vector<std::string> problems(const std::string& text) {
+  try {
+    parse_switch_config(text, "p.toml");
+  } catch (const ConfigError& error) {
+    return error.problems();
+  }
+  return {};
+}
+
+TEST(PyrrhaConfig, NoSectionNoPyrrha) {
+  const SwitchConfig c =
+      parse_switch_config("[[ports]]\nname = \"a\"\ndevice = \"net_null0\"\n", "none.toml");
+  EXPECT_FALSE(c.pyrrha.has_value());
+}
+
+TEST(PyrrhaConfig, DefaultsAreThePapersInOneHopBdps) {
+  const SwitchConfig c = parse_switch_config(with_one_100g_port("priority = 2\n"), "d.toml");
+  ASSERT_TRUE(c.pyrrha.has_value());
+  const PyrrhaSettings& s = *c.pyrrha;
+  EXPECT_EQ(s.priority, 2);
+  EXPECT_EQ(s.switch_id, 0u);
+  EXPECT_EQ(c.ports[0].flow_control.response_time_ns, 5'240u);  // GFC Eq. 6 at 100 Gb/s
+  EXPECT_EQ(s.one_hop_bdp_bytes, 65'500u);
+  EXPECT_DOUBLE_EQ(s.k_pause_bdp, 2);
+  EXPECT_DOUBLE_EQ(s.k_resume_bdp, 1);
+  EXPECT_EQ(s.table.k_pause_bytes, 131'000u);
+  EXPECT_EQ(s.table.k_resume_bytes, 65'500u);
+  EXPECT_EQ(s.table.max_isolation_queues, 100);
+  EXPECT_EQ(s.table.max_roots, 1024u);
+  EXPECT_EQ(s.stage_bytes, 4096u);
+  EXPECT_EQ(pyrrha_params_problem(s.table), nullptr);
+}
+
+TEST(PyrrhaConfig, TheBdpIsTheLargestOverThePortsAndItsResponseTime) {
+  // p0: 10 Gb/s × 90 µs / 8 = 112 500 bytes; p1: 100 Gb/s × 5.24 µs / 8 = 65 500 bytes.
+  const SwitchConfig c = parse_switch_config(R"(
+[[ports]]
+name = "p0"
+device = "net_null0"
+rate = "10Gbps"
+[ports.flow_control]
+response_time = "90us"
+[[ports]]
+name = "p1"
+device = "net_null1"
+rate = "100Gbps"
+[pyrrha]
+priority = 5
+switch_id = 4294967295
+k_pause = 1.5
+k_resume = 0.5
+max_isolation_queues = 4096
+max_roots = 1000000
+stage_bytes = "16MiB"
+)",
+                                             "bdp.toml");
+  const PyrrhaSettings& s = *c.pyrrha;
+  EXPECT_EQ(s.one_hop_bdp_bytes, 112'500u);
+  EXPECT_EQ(s.table.k_pause_bytes, 168'750u);
+  EXPECT_EQ(s.table.k_resume_bytes, 56'250u);
+  EXPECT_DOUBLE_EQ(s.k_pause_bdp, 1.5);
+  EXPECT_DOUBLE_EQ(s.k_resume_bdp, 0.5);
+  EXPECT_EQ(s.switch_id, 4'294'967'295u);
+  EXPECT_EQ(s.table.max_isolation_queues, 4096);
+  EXPECT_EQ(s.table.max_roots, 1'000'000u);
+  EXPECT_EQ(s.stage_bytes, 16u << 20);
+}
+
+TEST(PyrrhaConfig, BdpAndThresholdsRoundUp) {
+  // 1 Gb/s × 1001 ns = 1001 bits: 125.125 bytes, so 126; 1.1 × 126 = 138.6, so 139.
+  const SwitchConfig c = parse_switch_config(R"(
+[[ports]]
+name = "p0"
+device = "net_null0"
+rate = "1Gbps"
+[ports.flow_control]
+response_time = 1001
+[pyrrha]
+priority = 0
+k_pause = 1.1
+k_resume = 0.001
+)",
+                                             "round.toml");
+  EXPECT_EQ(c.pyrrha->one_hop_bdp_bytes, 126u);
+  EXPECT_EQ(c.pyrrha->table.k_pause_bytes, 139u);
+  EXPECT_EQ(c.pyrrha->table.k_resume_bytes, 1u) << "0.126 bytes: at least one";
+}
+
+TEST(PyrrhaConfig, BdpsToBytesIgnoresBinaryNoiseButRoundsUpRealFractions) {
+  EXPECT_EQ(bdps_to_bytes(1.1, 1000), 1100u) << "1.1 × 1000 is 1100.0000000000002 in binary";
+  EXPECT_EQ(bdps_to_bytes(0.3, 10), 3u) << "0.30000000000000004 × 10";
+  EXPECT_EQ(bdps_to_bytes(0.5, 65'501), 32'751u);
+  EXPECT_EQ(bdps_to_bytes(2, 65'500), 131'000u);
+  EXPECT_EQ(bdps_to_bytes(1e-6, 1000), 1u);
+  EXPECT_EQ(bdps_to_bytes(2, 0), 1u);
+  // The largest a config allows: 1e6 BDPs of 400 Gb/s × 60 s.
+  EXPECT_EQ(bdps_to_bytes(1e6, 3'000'000'000'000), 3'000'000'000'000'000'000u);
+}
+
+TEST(PyrrhaConfig, LargestBdpDoesNotOverflowAtTheLargestRateAndResponseTime) {
+  SwitchConfig c;
+  c.ports.resize(2);
+  c.ports[0].rate_bps = 400'000'000'000;
+  c.ports[0].flow_control.response_time_ns = 60'000'000'000;  // 2.4e22 bit·ns
+  c.ports[1].rate_bps = 10'000'000'000;
+  c.ports[1].flow_control.response_time_ns = 7'400;
+  EXPECT_EQ(largest_one_hop_bdp_bytes(c), 3'000'000'000'000u);
+  EXPECT_EQ(largest_one_hop_bdp_bytes(SwitchConfig{}), 0u);
+}
+
+TEST(PyrrhaConfig, ThresholdsMayBeGivenInBytes) {
+  const SwitchConfig c = parse_switch_config(
+      with_one_100g_port("priority = 1\nk_pause_bytes = \"200KB\"\nk_resume_bytes = 150000\n"),
+      "bytes.toml");
+  const PyrrhaSettings& s = *c.pyrrha;
+  EXPECT_EQ(s.table.k_pause_bytes, 200'000u);
+  EXPECT_EQ(s.table.k_resume_bytes, 150'000u);
+  EXPECT_DOUBLE_EQ(s.k_pause_bdp, 0) << "0: given in bytes";
+  EXPECT_DOUBLE_EQ(s.k_resume_bdp, 0);
+  EXPECT_EQ(s.one_hop_bdp_bytes, 65'500u) << "computed for the log all the same";
+
+  // One threshold in each form: 3 × 65 500 and 64 KiB.
+  const SwitchConfig mixed = parse_switch_config(
+      with_one_100g_port("priority = 1\nk_pause = 3\nk_resume_bytes = \"64KiB\"\n"), "mix.toml");
+  EXPECT_EQ(mixed.pyrrha->table.k_pause_bytes, 196'500u);
+  EXPECT_DOUBLE_EQ(mixed.pyrrha->k_pause_bdp, 3);
+  EXPECT_EQ(mixed.pyrrha->table.k_resume_bytes, 65'536u);
+  EXPECT_DOUBLE_EQ(mixed.pyrrha->k_resume_bdp, 0);
+}
+
+// Engine "none" on Pyrrha's priority where the others run PFC: Pyrrha replaces PFC there only.
+TEST(PyrrhaConfig, AcceptsALosslessPriorityWhoseEngineIsNone) {
+  const SwitchConfig c = parse_switch_config(R"(
+[switch]
+lossless_priorities = [3, 4]
+[flow_control]
+engine = "pfc"
+[flow_control.priority.3]
+engine = "none"
+[[ports]]
+name = "p0"
+device = "net_null0"
+[pyrrha]
+priority = 3
+)",
+                                             "none.toml");
+  EXPECT_EQ(c.pyrrha->priority, 3);
+  EXPECT_EQ(c.ports[0].flow_control.priorities[3].engine, nullptr);
+  ASSERT_NE(c.ports[0].flow_control.priorities[4].engine, nullptr);
+}
+
+TEST(PyrrhaConfig, RefusesAMissingOrOutOfRangePriority) {
+  EXPECT_EQ(problems(with_one_100g_port("k_pause = 2\n")),
+            std::vector<std::string>{
+                "p.toml:5:1: pyrrha.priority: expected an integer in [0, 7], found nothing"});
+  EXPECT_EQ(problems(with_one_100g_port("priority = 8\n")),
+            std::vector<std::string>{
+                "p.toml:6:12: pyrrha.priority: expected an integer in [0, 7], found integer 8"});
+}
+
+TEST(PyrrhaConfig, RefusesAPaboPriority) {
+  EXPECT_EQ(problems(R"([[ports]]
+name = "p0"
+device = "net_null0"
+[pabo]
+priorities = [0, 2]
+[pyrrha]
+priority = 2
+)"),
+            std::vector<std::string>{
+                "p.toml:7:12: pyrrha.priority: expected a priority PABO does not bounce on: "
+                "Pyrrha holds a root's packets upstream, PABO sends them back, found 2, one of "
+                "[pabo] priorities"});
+}
+
+TEST(PyrrhaConfig, RefusesAPriorityWithAFlowControlEngineNamingThePortAndEngine) {
+  // p0 runs "none" on 3; p1 and p2 run PFC there, p1 first.
+  EXPECT_EQ(problems(R"([switch]
+lossless_priorities = [3]
+[flow_control]
+engine = "pfc"
+[[ports]]
+name = "p0"
+device = "net_null0"
+[ports.flow_control.priority.3]
+engine = "none"
+[[ports]]
+name = "p1"
+device = "net_null1"
+[[ports]]
+name = "p2"
+device = "net_null2"
+[pyrrha]
+priority = 3
+)"),
+            std::vector<std::string>{
+                "p.toml:17:12: pyrrha.priority: expected a priority whose flow-control engine is "
+                "\"none\" on every port: Pyrrha replaces PFC on its priority, found 3: port p1 "
+                "runs \"pfc\" (as do 1 other port)"});
+}
+
+TEST(PyrrhaConfig, RefusesTagger) {
+  EXPECT_EQ(problems(R"([switch]
+lossless_priorities = [3]
+[[ports]]
+name = "p0"
+device = "net_null0"
+[tagger]
+tags = { "1" = 3 }
+[pyrrha]
+priority = 5
+)"),
+            std::vector<std::string>{
+                "p.toml:9:12: pyrrha.priority: expected no [tagger]: Tagger rewrites the queue a "
+                "packet joins, so it would leave Pyrrha's queues or enter them at one hop and "
+                "not the next, found [tagger] is set"});
+}
+
+TEST(PyrrhaConfig, RefusesQueueingOtherThanOutput) {
+  for (const char* queueing : {"input-fair", "input-hol"}) {
+    EXPECT_EQ(problems(std::string("[switch]\nqueueing = \"") + queueing + "\"\n" +
+                       with_one_100g_port("priority = 0\n")),
+              std::vector<std::string>{
+                  std::string("p.toml:8:12: pyrrha.priority: expected [switch] queueing = "
+                              "\"output\": a congestion root is an output queue above K_pause "
+                              "(Pyrrha §4.1), found queueing = \"") +
+                  queueing + "\""});
+  }
+}
+
+TEST(PyrrhaConfig, RefusesBothFormsOfOneThreshold) {
+  EXPECT_EQ(problems(with_one_100g_port("priority = 0\nk_pause = 2\nk_pause_bytes = \"200KB\"\n")),
+            std::vector<std::string>{
+                "p.toml:8:17: pyrrha.k_pause_bytes: expected either k_pause (one-hop BDPs) or "
+                "k_pause_bytes (bytes), not both, found k_pause = 2 as well"});
+  EXPECT_EQ(problems(with_one_100g_port("priority = 0\nk_resume_bytes = 1\nk_resume = 0.5\n")),
+            std::vector<std::string>{
+                "p.toml:7:18: pyrrha.k_resume_bytes: expected either k_resume (one-hop BDPs) or "
+                "k_resume_bytes (bytes), not both, found k_resume = 0.5 as well"});
+}
+
+TEST(PyrrhaConfig, RefusesResumeNotBelowPauseAfterConversionNamingTheKey) {
+  // K_resume = 65 500 bytes is one BDP: equal to K_pause = 1 BDP.
+  EXPECT_EQ(problems(with_one_100g_port("priority = 0\nk_pause = 1\nk_resume_bytes = 65500\n")),
+            std::vector<std::string>{
+                "p.toml:8:18: pyrrha.k_resume_bytes: expected K_resume below K_pause "
+                "(PAUSE above K_pause, RESUME below K_resume: Pyrrha §4.1, §4.3), found "
+                "k_resume 65500 bytes and k_pause 65500 bytes (1 × the 65500-byte one-hop BDP)"});
+  // 2.5 BDPs against the default K_pause of 2.
+  EXPECT_EQ(problems(with_one_100g_port("priority = 0\nk_resume = 2.5\n")),
+            std::vector<std::string>{
+                "p.toml:7:12: pyrrha.k_resume: expected K_resume below K_pause (PAUSE above "
+                "K_pause, RESUME below K_resume: Pyrrha §4.1, §4.3), found k_resume 163750 bytes "
+                "(2.5 × the 65500-byte one-hop BDP) and k_pause 131000 bytes (2 × the 65500-byte "
+                "one-hop BDP)"});
+  // K_pause lowered onto the default K_resume: pinned to the key the file gave.
+  EXPECT_EQ(problems(with_one_100g_port("priority = 0\nk_pause_bytes = \"60KB\"\n")),
+            std::vector<std::string>{
+                "p.toml:7:17: pyrrha.k_pause_bytes: expected K_resume below K_pause "
+                "(PAUSE above K_pause, RESUME below K_resume: Pyrrha §4.1, §4.3), found "
+                "k_resume 65500 bytes (1 × the 65500-byte one-hop BDP) and k_pause 60000 bytes"});
+}
+
+TEST(PyrrhaConfig, RefusesValuesOutOfRange) {
+  EXPECT_EQ(problems(with_one_100g_port(R"(priority = 0
+switch_id = 4294967296
+k_pause = 0
+k_resume = -1
+max_isolation_queues = 0
+max_roots = 1000001
+stage_bytes = 63
+)")),
+            (std::vector<std::string>{
+                "p.toml:7:13: pyrrha.switch_id: expected an integer in [0, 4294967295], found "
+                "integer 4294967296",
+                "p.toml:8:11: pyrrha.k_pause: expected a number of one-hop BDPs > 0 (a queue "
+                "pauses above it), found integer 0",
+                "p.toml:9:12: pyrrha.k_resume: expected a number in [0, 1000000], found "
+                "integer -1",
+                "p.toml:10:24: pyrrha.max_isolation_queues: expected an integer in [1, 4096], "
+                "found integer 0",
+                "p.toml:11:13: pyrrha.max_roots: expected an integer in [1, 1000000], found "
+                "integer 1000001",
+                "p.toml:12:15: pyrrha.stage_bytes: expected bytes (integer, or a string such as "
+                "\"750KB\", \"1MiB\") in [64, 16777216], found integer 63",
+            }));
+}
+
+TEST(PyrrhaConfig, RefusesUnknownKeys) {
+  EXPECT_EQ(problems(with_one_100g_port("priority = 0\nk_pause_bdp = 2\n")),
+            std::vector<std::string>{"p.toml:7:1: pyrrha.k_pause_bdp: unknown key"});
+}
+
+}  // namespace
+}  // namespace fcswitch::config

@@ -4,6 +4,7 @@
 // tests/configs/bad/pyrrha_*.toml hold one file per refusal as well.
 #include <gtest/gtest.h>
 
+#include <fstream>
 #include <string>
 #include <vector>
 
@@ -175,6 +176,36 @@ priority = 3
   EXPECT_EQ(c.pyrrha->priority, 3);
   EXPECT_EQ(c.ports[0].flow_control.priorities[3].engine, nullptr);
   ASSERT_NE(c.ports[0].flow_control.priorities[4].engine, nullptr);
+}
+
+// config/reference.toml shows [pyrrha] commented out (fcswitch cannot run it yet): its keys,
+// uncommented, are read and give the documented defaults.
+TEST(PyrrhaConfig, TheReferenceSectionIsReadAsDocumented) {
+  std::ifstream in(std::string(FCSWITCH_SOURCE_DIR) + "/config/reference.toml");
+  std::string line, section;
+  bool inside = false;
+  while (std::getline(in, line)) {
+    if (line == "# [pyrrha]") inside = true;
+    if (!inside) continue;
+    if (line.rfind("# ", 0) != 0) break;
+    const std::string key = line.substr(2);
+    if (key.rfind("#", 0) == 0 || key.rfind("k_pause_bytes", 0) == 0 ||
+        key.rfind("k_resume_bytes", 0) == 0)
+      continue;  // a comment's continuation, or the other form of a threshold
+    section += key + "\n";
+  }
+  ASSERT_NE(section.find("max_isolation_queues"), std::string::npos) << section;
+  const SwitchConfig c = parse_switch_config(
+      "[[ports]]\nname = \"p0\"\ndevice = \"net_null0\"\nrate = \"100Gbps\"\n" + section,
+      "reference.toml");
+  const PyrrhaSettings& s = *c.pyrrha;
+  EXPECT_EQ(s.priority, 5);
+  EXPECT_EQ(s.switch_id, 0u);
+  EXPECT_EQ(s.table.k_pause_bytes, 131'000u);
+  EXPECT_EQ(s.table.k_resume_bytes, 65'500u);
+  EXPECT_EQ(s.table.max_isolation_queues, PyrrhaParams{}.max_isolation_queues);
+  EXPECT_EQ(s.table.max_roots, PyrrhaParams{}.max_roots);
+  EXPECT_EQ(s.stage_bytes, PyrrhaSettings{}.stage_bytes);
 }
 
 TEST(PyrrhaConfig, RefusesAMissingOrOutOfRangePriority) {

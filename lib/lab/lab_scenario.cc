@@ -35,7 +35,7 @@ using config::TableReader;
 
 // The fcswitch sections every node starts from, and the keys the lab fills in itself.
 constexpr std::string_view kSharedSections[] = {"switch", "classify", "buffer", "flow_control",
-                                                "tagger", "pabo",     "ecn"};
+                                                "tagger", "pabo",     "pyrrha", "ecn"};
 constexpr std::string_view kPortKeysOwnedByLab[] = {"device", "rate"};
 constexpr uint64_t kMaxDurationNs = 3600ull * kNsPerSecond;
 

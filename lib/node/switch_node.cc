@@ -126,11 +126,12 @@ void SwitchNode::build(RxHandoff handoff) {
                                  RxSettings{port.control_ether_type, port.flow_control.stage_opcode,
                                             port.flow_control.trust, config.pyrrha.has_value()},
                                  *state_));
-    tx_tasks_.push_back(std::make_unique<TxTask>(
-        "tx:" + port.name, p, *ports_[p].io, !ports_[p].pads_short_frames, port.scheduler,
-        make_tx_flow_control(port, config.buffer.lossless_ingress_bytes, ticks_, ports_[p].mac,
-                             control_pool_, config.name),
-        *state_, port.tx_burst));
+    TxFlowControl flow = make_tx_flow_control(port, config.buffer.lossless_ingress_bytes, ticks_,
+                                              ports_[p].mac, control_pool_, config.name);
+    if (config.pyrrha) flow.pyrrha_priority = config.pyrrha->priority;
+    tx_tasks_.push_back(std::make_unique<TxTask>("tx:" + port.name, p, *ports_[p].io,
+                                                 !ports_[p].pads_short_frames, port.scheduler,
+                                                 std::move(flow), *state_, port.tx_burst));
   }
   if (config.tagger) {
     std::vector<std::string> problems;  // none: the config was validated with the same build
@@ -231,6 +232,8 @@ SwitchProgress SwitchNode::progress() const {
     for (const auto& lanes : state_->egress_rings[port])
       for (const auto& ring : lanes) p.held += rte_ring_count(ring.get());
     p.held += tx_tasks_[port]->held();
+    // Pyrrha's messages FWD sent and TX has not framed yet.
+    if (!state_->pyrrha_rings.empty()) p.held += rte_ring_count(state_->pyrrha_rings[port].get());
     for (int q = 0; q < kNumEgressQueues; ++q) p.work += tx_tasks_[port]->packets(q);
   }
   p.held += fwd_->held() + fwd_->handed_over();

@@ -10,12 +10,14 @@
 
 #include "wire/credit_frame.h"
 #include "wire/pfc_frame.h"
+#include "wire/pyrrha_frame.h"
 
 namespace fcswitch {
 
 namespace {
 constexpr uint16_t kControlDataRoomBytes = RTE_PKTMBUF_HEADROOM + 128;
-static_assert(wire::kCreditFrameBytes <= 128 && wire::kPfcFrameBytes <= 128);
+static_assert(wire::kCreditFrameBytes <= 128 && wire::kPfcFrameBytes <= 128 &&
+              wire::kPyrrhaFrameBytes <= 128);
 }  // namespace
 
 rte_mempool* create_control_pool(const std::string& name, unsigned mbufs, unsigned cache) {

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <stdexcept>
 
 #include <rte_mbuf.h>
 #include <rte_ring.h>
@@ -35,7 +36,16 @@ TxTask::TxTask(std::string name, int port, PortIo& io, bool pad_short_frames,
       ticks_(flow_control.ticks),
       // 100 ns buckets up to 12.8 µs, doubling above: a 10 GbE frame time is 67 ns–1.2 µs.
       residence_(flow_control.ticks.from_ns(kResidenceUnitNs)),
-      drops_(state.ports) {}
+      drops_(state.ports) {
+  if (!state.pyrrha_rings.empty()) {
+    if (flow_control.pyrrha_priority < 0 || flow_control.pyrrha_priority >= kNumPriorities)
+      throw std::invalid_argument(this->name() + ": Pyrrha's rings without a Pyrrha priority");
+    pyrrha_.emplace(
+        PyrrhaFramerSettings{flow_control.mac, static_cast<uint8_t>(flow_control.pyrrha_priority),
+                             flow_control.control_pool},
+        state.pyrrha_rings[port].get());
+  }
+}
 
 TxTask::~TxTask() = default;
 
@@ -236,13 +246,12 @@ bool TxTask::poll(uint64_t now) {
   }
   framer_.build(framer_.wants_pending_blocks() ? pending_blocks()
                                                : std::array<uint32_t, kNumPriorities>{});
-  if (framer_.waiting()) {
-    busy |= framer_.send(io_);
-    if (framer_.waiting()) {  // data waits: feedback never falls behind it
-      publish_held();
-      last_poll_ticks_ = now;
-      return busy;
-    }
+  // What FWD's table sent out of this port since the last poll: taking it is work done.
+  if (pyrrha_) busy |= pyrrha_->build();
+  if (send_control(busy)) {  // data waits: feedback never falls behind it
+    publish_held();
+    last_poll_ticks_ = now;
+    return busy;
   }
   // Fill the burst only once the NIC has taken the previous one, so that order is kept
   // and a newly eligible higher priority is not stuck behind a full burst for long; and
@@ -269,16 +278,36 @@ bool TxTask::poll(uint64_t now) {
   return busy || sent > 0;
 }
 
+bool TxTask::send_control(bool& busy) {
+  // The feedback frames first, then Pyrrha's, each in its own order; a port that did not take
+  // all of the first would take none of the second.
+  if (framer_.waiting()) {
+    busy |= framer_.send(io_);
+    if (framer_.waiting()) return true;
+  }
+  if (pyrrha_ && pyrrha_->waiting()) {
+    busy |= pyrrha_->send(io_);
+    if (pyrrha_->waiting()) return true;
+  }
+  return false;
+}
+
 uint64_t TxTask::next_action_ticks() const {
   uint64_t next = std::min(feedback_.next_action_ticks(),
                            gates_.next_action_ticks(backlogged_, last_poll_ticks_));
   if (pacer_ && backlogged_ && pacer_->next_open_ticks() > last_poll_ticks_)
     next = std::min(next, pacer_->next_open_ticks());
+  // Messages FWD put in the ring after our poll (a layout that polls TX before FWD): due now,
+  // so that the lab's clock does not move on without them. Frames waiting for the port and a
+  // short pool are not timers: the link taking frames wakes us, and so does a starved node's
+  // poll in every round (lab/lab_schedule.h).
+  if (pyrrha_ && pyrrha_->ready()) next = std::min(next, last_poll_ticks_);
   return next;
 }
 
 void TxTask::publish_held() {
   uint64_t held = pending_count_ + framer_.waiting();
+  if (pyrrha_) held += pyrrha_->waiting();
   for (const QueueHead& head : heads_) held += head.count;
   if (state_.pabo_queues)
     for (const QueueHead& head : bounce_heads_) held += head.count;
@@ -287,6 +316,7 @@ void TxTask::publish_held() {
 
 unsigned TxTask::take_held(rte_mbuf** out, unsigned max) {
   unsigned n = framer_.take_held(out, max);
+  if (pyrrha_) n += pyrrha_->take_held(out + n, max - n);
   for (uint16_t i = 0; i < pending_count_ && n < max; ++i) out[n++] = pending_[i];
   pending_count_ = 0;
   for (auto* heads : {&heads_, &bounce_heads_}) {

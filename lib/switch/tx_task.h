@@ -9,8 +9,9 @@
 // decide which queues are eligible and how many head packets each may send; the feedback
 // generators (switch/port_feedback.h) watch the ingress occupancy of port p, and their frames
 // (switch/feedback_framer.h) go out of p ahead of any data, never behind a paused or
-// rate-limited queue. This class keeps the queue heads, the scheduler and what the NIC has
-// not taken.
+// rate-limited queue; so do Pyrrha's messages that FWD's congestion-root table sends out of p
+// (switch/pyrrha_framer.h), where the switch runs Pyrrha. This class keeps the queue heads,
+// the scheduler and what the NIC has not taken.
 
 #include <array>
 #include <cstdint>
@@ -32,6 +33,7 @@
 #include "switch/feedback_framer.h"
 #include "switch/port_feedback.h"
 #include "switch/port_io.h"
+#include "switch/pyrrha_framer.h"
 #include "switch/queue_head.h"
 #include "switch/switch_state.h"
 #include "wire/mac_address.h"
@@ -52,6 +54,9 @@ struct TxFlowControl {
   rte_mempool* control_pool = nullptr;      // frames we originate; never the data pool
   std::optional<shaping::PortPacer> pacer;  // the port capped below its rate
   uint64_t pause_quiet_ticks = 0;  // no frame for this long after XOFF: the upstream stopped
+  // The class Pyrrha controls ([pyrrha] priority), carried in its frames; -1: the switch does
+  // not run Pyrrha. Required when SwitchState::pyrrha_rings is not empty.
+  int pyrrha_priority = -1;
 };
 
 class TxTask : public Task {
@@ -80,7 +85,10 @@ class TxTask : public Task {
   uint64_t resume_frames_sent(int priority) const { return framer_.resume_frames_sent(priority); }
   uint64_t credit_frames_sent() const { return framer_.credit_frames_sent(); }
   uint64_t pfc_frames_sent() const { return framer_.pfc_frames_sent(); }
-  uint64_t control_alloc_failures() const { return framer_.control_alloc_failures(); }
+  // Both framers': the feedback frames' and Pyrrha's (the same control pool).
+  uint64_t control_alloc_failures() const {
+    return framer_.control_alloc_failures() + pyrrha_control_alloc_failures();
+  }
   uint64_t messages_without_gate() const { return gates_.messages_without_gate(); }
   uint64_t blocked_ns(int priority) const { return gates_.blocked_ns(priority); }
   // The same, counting a queue still blocked at `now_ticks` since the last check: for a
@@ -91,6 +99,16 @@ class TxTask : public Task {
   uint64_t watchdog_storms(int priority) const { return gates_.watchdog_storms(priority); }
   uint64_t watchdog_restores(int priority) const { return gates_.watchdog_restores(priority); }
   bool has_engine(int priority) const { return gates_.has_gate(priority); }
+
+  // Pyrrha (switch/pyrrha_framer.h): whether this port frames FWD's messages, the frames of
+  // each kind the port took, and the builds a short control pool delayed; 0 without Pyrrha.
+  bool sends_pyrrha() const { return pyrrha_.has_value(); }
+  uint64_t pyrrha_frames_sent(pyrrha::MessageKind kind) const {
+    return pyrrha_ ? pyrrha_->frames_sent(kind) : 0;
+  }
+  uint64_t pyrrha_control_alloc_failures() const {
+    return pyrrha_ ? pyrrha_->control_alloc_failures() : 0;
+  }
   void engine_counters(int priority, const fc::CounterSink& sink) const {
     feedback_.counters(priority, sink);
     gates_.counters(priority, sink);
@@ -111,7 +129,9 @@ class TxTask : public Task {
   uint64_t residence_max_ns() const { return ticks_.to_ns(residence_.max()); }
 
   // The earliest time a gate, generator or the pacer acts by itself (the lab's clock jumps
-  // there when nothing else happens); kNeverTicks if none. TX's thread, or stopped lcores.
+  // there when nothing else happens), or the last poll's time when Pyrrha's messages wait in
+  // FWD's ring with nothing to stop them (FWD put them there after this task's poll);
+  // kNeverTicks if none. TX's thread, or stopped lcores.
   uint64_t next_action_ticks() const;
 
   // Control thread, after the lcores have stopped: hands back what the task holds.
@@ -133,6 +153,8 @@ class TxTask : public Task {
   void release_sent(uint16_t sent);                        // the first `sent` pending packets left
   void record_residence(uint64_t now, uint16_t sent);
   void publish_held();
+  // Our own frames go to the port ahead of any data; true while some still wait for it.
+  bool send_control(bool& busy);
   std::array<uint32_t, kNumPriorities> pending_blocks() const;
   void drop_queue(int queue);
   void fill_burst(uint64_t now);
@@ -163,6 +185,7 @@ class TxTask : public Task {
   PortFeedback feedback_;
   EgressGates gates_;
   FeedbackFramer framer_;
+  std::optional<PyrrhaFramer> pyrrha_;  // where the switch runs Pyrrha (pyrrha_rings)
   uint64_t last_poll_ticks_ = 0;
   TickRate ticks_;
   LatencyHistogram residence_;

@@ -87,6 +87,13 @@ std::string_view queueing_name(Queueing queueing) {
 
 // What keeps Pyrrha off `priority`, each refusal pinned to the key.
 void refuse_conflicts(TableReader& reader, const SwitchConfig& config, int priority) {
+  // Pyrrha is flow control for a lossless class (Pyrrha §1): its packets are admitted against
+  // the lossless ingress buffer, and the rare overflow (§4.4) counts as a lossless drop.
+  if (!has_priority(config.lossless_priorities, priority))
+    reader.refuse("priority",
+                  "a lossless priority ([switch] lossless_priorities): Pyrrha is flow control "
+                  "for a lossless class",
+                  fmt::format("{}, not lossless", priority));
   if (has_priority(config.pabo.priorities, priority))
     reader.refuse("priority",
                   "a priority PABO does not bounce on: Pyrrha holds a root's packets upstream, "
@@ -154,6 +161,9 @@ void read_pyrrha(TableReader& root, SwitchConfig& config) {
   const toml::table* table = root.table("pyrrha");
   if (!table) return;
   TableReader reader(*table, "pyrrha", root.problems());
+  // `enabled = false` keeps the section but runs the switch without it: one scenario file
+  // compares Pyrrha with PFC (`--set pyrrha.enabled=false --set flow_control.engine=pfc`).
+  if (auto on = reader.boolean("enabled"); on && !*on) return;
   PyrrhaSettings s;
   const auto priority = reader.integer("priority", 0, kNumPriorities - 1, true);
   if (priority) s.priority = static_cast<int>(*priority);

@@ -16,14 +16,14 @@ namespace fcswitch::config {
 namespace {
 
 // One 100 Gb/s port with GFC Eq. 6's τ (5.24 µs): a one-hop BDP of 100e9 × 5.24e-6 / 8 =
-// 65 500 bytes. `pyrrha` is the section's body.
+// 65 500 bytes. `pyrrha` is the section's body. Every priority is lossless, as Pyrrha's must be.
 std::string with_one_100g_port(const std::string& pyrrha) {
   return R"([[ports]]
 name = "p0"
 device = "net_null0"
 rate = "100Gbps"
 [pyrrha]
-)" + pyrrha;
+)" + pyrrha + "\n[switch]\nlossless_priorities = [0, 1, 2, 3, 4, 5, 6, 7]\n";
 }
 
 // The problems a file is refused with (none: it was accepted).
@@ -81,6 +81,8 @@ k_resume = 0.5
 max_isolation_queues = 4096
 max_roots = 1000000
 stage_bytes = "16MiB"
+[switch]
+lossless_priorities = [5]
 )",
                                              "bdp.toml");
   const PyrrhaSettings& s = *c.pyrrha;
@@ -108,6 +110,8 @@ response_time = 1001
 priority = 0
 k_pause = 1.1
 k_resume = 0.001
+[switch]
+lossless_priorities = [0]
 )",
                                              "round.toml");
   EXPECT_EQ(c.pyrrha->one_hop_bdp_bytes, 126u);
@@ -196,7 +200,8 @@ TEST(PyrrhaConfig, TheReferenceSectionIsReadAsDocumented) {
   }
   ASSERT_NE(section.find("max_isolation_queues"), std::string::npos) << section;
   const SwitchConfig c = parse_switch_config(
-      "[[ports]]\nname = \"p0\"\ndevice = \"net_null0\"\nrate = \"100Gbps\"\n" + section,
+      "[[ports]]\nname = \"p0\"\ndevice = \"net_null0\"\nrate = \"100Gbps\"\n" + section +
+          "\n[switch]\nlossless_priorities = [5]\n",
       "reference.toml");
   const PyrrhaSettings& s = *c.pyrrha;
   EXPECT_EQ(s.priority, 5);
@@ -226,10 +231,13 @@ priorities = [0, 2]
 [pyrrha]
 priority = 2
 )"),
-            std::vector<std::string>{
+            (std::vector<std::string>{
+                "p.toml:7:12: pyrrha.priority: expected a lossless priority ([switch] "
+                "lossless_priorities): Pyrrha is flow control for a lossless class, found 2, not "
+                "lossless",
                 "p.toml:7:12: pyrrha.priority: expected a priority PABO does not bounce on: "
                 "Pyrrha holds a root's packets upstream, PABO sends them back, found 2, one of "
-                "[pabo] priorities"});
+                "[pabo] priorities"}));
 }
 
 TEST(PyrrhaConfig, RefusesAPriorityWithAFlowControlEngineNamingThePortAndEngine) {
@@ -260,7 +268,7 @@ priority = 3
 
 TEST(PyrrhaConfig, RefusesTagger) {
   EXPECT_EQ(problems(R"([switch]
-lossless_priorities = [3]
+lossless_priorities = [3, 5]
 [[ports]]
 name = "p0"
 device = "net_null0"
@@ -277,8 +285,9 @@ priority = 5
 
 TEST(PyrrhaConfig, RefusesQueueingOtherThanOutput) {
   for (const char* queueing : {"input-fair", "input-hol"}) {
-    EXPECT_EQ(problems(std::string("[switch]\nqueueing = \"") + queueing + "\"\n" +
-                       with_one_100g_port("priority = 0\n")),
+    EXPECT_EQ(problems(std::string("[switch]\nqueueing = \"") + queueing +
+                       "\"\nlossless_priorities = [0]\n[[ports]]\nname = \"p0\"\ndevice = "
+                       "\"net_null0\"\n[pyrrha]\npriority = 0\n"),
               std::vector<std::string>{
                   std::string("p.toml:8:12: pyrrha.priority: expected [switch] queueing = "
                               "\"output\": a congestion root is an output queue above K_pause "
@@ -348,6 +357,36 @@ stage_bytes = 63
 TEST(PyrrhaConfig, RefusesUnknownKeys) {
   EXPECT_EQ(problems(with_one_100g_port("priority = 0\nk_pause_bdp = 2\n")),
             std::vector<std::string>{"p.toml:7:1: pyrrha.k_pause_bdp: unknown key"});
+}
+
+TEST(PyrrhaConfig, RefusesALossyPriority) {
+  const auto p = problems(R"([[ports]]
+name = "p0"
+device = "net_null0"
+[pyrrha]
+priority = 3
+)");
+  ASSERT_EQ(p.size(), 1u);
+  EXPECT_NE(p[0].find("pyrrha.priority"), std::string::npos) << p[0];
+  EXPECT_NE(p[0].find("a lossless priority"), std::string::npos) << p[0];
+  EXPECT_NE(p[0].find("3, not lossless"), std::string::npos) << p[0];
+}
+
+TEST(PyrrhaConfig, EnabledFalseRunsWithoutIt) {
+  // The PFC comparison of a Pyrrha scenario: the section stays, PFC takes the priority.
+  const SwitchConfig c = parse_switch_config(R"([switch]
+lossless_priorities = [3]
+[flow_control]
+engine = "pfc"
+[[ports]]
+name = "p0"
+device = "net_null0"
+[pyrrha]
+priority = 3
+enabled = false
+)",
+                                             "off.toml");
+  EXPECT_FALSE(c.pyrrha.has_value());
 }
 
 }  // namespace

@@ -10,12 +10,14 @@
 #include "lab/host_egress.h"
 #include "lab/host_source.h"
 #include "switch/burst.h"
+#include "switch/pyrrha_wire.h"
 #include "transport/cnp_pacer.h"
 #include "transport/window_receiver.h"
 #include "wire/control_frame_kind.h"
 #include "wire/credit_frame.h"
 #include "wire/ecn_mark.h"
 #include "wire/frame_header.h"
+#include "wire/pyrrha_frame.h"
 #include "wire/roce_cnp.h"
 
 namespace fcswitch::lab {
@@ -140,13 +142,30 @@ bool HostSink::resend_bounced(rte_mbuf* m, const wire::FrameHeader& header) {
   return true;
 }
 
+void HostSink::take_pyrrha_frame(const uint8_t* data, uint32_t length) {
+  pyrrha_frames_.increment();
+  // RX checked it (a refused one never gets here); decoded again for its fields.
+  const auto decoded = wire::decode_pyrrha(data, length);
+  if (!root_pauses_ || decoded.status != wire::ControlDecodeStatus::kOk ||
+      decoded.frame.priority != pyrrha_priority_)
+    return;
+  root_pauses_->apply(to_pyrrha_message(decoded.frame, HostSource::kNicPort));
+}
+
 void HostSink::receive(const uint8_t* data, uint32_t length, uint64_t now,
                        const wire::PaboShim* shim) {
   constexpr int port = HostSource::kNicPort;
-  if (wire::control_frame_kind(data, length, 0) == wire::ControlFrameKind::kCredit) {
+  const wire::ControlFrameKind kind = wire::control_frame_kind(data, length, 0);
+  if (kind == wire::ControlFrameKind::kCredit) {
     // RX passed it on for the resynchronisation only (a switch's FWD does the same).
     state_.resynchronise(port, wire::decode_credit(data, length).frame);
     credit_frames_.increment();
+    return;
+  }
+  if (kind == wire::ControlFrameKind::kPyrrha) {
+    // In order with the data, as the switch sent it; the source, polled after the sink, acts
+    // on it in the same poll of the host (Pyrrha §4.4).
+    take_pyrrha_frame(data, length);
     return;
   }
   const auto header = wire::parse_frame_header(data, length);

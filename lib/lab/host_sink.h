@@ -3,7 +3,8 @@
 // would in a switch), accounts each flow's frames — bytes, sequence gaps (loss), reordering,
 // first and last arrival — and counts the 64-byte blocks received per priority, so the host
 // port's feedback generators see the ABR a CBFC receiver needs (credit frames from the
-// switch resynchronise it, in order with the data).
+// switch resynchronise it, in order with the data). Pyrrha's messages from the switch go to
+// the host's paused roots (pyrrha/host_root_pauses.h), which its source reads: never data.
 
 #include <rte_mempool.h>
 
@@ -18,6 +19,7 @@
 #include "lab/flow_frame.h"
 #include "lab/lab_scenario.h"
 #include "lab/reorder_density.h"
+#include "pyrrha/host_root_pauses.h"
 #include "switch/priority_classifier.h"
 #include "switch/switch_state.h"
 #include "wire/frame_header.h"
@@ -83,6 +85,12 @@ class HostSink : public Task {
                           const TickRate& ticks);
   // Where the ACKs and CNPs for this host's own flows go.
   void set_source(HostSource* source) { source_ = source; }
+  // Pyrrha (the host's config has [pyrrha]): the messages about `priority`, the class Pyrrha
+  // controls, go to `pauses`. Without it they are counted and dropped.
+  void set_root_pauses(pyrrha::HostRootPauses* pauses, int priority) {
+    root_pauses_ = pauses;
+    pyrrha_priority_ = priority;
+  }
 
   // Not a lab flow's frame for this host (another host's, flooded to us): dropped.
   uint64_t foreign_frames() const { return foreign_.read(); }
@@ -92,6 +100,8 @@ class HostSink : public Task {
   // ACKs and CNPs the host's egress queue had no room for (or no mbuf): not sent.
   uint64_t transport_frames_refused() const { return transport_refused_.read(); }
   uint64_t credit_frames() const { return credit_frames_.read(); }
+  // Pyrrha's PAUSE, RESUME, MERGE and DEALLOC frames RX passed on (taken or not).
+  uint64_t pyrrha_frames() const { return pyrrha_frames_.read(); }
   // PABO: bounced frames of its own flows that came back and were sent again (PABO §III), and
   // those its full bounce queue could not take.
   uint64_t resent_bounced() const { return resent_.read(); }
@@ -107,6 +117,8 @@ class HostSink : public Task {
   // the mbuf is taken), or refused when that is full.
   bool resend_bounced(rte_mbuf* m, const wire::FrameHeader& header);
   struct Receiver;
+  // A Pyrrha message to the paused roots, if it is about their class.
+  void take_pyrrha_frame(const uint8_t* data, uint32_t length);
   // An ACK or CNP for this host's flows: handed to the source (true), or not one (false).
   bool take_transport_frame(const uint8_t* data, uint32_t length, uint64_t now);
   // The transport's answer to a data frame of `receiver`'s flow (`fresh`: its first copy).
@@ -122,10 +134,13 @@ class HostSink : public Task {
   std::vector<uint64_t> next_sequence_;  // per flow: one past the highest received
   std::unordered_map<uint32_t, std::unique_ptr<Receiver>> receivers_;  // by flow id
   HostSource* source_ = nullptr;
+  pyrrha::HostRootPauses* root_pauses_ = nullptr;  // the LabHost's; shared with its source
+  int pyrrha_priority_ = -1;
   rte_mempool* pool_ = nullptr;
   uint32_t bounce_capacity_packets_;
   OwnedCounter foreign_;
   OwnedCounter credit_frames_;
+  OwnedCounter pyrrha_frames_;
   OwnedCounter resent_;
   OwnedCounter bounce_full_;
   OwnedCounter transport_sent_;

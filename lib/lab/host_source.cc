@@ -22,8 +22,18 @@ HostSource::HostSource(std::string name, SwitchState& state, rte_mempool* pool,
 
 HostSource::~HostSource() = default;
 
+void HostSource::set_root_pauses(const pyrrha::HostRootPauses* pauses, int priority,
+                                 uint64_t stage_bytes) {
+  root_pauses_ = pauses;
+  pyrrha_priority_ = priority;
+  pyrrha_stage_bytes_ = stage_bytes;
+}
+
 void HostSource::add_flow(const FlowSpec& spec, std::vector<uint8_t> frame, FlowSent& sent,
-                          const TransportSettings& transport) {
+                          const TransportSettings& transport,
+                          std::vector<pyrrha::RootId> pyrrha_path) {
+  // Pyrrha controls one class: the flows of the others never wait for a root.
+  if (!root_pauses_ || spec.priority != pyrrha_priority_) pyrrha_path.clear();
   Flow flow{spec,
             ticks_.from_ns(spec.start_ns),
             spec.stop_ns == kNeverTicks ? kNeverTicks : ticks_.from_ns(spec.stop_ns),
@@ -39,6 +49,10 @@ void HostSource::add_flow(const FlowSpec& spec, std::vector<uint8_t> frame, Flow
             std::nullopt,
             std::nullopt,
             std::nullopt,
+            0,
+            std::move(pyrrha_path),
+            kStaleGeneration,
+            false,
             0};
   if (spec.rate_bps) {
     // Exact pacing from the flow's start: no line rate of its own, no catch-up (the source
@@ -74,6 +88,41 @@ void HostSource::add_flow(const FlowSpec& spec, std::vector<uint8_t> frame, Flow
   flows_.push_back(std::move(flow));
 }
 
+void HostSource::set_pyrrha_path(uint32_t id, std::vector<pyrrha::RootId> path) {
+  for (Flow& flow : flows_) {
+    if (static_cast<uint32_t>(flow.spec.id) != id) continue;
+    if (!root_pauses_ || flow.spec.priority != pyrrha_priority_) return;
+    flow.path = std::move(path);
+    flow.pyrrha_generation = kStaleGeneration;
+    return;
+  }
+}
+
+bool HostSource::held_by_pyrrha(Flow& flow, uint64_t now) {
+  if (flow.path.empty()) return false;  // no Pyrrha, another class, or no predicted path
+  const uint64_t generation = root_pauses_->generation();
+  if (flow.pyrrha_generation == generation) return flow.held;
+  if (now < flow.start_ticks) return false;  // polled at its start (opens_at), looked at then
+  flow.pyrrha_generation = generation;
+  const bool held = root_pauses_->blocks(flow.path);
+  if (held == flow.held) return held;
+  if (held) {
+    flow.held = true;
+    flow.held_since_ticks = now;
+    flow.sent->pyrrha_pauses.increment();
+    flow.sent->pyrrha_blocked_since.set(now + 1);
+  } else {
+    end_hold(flow, now);
+  }
+  return held;
+}
+
+void HostSource::end_hold(Flow& flow, uint64_t now) {
+  flow.held = false;
+  flow.sent->pyrrha_blocked_ticks.add(now - flow.held_since_ticks);
+  flow.sent->pyrrha_blocked_since.set(0);
+}
+
 HostSource::Flow* HostSource::transport_flow(uint32_t id) {
   const auto it = transport_flows_.find(id);
   return it == transport_flows_.end() ? nullptr : &flows_[it->second];
@@ -94,7 +143,11 @@ void HostSource::on_ack(uint32_t id, uint64_t cumulative, uint64_t echoed, uint6
   flow->window->on_ack(now, cumulative);
   flow->sent->fast_retransmits.set(flow->window->fast_retransmits());
   flow->sent->window_bytes.set(flow->window->cwnd_bytes());
-  if (!was_complete && flow->window->complete()) flow->sent->done_ticks.set(now);
+  if (!was_complete && flow->window->complete()) {
+    flow->sent->done_ticks.set(now);
+    // Its last frames were acknowledged while a root held what was left of it: nothing is.
+    if (flow->held) end_hold(*flow, now);
+  }
 }
 
 void HostSource::on_cnp(uint32_t id, uint64_t now) {
@@ -140,6 +193,10 @@ uint64_t HostSource::opens_at(const Flow& flow, uint64_t now) const {
 
 bool HostSource::send_one(Flow& flow, uint64_t now) {
   if (flow.window && !flow.window->can_send()) return false;
+  // Pyrrha's class: no more than its stage waits in the NIC queue (see the header).
+  if (!flow.path.empty() &&
+      state_.egress_depth[kNicPort]->value(flow.spec.priority) >= pyrrha_stage_bytes_)
+    return false;
   const uint64_t sequence = flow.window ? flow.window->next_sequence() : flow.sequence;
   // Every frame that has room for it carries its send time: TIMELY's RTT, every flow's delay.
   const bool timed = flow.frame.size() >= kTimedFrameMinBytes;
@@ -199,7 +256,7 @@ bool HostSource::poll(uint64_t now) {
     progress = false;
     for (size_t i = 0; i < flows_.size(); ++i) {
       Flow& flow = flows_[(next_flow_ + i) % flows_.size()];
-      if (finished(flow, now) || opens_at(flow, now) > now) continue;
+      if (finished(flow, now) || held_by_pyrrha(flow, now) || opens_at(flow, now) > now) continue;
       progress |= send_one(flow, now);
     }
     busy |= progress;
@@ -215,6 +272,8 @@ uint64_t HostSource::next_event_ticks(uint64_t now) const {
     uint64_t at = opens_at(flow, now);
     // A window that waits for ACKs opens by an arrival (the sink wakes the host), or by the RTO.
     if (flow.window && !flow.window->can_send()) at = kNeverTicks;
+    // Held by a paused root: the RESUME wakes it (it comes through the sink).
+    if (!flow.path.empty() && held_now(flow)) at = kNeverTicks;
     if (flow.window) at = std::min(at, flow.window->next_event_ticks());
     if (flow.dcqcn) at = std::min(at, flow.dcqcn->next_event_ticks());
     if (at > now && at < flow.stop_ticks) next = std::min(next, at);

@@ -17,6 +17,17 @@
 // comes back reaches the source through the host's sink (on_ack, on_cnp). A `timely` flow's
 // pacer runs at TIMELY's rate, moved by each ACK's RTT: the echo of the send time stamped in the
 // frame when it entered the NIC's queue, less one frame at line rate (TIMELY §3).
+//
+// Under Pyrrha (the host's config has [pyrrha]), each flow of Pyrrha's class knows its path as
+// the congestion roots it crosses (every switch hop {switch, egress port}, predicted with the
+// switches' ECMP hash), and a flow whose path crosses a root the host's switch paused sends
+// nothing — new frames or retransmissions — until that root is resumed or merged away (Pyrrha
+// §4.4, "Cooperation on end-hosts": per-flow pause, as the authors' NICs pick only QPs whose
+// path crosses no paused root); the host's other flows go on. A held flow sets no timer of its
+// own (its RTO and DCQCN timers still run): the RESUME reaches the sink, and the source, polled
+// after it in the same poll of the host, lets the flow go. The class's NIC queue is then kept to
+// Pyrrha's stage (PyrrhaSettings::stage_bytes, as a switch's egress ring), not 64 frames, so
+// that what is already past the flows when a PAUSE comes is a few frames, not a BDP.
 
 #include <rte_mempool.h>
 
@@ -30,6 +41,8 @@
 #include "core/tick_rate.h"
 #include "lab/host_egress.h"
 #include "lab/lab_scenario.h"
+#include "pyrrha/host_root_pauses.h"
+#include "pyrrha/root_id.h"
 #include "shaping/rate_limiter.h"
 #include "switch/switch_state.h"
 #include "transport/dcqcn_reaction_point.h"
@@ -53,6 +66,12 @@ struct FlowSent {
   OwnedCounter cnps;
   OwnedGauge rate_bps;
   OwnedGauge window_bytes;
+  // Pyrrha: times the flow was stopped by a paused root on its path (while none held it),
+  // the time it spent stopped in the episodes that ended, and the start (+1) of the one still
+  // running (0: none). Counted from the flow's start to its end.
+  OwnedCounter pyrrha_pauses;
+  OwnedCounter pyrrha_blocked_ticks;
+  OwnedGauge pyrrha_blocked_since;
 };
 
 class HostSource : public Task {
@@ -66,9 +85,16 @@ class HostSource : public Task {
              const shaping::WireFraming& framing, uint64_t line_rate_bps);
   ~HostSource() override;
 
+  // Pyrrha: the host's paused roots (its sink applies the switch's messages to them), the
+  // class they control and the bytes the class's NIC queue is kept to. Before add_flow.
+  void set_root_pauses(const pyrrha::HostRootPauses* pauses, int priority, uint64_t stage_bytes);
   // `frame`: the flow's template (make_flow_frame); `sent` lives as long as this source.
+  // `pyrrha_path`: the roots it crosses, near to far (ignored unless the flow is of Pyrrha's
+  // class and set_root_pauses came first).
   void add_flow(const FlowSpec& flow, std::vector<uint8_t> frame, FlowSent& sent,
-                const TransportSettings& transport);
+                const TransportSettings& transport, std::vector<pyrrha::RootId> pyrrha_path = {});
+  // Pyrrha: flow `id` was rerouted ([[events]]): its new path, checked at the next poll.
+  void set_pyrrha_path(uint32_t id, std::vector<pyrrha::RootId> path);
   // What the host's sink took for the flows sent from here (flow ids; others are ignored): a
   // cumulative ACK (with the send time it echoes, kNoStamp if none), a CNP.
   void on_ack(uint32_t flow, uint64_t cumulative, uint64_t echoed_send_ticks, uint64_t now_ticks);
@@ -100,7 +126,14 @@ class HostSource : public Task {
     std::optional<transport::DcqcnReactionPoint> dcqcn;
     std::optional<transport::TimelySender> timely;
     uint64_t frame_ticks = 0;  // TIMELY: one frame's serialisation at line rate
+    // Pyrrha: the roots on its path; whether one of them holds it, as of generation
+    // `pyrrha_generation` of the paused roots (kStaleGeneration: to be looked at), and since.
+    std::vector<pyrrha::RootId> path;
+    uint64_t pyrrha_generation;
+    bool held;
+    uint64_t held_since_ticks;
   };
+  static constexpr uint64_t kStaleGeneration = UINT64_MAX;
   Flow* transport_flow(uint32_t id);
   // DCQCN's timers, and its rate into the flow's pacer.
   void run_dcqcn(Flow& flow, uint64_t now);
@@ -111,6 +144,14 @@ class HostSource : public Task {
   // it may now.
   uint64_t opens_at(const Flow& flow, uint64_t now) const;
   bool send_one(Flow& flow, uint64_t now);
+  // Pyrrha: whether a paused root holds the flow, its verdict brought up to date first (from
+  // its start on: before, it cannot send anyway); episodes begin and end here.
+  bool held_by_pyrrha(Flow& flow, uint64_t now);
+  // The verdict as last brought up to date, if still current (next_event_ticks).
+  bool held_now(const Flow& flow) const {
+    return flow.held && flow.pyrrha_generation == root_pauses_->generation();
+  }
+  void end_hold(Flow& flow, uint64_t now);
 
   SwitchState& state_;
   rte_mempool* pool_;
@@ -121,6 +162,9 @@ class HostSource : public Task {
   std::unordered_map<uint32_t, size_t> transport_flows_;  // flow id → index in flows_
   size_t next_flow_ = 0;
   OwnedCounter alloc_failures_;
+  const pyrrha::HostRootPauses* root_pauses_ = nullptr;  // the LabHost's; null: no Pyrrha
+  int pyrrha_priority_ = -1;
+  uint64_t pyrrha_stage_bytes_ = 0;
 };
 
 }  // namespace fcswitch::lab

@@ -31,7 +31,9 @@ LabHost::LabHost(const LabNode& node, std::unique_ptr<PortIo> io, rte_mempool* d
       std::bit_ceil(config_.pabo.settings.bounce_capacity_packets + 1));
   rx_ = std::make_unique<RxTask>(
       node.name + ":rx", HostSource::kNicPort, *port_,
-      RxSettings{nic.control_ether_type, nic.flow_control.stage_opcode, nic.flow_control.trust},
+      // With [pyrrha], the switch's messages go on to the sink, for the host's paused roots.
+      RxSettings{nic.control_ether_type, nic.flow_control.stage_opcode, nic.flow_control.trust,
+                 config_.pyrrha.has_value()},
       *state_);
   sink_ = std::make_unique<HostSink>(node.name + ":sink", node.mac, *state_, config_.priority_maps,
                                      received, config_.pabo.settings.bounce_capacity_packets);
@@ -39,6 +41,11 @@ LabHost::LabHost(const LabNode& node, std::unique_ptr<PortIo> io, rte_mempool* d
       node.name + ":source", *state_, data_pool, ticks,
       shaping::WireFraming{nic.wire_overhead_bytes, kEthernetMinFrameBytes}, nic.rate_bps);
   sink_->set_source(source_.get());
+  if (const auto& pyrrha = config_.pyrrha) {
+    root_pauses_ = std::make_unique<pyrrha::HostRootPauses>(pyrrha->table);
+    sink_->set_root_pauses(root_pauses_.get(), pyrrha->priority);
+    source_->set_root_pauses(root_pauses_.get(), pyrrha->priority, pyrrha->stage_bytes);
+  }
   tx_ = std::make_unique<TxTask>(node.name + ":tx", HostSource::kNicPort, *port_,
                                  /*pad_short_frames=*/true, nic.scheduler,
                                  make_tx_flow_control(nic, config_.buffer.lossless_ingress_bytes,

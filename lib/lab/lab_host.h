@@ -2,7 +2,9 @@
 // A host in the lab: one port — the lab's rings, like a switch port's, with the same RX and TX
 // tasks and the same flow-control engines (a host paused by PFC stops, a host told a GFC
 // stage slows down, CBFC credits gate it) — its flows' generators (HostSource) and its sink
-// (HostSink). Built from a one-port fcswitch config (LabNode::config).
+// (HostSink). Built from a one-port fcswitch config (LabNode::config). With [pyrrha], the
+// congestion roots its switch paused (Pyrrha §4.4): the sink applies the switch's messages to
+// them, the source holds the flows whose paths cross them.
 
 #include <rte_mempool.h>
 
@@ -13,6 +15,7 @@
 #include "lab/host_sink.h"
 #include "lab/host_source.h"
 #include "lab/lab_scenario.h"
+#include "pyrrha/host_root_pauses.h"
 #include "switch/drop_counters.h"
 #include "switch/port_io.h"
 #include "switch/rx_task.h"
@@ -39,6 +42,8 @@ class LabHost {
   const RxTask& rx() const { return *rx_; }
   const TxTask& tx() const { return *tx_; }
   const config::SwitchConfig& config() const { return config_; }
+  // Pyrrha: the roots that hold its flows; null unless its config has [pyrrha].
+  const pyrrha::HostRootPauses* root_pauses() const { return root_pauses_.get(); }
   // The earliest time the host acts by itself (flows, its engines); for the virtual clock.
   uint64_t next_action_ticks(uint64_t now_ticks) const;
   // Tasks stopped: frees what the host still holds; returns how many.
@@ -50,6 +55,7 @@ class LabHost {
   std::unique_ptr<PortIo> port_;
   std::unique_ptr<SwitchState> state_;
   std::unique_ptr<RxTask> rx_;
+  std::unique_ptr<pyrrha::HostRootPauses> root_pauses_;  // outlives the sink and the source
   std::unique_ptr<HostSink> sink_;
   std::unique_ptr<HostSource> source_;
   std::unique_ptr<TxTask> tx_;

@@ -145,8 +145,9 @@ void LabNetwork::build() {
   }
   for (const FlowSpec& flow : scenario_.flows) {
     const FlowFrameSpec frames = frame_spec(flow);
-    hosts_[flow.src]->source().add_flow(flow, make_flow_frame(frames), sent_[flow.id],
-                                        scenario_.transport);
+    LabHost& src = *hosts_[flow.src];
+    src.source().add_flow(flow, make_flow_frame(frames), sent_[flow.id], scenario_.transport,
+                          src.root_pauses() ? pyrrha_path(flow) : std::vector<pyrrha::RootId>{});
     if (flow.transport != FlowTransport::kRaw)
       hosts_[flow.dst]->sink().add_transport_flow(flow, frames, scenario_.transport, data_pool_,
                                                   ticks_);
@@ -370,6 +371,27 @@ std::vector<std::vector<workload::PathHop>> LabNetwork::flow_paths() const {
   return paths;
 }
 
+std::vector<pyrrha::RootId> LabNetwork::pyrrha_path(const FlowSpec& flow) const {
+  std::vector<pyrrha::RootId> path;
+  const std::optional<topology::RouteTable>& table = pyrrha_paths_->table;
+  if (!table) return path;
+  const topology::HostTable& hosts = table->hosts();
+  // What the switches' path oracles predict from (lab_path_oracle.h): the routes as the
+  // switches forward by them, their own routes over the computed ones, with their ECMP hash.
+  for (const topology::Hop& h : topology::predict_path(
+           *table, scenario_.routing.topo, hosts.find(scenario_.nodes[flow.src].name),
+           hosts.find(scenario_.nodes[flow.dst].name), flow_five_tuple(frame_spec(flow)),
+           scenario_.routing.ecmp_seeds))
+    path.push_back(pyrrha::RootId{static_cast<uint32_t>(h.sw), static_cast<uint16_t>(h.out_port)});
+  return path;
+}
+
+void LabNetwork::update_pyrrha_paths() {
+  for (const FlowSpec& flow : scenario_.flows)
+    if (hosts_[flow.src]->root_pauses())
+      hosts_[flow.src]->source().set_pyrrha_path(static_cast<uint32_t>(flow.id), pyrrha_path(flow));
+}
+
 bool LabNetwork::apply_events(uint64_t now) {
   bool applied = false;
   for (; next_event_ < scenario_.events.size() &&
@@ -385,6 +407,7 @@ bool LabNetwork::apply_events(uint64_t now) {
       mine.insert(mine.end(), event.routes.begin(), event.routes.end());
       reinstall_routes(event.node);
       pyrrha_paths_->refresh(routes_, static_fib_);
+      update_pyrrha_paths();
       spdlog::info("{} ns: {} routes changed", ticks_.to_ns(now), scenario_.nodes[event.node].name);
       continue;
     }
@@ -408,6 +431,7 @@ bool LabNetwork::apply_events(uint64_t now) {
     if (!event.reroute) continue;
     routes_ = routing.routes(failed_);
     pyrrha_paths_->refresh(routes_, static_fib_);
+    update_pyrrha_paths();  // the roots a rerouted flow crosses are those of its new path
     for (size_t node = 0; node < switches_.size(); ++node)
       if (switches_[node]) reinstall_routes(static_cast<int>(node));
   }

@@ -32,6 +32,7 @@
 #include "lab/lab_scenario.h"
 #include "lab/lab_schedule.h"
 #include "node/switch_node.h"
+#include "pyrrha/root_id.h"
 
 namespace fcswitch::lab {
 
@@ -69,6 +70,11 @@ class LabNetwork {
   FlowFrameSpec frame_spec(const FlowSpec& flow) const;  // its frames' addresses and size
   // Each flow's links, from its host's to the destination's, as routed before the run.
   std::vector<std::vector<workload::PathHop>> flow_paths() const;
+  // Pyrrha: the congestion roots a flow's frames cross as the switches now forward them
+  // (pyrrha_paths_): every switch hop {its index in the topology, which is its switch_id; the
+  // egress port}. Empty with static routing.
+  std::vector<pyrrha::RootId> pyrrha_path(const FlowSpec& flow) const;
+  void update_pyrrha_paths();  // after pyrrha_paths_ changed, at the hosts that run Pyrrha
   // [[events]] due by `now`; returns whether any was applied.
   bool apply_events(uint64_t now);
   void reinstall_routes(int node);  // its static routes over the current routed ones

@@ -499,6 +499,17 @@ LabResult LabNetwork::collect(const LabSampler& sampler, uint64_t end) const {
         f.completed_s = static_cast<double>(ticks_.to_ns(s.done_ticks.read())) / 1e9 -
                         static_cast<double>(spec.start_ns) / 1e9;
     }
+    if (hosts_[spec.src]->root_pauses()) {
+      // An episode still running ends with the run, or with the flow if it stopped first.
+      uint64_t blocked = s.pyrrha_blocked_ticks.read();
+      if (const uint64_t since = s.pyrrha_blocked_since.read()) {
+        const uint64_t until =
+            spec.stop_ns == kNeverTicks ? end : std::min(end, ticks_.from_ns(spec.stop_ns));
+        if (until > since - 1) blocked += until - (since - 1);
+      }
+      f.pyrrha_blocked_s = static_cast<double>(ticks_.to_ns(blocked)) / 1e9;
+      f.pyrrha_pauses = s.pyrrha_pauses.read();
+    }
     if (scenario_.nodes[spec.src].config.pabo.enabled()) {
       f.bounced_packets = rx.bounces.bounced.read();
       for (const OwnedCounter& c : rx.bounces.max_distance)
@@ -576,7 +587,8 @@ LabResult LabNetwork::collect(const LabSampler& sampler, uint64_t end) const {
         }
       } else {
         LabHost& h = *hosts_[n];
-        port.control_frames_received = h.rx().control_frames() + h.sink().credit_frames();
+        port.control_frames_received =
+            h.rx().control_frames() + h.sink().credit_frames() + h.sink().pyrrha_frames();
         port.pfc_frames_sent = h.tx().pfc_frames_sent();
         port.credit_frames_sent = h.tx().credit_frames_sent();
         port.foreign_frames = h.sink().foreign_frames();
@@ -584,6 +596,16 @@ LabResult LabNetwork::collect(const LabSampler& sampler, uint64_t end) const {
         if (node.config.pabo.enabled())
           port.pabo = {{"resent_bounced", h.sink().resent_bounced()},
                        {"bounce_full_drops", h.sink().bounce_queue_full()}};
+        if (const pyrrha::HostRootPauses* pauses = h.root_pauses()) {
+          using pyrrha::MessageKind;
+          port.pyrrha = {{"frames_received", h.sink().pyrrha_frames()},
+                         {"pause_received", pauses->received(MessageKind::kPause)},
+                         {"resume_received", pauses->received(MessageKind::kResume)},
+                         {"merge_received", pauses->received(MessageKind::kMerge)},
+                         {"dealloc_received", pauses->received(MessageKind::kDealloc)},
+                         {"table_full_ignored", pauses->table_full_ignored()},
+                         {"roots_paused_at_end", pauses->roots_paused()}};
+        }
         r.conservation.dropped += port.foreign_frames;
         // ACKs and CNPs are frames of the sinks' own, taken by the sources' sinks.
         r.conservation.generated += h.sink().transport_frames_sent();

@@ -108,6 +108,10 @@ nlohmann::ordered_json summary_json(const LabResult& r) {
                                    {"final_window_bytes", t.final_window_bytes},
                                    {"completed_s", seconds_or_null(f.completed_s)}};
     }
+    if (f.pyrrha_blocked_s) {
+      flows.back()["pyrrha_blocked_s"] = *f.pyrrha_blocked_s;
+      flows.back()["pyrrha_pauses"] = f.pyrrha_pauses;
+    }
     if (f.bounced_packets)
       flows.back()["pabo"] = {{"bounced_packets", *f.bounced_packets},
                               {"max_bounced_distance", f.max_bounced_distance},
@@ -150,6 +154,7 @@ nlohmann::ordered_json summary_json(const LabResult& r) {
                      {"drops", counts(p.drops)}});
     if (!p.pabo.empty()) ports.back()["pabo"] = counts(p.pabo);
     if (!p.ecn.empty()) ports.back()["ecn"] = counts(p.ecn);
+    if (!p.pyrrha.empty()) ports.back()["pyrrha"] = counts(p.pyrrha);
   }
   j["ports"] = ports;
   const FeedbackShareSummary feedback = feedback_share_summary(r);  // GFC Fig. 19

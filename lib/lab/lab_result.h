@@ -46,6 +46,10 @@ struct FlowResult {
   std::optional<uint64_t> bounced_packets;
   std::vector<uint64_t> max_bounced_distance, bounce_counts;
   std::optional<TransportResult> transport;
+  // Pyrrha (its source host runs it): the time the flow was held by a paused congestion root
+  // on its path (from its start to its end), and the times it was stopped (Pyrrha §4.4).
+  std::optional<double> pyrrha_blocked_s;
+  uint64_t pyrrha_pauses = 0;
   // A sized reliable flow: when its source had every ACK, from its start.
   std::optional<double> completed_s;
 };
@@ -84,6 +88,8 @@ struct PortResult {
   NamedCounts pabo;
   // ECN (switch ports with a marking queue): node/ecn_port_counters.h summed over the queues.
   NamedCounts ecn;
+  // Pyrrha (hosts that run it): its messages received, by kind, and the roots paused at the end.
+  NamedCounts pyrrha;
 };
 
 struct Conservation {

@@ -4,14 +4,18 @@
 // whose path crosses a paused root stops — new frames and retransmissions alike, within the
 // NIC stage — while the host's other flow goes on; RESUME, MERGE and a new path let it go
 // again; a held flow sets no timer (the host does not spin); the time held and the episodes
-// are counted per flow; nothing of it is data.
+// are counted per flow; nothing of it is data. Then whole lab runs: the report's Pyrrha
+// fields appear only where Pyrrha runs, the stage costs a lone flow none of its rate, and on
+// Pyrrha's testbed the switches' own PAUSEs stop the hosts and nothing is lost.
 
 #include <gtest/gtest.h>
 #include <rte_mbuf.h>
 #include <rte_mempool.h>
 #include <rte_ring.h>
 
+#include <array>
 #include <cstring>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -21,6 +25,8 @@
 #include "lab/flow_frame.h"
 #include "lab/lab_host.h"
 #include "lab/lab_link.h"
+#include "lab/lab_network.h"
+#include "lab/lab_report.h"
 #include "lab/lab_scenario.h"
 #include "switch/control_pool.h"
 #include "switch/ring_port_io.h"
@@ -372,6 +378,80 @@ TEST(LabHostPyrrha, AHostWithoutPyrrhaIgnoresItsFrames) {
   EXPECT_NEAR(bench.sent_between(0, 0, 1 * kMs), kFramesPerMs, 2);
   EXPECT_EQ(bench.host().sink().pyrrha_frames(), 0u);
   EXPECT_EQ(bench.host().rx().control_frames(), 1u);
+}
+
+// Two racks on one spine, routed: L1h1 sends to L2h1 at line rate. With [pyrrha] (the lab
+// copies it to every node), the flow knows its path, the report has its Pyrrha fields (never
+// held: one flow congests nothing) and the hosts' Pyrrha counts, and the flow keeps its rate
+// though its NIC queue is kept to the stage. Without, no Pyrrha key at all.
+constexpr char kTwoRacks[] = R"([lab]
+duration = "2ms"
+[switch]
+lossless_priorities = [3]
+mac_learning = false
+[flow_control]
+engine = "none"
+[topology]
+spec = "leaf-spine:2,1,2"
+routing = "shortest"
+[[flows]]
+from = "L1h1"
+to = "L2h1"
+priority = 3
+)";
+
+TEST(LabHostPyrrha, TheReportCarriesPyrrhaFieldsOnlyWherePyrrhaRuns) {
+  std::array<double, 2> throughput{};
+  for (bool pyrrha : {false, true}) {
+    const std::string text = std::string(kTwoRacks) + (pyrrha ? "[pyrrha]\npriority = 3\n" : "");
+    LabNetwork network(parse_lab_scenario(text, "two-racks.toml", {}));
+    const LabResult r = network.run();
+    ASSERT_EQ(r.flows.size(), 1u);
+    throughput[pyrrha] = r.flows[0].tail_throughput_bps;
+    const auto json = summary_json(r);
+    const auto& flow = json["flows"][0];
+    EXPECT_EQ(flow.contains("pyrrha_blocked_s"), pyrrha);
+    EXPECT_EQ(flow.contains("pyrrha_pauses"), pyrrha);
+    int host_counts = 0;
+    for (const auto& port : json["ports"]) host_counts += port.contains("pyrrha");
+    EXPECT_EQ(host_counts, pyrrha ? 4 : 0);  // every host's NIC
+    if (pyrrha) {
+      EXPECT_EQ(flow["pyrrha_blocked_s"], 0.0);
+      EXPECT_EQ(flow["pyrrha_pauses"], 0u);
+    }
+    EXPECT_TRUE(r.conservation.holds());
+  }
+  EXPECT_GT(throughput[0], 9.8e9);
+  EXPECT_NEAR(throughput[1], throughput[0], 0.001 * throughput[0]);
+}
+
+// Pyrrha's testbed (config/lab/pyrrha-testbed.toml, Pyrrha §5.2 Fig. 8) with the switches'
+// real PAUSE and RESUME: the three senders are held (the incast by the root at R1's ToR port),
+// which is what keeps the ToRs lossless — hosts that go on sending overflow their ToR's
+// ingress (1 890 lossless drops in this scenario when the hosts ignore Pyrrha's frames). Every
+// frame the switches sent a host is a PAUSE or a RESUME it took, none counted as data.
+TEST(LabHostPyrrha, TheTestbedsHostsStopWhenTheirSwitchPausesThemAndNothingIsLost) {
+  LabNetwork network(
+      load_lab_scenario(std::string(FCSWITCH_SOURCE_DIR) + "/config/lab/pyrrha-testbed.toml", {}));
+  const LabResult r = network.run();
+  EXPECT_EQ(r.lossless_drops, 0u);
+  EXPECT_EQ(r.conservation.dropped, 0u);
+  EXPECT_TRUE(r.conservation.holds());
+  ASSERT_EQ(r.flows.size(), 3u);
+  for (const FlowResult& f : r.flows) {
+    ASSERT_TRUE(f.pyrrha_blocked_s) << f.from;
+    EXPECT_GT(*f.pyrrha_blocked_s, 0.0) << f.from;
+    EXPECT_GT(f.pyrrha_pauses, 0u) << f.from;
+    EXPECT_EQ(f.missing, 0u) << f.from;
+  }
+  for (const PortResult& p : r.ports) {
+    if (p.pyrrha.empty()) continue;
+    std::map<std::string, uint64_t> c(p.pyrrha.begin(), p.pyrrha.end());
+    EXPECT_EQ(c["frames_received"], c["pause_received"] + c["resume_received"] +
+                                        c["merge_received"] + c["dealloc_received"])
+        << p.node;
+    EXPECT_EQ(p.foreign_frames, 0u) << p.node;
+  }
 }
 
 }  // namespace

@@ -42,7 +42,7 @@ def lossless(summary):
     """Frames lost or reordered anywhere, and whether the frames balance."""
     lost = sum(f["lost_packets"] for f in summary["flows"])
     reordered = sum(f["reordered_packets"] for f in summary["flows"])
-    return lost, reordered, summary["lossless_drops"], summary["conservation"]["balanced"]
+    return lost, reordered, summary["lossless_drops"], summary["conservation"]["holds"]
 
 
 def pyrrha_sent(summary, node, kind):

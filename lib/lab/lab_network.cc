@@ -131,6 +131,16 @@ void LabNetwork::build() {
   }
   const uint64_t catch_up = scenario_.clock == LabClock::kWall ? ticks_.from_ns(kWallCatchUpNs) : 0;
   for (const LabLinkSpec& spec : scenario_.links) {
+    // Pyrrha is hop by hop (Pyrrha §4.4): an end without it neither sends its PAUSEs nor obeys
+    // the other's, so its priority runs without flow control on that link.
+    const auto& pa = scenario_.nodes[spec.a.node].config.pyrrha;
+    const auto& pb = scenario_.nodes[spec.b.node].config.pyrrha;
+    if (pa.has_value() != pb.has_value() || (pa && pa->priority != pb->priority))
+      spdlog::warn("link {} - {}: Pyrrha {} at one end and {} at the other: no flow control "
+                   "between them on its priority",
+                   scenario_.port_name(spec.a), scenario_.port_name(spec.b),
+                   pa ? fmt::format("on priority {}", pa->priority) : "off",
+                   pb ? fmt::format("on priority {}", pb->priority) : "off");
     // Both ends count the same Ethernet overhead: the a end's port says how much.
     const auto& port = scenario_.nodes[spec.a.node].config.ports[spec.a.port];
     const LabLinkParams params{

@@ -425,6 +425,8 @@ bool LabNetwork::apply_events(uint64_t now) {
     links_[2 * event.link]->set_up(up);
     links_[2 * event.link + 1]->set_up(up);
     const LabLinkSpec& spec = scenario_.links[event.link];
+    for (const PortRef end : {spec.a, spec.b})
+      if (switches_[end.node]) switches_[end.node]->link_changed(end.port, up);
     const LabRouting& routing = scenario_.routing;
     spdlog::info("{} ns: link {} - {} {}", ticks_.to_ns(now), scenario_.port_name(spec.a),
                  scenario_.port_name(spec.b), up ? "restored" : "failed");

@@ -130,6 +130,8 @@ class SwitchNode {
     return eth_ports_.empty() ? 0 : eth_ports_[port]->nic_rx_dropped();
   }
   const FwdTask& fwd() const { return *fwd_; }
+  // The lab's thread, which runs FWD: port `port`'s link went down or came back.
+  void link_changed(int port, bool up) { fwd_->link_changed(port, up); }
   // The flow-control engine of (port, priority), as registered ("pfc", "gfc-buffer", …).
   std::string_view engine_name(int port, int priority) const {
     const auto* engine = config_.ports[port].flow_control.priorities[priority].engine;

@@ -122,6 +122,10 @@ class FwdTask : public Task {
   const TaggerStage* tagger() const { return tagger_.get(); }
   // Pyrrha's table and queues; null when the switch does not run Pyrrha.
   const PyrrhaQueues* pyrrha() const { return pyrrha_.get(); }
+  // FWD's thread (the lab's one thread): port `port`'s link went down or came back.
+  void link_changed(int port, bool up) {
+    if (pyrrha_) pyrrha_->port_changed(port, up);
+  }
   // The lab's virtual clock polls a switch only when it has work (LabSchedule); before each
   // poll it puts the input rotation where `poll_index` polls would have left it, so that the
   // order FWD serves its inputs in does not depend on how many idle polls were skipped.

@@ -93,6 +93,16 @@ void PyrrhaQueues::received(int in_port, const wire::PyrrhaFrame& frame) {
   dirty_ = true;
 }
 
+void PyrrhaQueues::port_changed(int port, bool up) {
+  const auto p = static_cast<uint16_t>(port);
+  if (up) {
+    table_.port_restored(p);
+  } else {
+    send(table_.port_failed(p));
+  }
+  dirty_ = true;
+}
+
 void PyrrhaQueues::send(std::span<const pyrrha::Message> messages) {
   for (const pyrrha::Message& m : messages) {
     dirty_ = true;

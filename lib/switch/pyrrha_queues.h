@@ -53,6 +53,9 @@ class PyrrhaQueues {
   void hold(rte_mbuf* m, int in_port, int out_port, const wire::FrameHeader& header);
   // A PAUSE, RESUME or MERGE from downstream, or a DEALLOC from upstream, on `in_port`.
   void received(int in_port, const wire::PyrrhaFrame& frame);
+  // `port`'s link went down or came back (Appendix A: a failed root port sends RESUME; its
+  // IQs drain, and what reaches the dead link is lost there, counted by the link).
+  void port_changed(int port, bool up);
   // Moves queue heads on (between tiers, and into the egress rings while the stage is short)
   // and sends the messages that waited for ring room. True when anything moved.
   bool serve();

@@ -288,5 +288,21 @@ TEST_F(PyrrhaQueuesTest, APauseNamingThisSwitchIsIgnored) {
   EXPECT_EQ(queues_->loop_guard_ignored(), 1u);
 }
 
+TEST_F(PyrrhaQueuesTest, AFailedRootPortResumesWhatItPaused) {
+  // Four packets in the OQ before any leaves: above K_pause, the port is a root (§4.1).
+  for (uint32_t i = 0; i < 4; ++i) arrive(kDstB, i);
+  const pyrrha::RootId self{kSwitchId, kEgress};
+  const auto paused = of_root(messages(kIngress), self);
+  ASSERT_EQ(paused.size(), 1u);
+  EXPECT_EQ(paused[0].kind, pyrrha::MessageKind::kPause);
+  // Appendix A: its link fails; nothing more reaches its OQ, so what it paused goes again.
+  queues_->port_changed(kEgress, false);
+  const auto resumed = of_root(messages(kIngress), self);
+  ASSERT_EQ(resumed.size(), 1u);
+  EXPECT_EQ(resumed[0].kind, pyrrha::MessageKind::kResume);
+  queues_->port_changed(kEgress, true);
+  EXPECT_EQ(sequences_to(drain(), kDstB), (std::vector<uint32_t>{0, 1, 2, 3}));
+}
+
 }  // namespace
 }  // namespace fcswitch

@@ -11,18 +11,23 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <cstring>
 #include <memory>
+#include <span>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "config/switch_config.h"
 #include "frame_builder.h"
+#include "lab/lab_network.h"
+#include "lab/lab_scenario.h"
 #include "node/switch_node.h"
 #include "pyrrha/pyrrha_message.h"
 #include "switch/control_pool.h"
 #include "switch/port_io.h"
+#include "switch/pyrrha_path_oracle.h"
 #include "switch/ring_port_io.h"
 #include "switch/switch_state.h"
 #include "switch/tx_task.h"
@@ -342,45 +347,295 @@ TEST(PyrrhaFramer, RingsWithoutAPriorityAreRefused) {
   EXPECT_THROW(PyrrhaTx("pfr_nopri", 63, kBurstSize, -1), std::invalid_argument);
 }
 
-// The switch node makes the rings and gives every TX a framer when [pyrrha] is set, and
-// neither otherwise (its TX then has no Pyrrha counters to report).
-TEST(PyrrhaFramer, TheSwitchNodeFramesPyrrhaOnEveryPortWhereItRuns) {
-  rte_mempool* control_pool = create_control_pool("pfr_node_ctl", 63, 0);
-  std::vector<rte_ring*> rings;
-  for (bool with_pyrrha : {false, true}) {
-    auto config = config::parse_switch_config(R"(
+// --- A switch node running Pyrrha: RX → FWD's table → TX, frames on the ports ---
+
+constexpr uint64_t kHostMac = 0x02'00'00'00'00'01ull;
+constexpr uint64_t kDownstreamMac = 0x02'00'00'00'00'20ull;
+constexpr uint64_t kDstA = 0x02'00'00'00'00'0Aull;  // behind root candidate 20:1
+constexpr pyrrha::RootId kRootA{20, 1};
+constexpr uint32_t kNodeSwitchId = 10;
+constexpr uint32_t kNodeFrameBytes = 1000;
+
+// Port 0 faces the host; packets to A leave by port 1 and cross switch 20's port 1 next.
+class PathThroughRootA : public PyrrhaPathOracle {
+ public:
+  size_t onward_path(int, const wire::MacAddress& dst, const topology::FiveTuple&,
+                     std::span<pyrrha::PathHop> out) const override {
+    if (dst.value != kDstA) return 0;
+    out[0] = kRootA;
+    return 1;
+  }
+  bool faces_host(int port) const override { return port == 0; }
+};
+
+// A two-port switch on ring ports that the test feeds and drains, every task polled once a
+// step in the layout's order; [pyrrha] on priority 3 or none.
+class NodeBed {
+ public:
+  NodeBed(const std::string& name, bool with_pyrrha) {
+    control_pool_ = create_control_pool(name + "_ctl", 63, 0);
+    frame_pool_ =
+        rte_pktmbuf_pool_create((name + "_hp").c_str(), 63, 0, 0, RTE_MBUF_DEFAULT_BUF_SIZE, 0);
+    if (!frame_pool_) throw std::runtime_error("pool");
+    auto config = config::parse_switch_config(fmt::format(R"(
 [switch]
-name = "pfrnode"
+name = "{}"
 lossless_priorities = [3]
+[flow_control]
+engine = "none"
 [[ports]]
 name = "a"
-device = "net_null0"
+device = "unused_a"
 [[ports]]
 name = "b"
-device = "net_null1"
+device = "unused_b"
+[[fib]]
+mac = "02:00:00:00:00:0a"
+port = "b"
 )",
+                                                          name),
                                               "test.toml");
+    std::shared_ptr<const PyrrhaPathOracle> oracle;
     if (with_pyrrha) {
       config::PyrrhaSettings pyrrha;
       pyrrha.priority = kPyrrhaPriority;
+      pyrrha.switch_id = kNodeSwitchId;
+      pyrrha.table.k_pause_bytes = 3 * kNodeFrameBytes;
+      pyrrha.table.k_resume_bytes = kNodeFrameBytes + kNodeFrameBytes / 2;
+      pyrrha.table.max_isolation_queues = 4;
+      pyrrha.table.max_roots = 16;
       config.pyrrha = pyrrha;
+      oracle = std::make_shared<PathThroughRootA>();
     }
     std::vector<NodePort> ports;
     for (int p = 0; p < 2; ++p) {
-      for (const char* way : {"i", "o"}) {
-        rings.push_back(rte_ring_create(fmt::format("pfrn{}{}{}", int(with_pyrrha), p, way).c_str(),
-                                        64, 0, RING_F_SP_ENQ | RING_F_SC_DEQ));
-        ASSERT_NE(rings.back(), nullptr);
-      }
-      ports.push_back(NodePort{std::make_unique<RingPortIo>(rings[rings.size() - 2], rings.back()),
-                               wire::MacAddress{kSwitchMac + static_cast<uint64_t>(p)}});
+      in_.push_back(rte_ring_create(fmt::format("{}_i{}", name, p).c_str(), 64, 0,
+                                    RING_F_SP_ENQ | RING_F_SC_DEQ));
+      out_.push_back(rte_ring_create(fmt::format("{}_o{}", name, p).c_str(), 64, 0,
+                                     RING_F_SP_ENQ | RING_F_SC_DEQ));
+      if (!in_.back() || !out_.back()) throw std::runtime_error("rings");
+      ports.push_back(NodePort{std::make_unique<RingPortIo>(in_.back(), out_.back()), mac(p)});
     }
-    SwitchNode node(config, kNsPerSecond, std::move(ports), control_pool);
-    for (int p = 0; p < 2; ++p) EXPECT_EQ(node.tx(p).sends_pyrrha(), with_pyrrha) << p;
-    EXPECT_TRUE(node.progress().empty);
+    node_ = std::make_unique<SwitchNode>(config, kNsPerSecond, std::move(ports), control_pool_,
+                                         RxHandoff::kRing, oracle);
   }
-  for (rte_ring* ring : rings) rte_ring_free(ring);
-  rte_mempool_free(control_pool);
+  ~NodeBed() {
+    for (int p = 0; p < 2; ++p) drain(p);
+    node_->flush();
+    node_.reset();
+    for (rte_ring* ring : in_) {
+      rte_mbuf* m;
+      while (rte_ring_sc_dequeue(ring, reinterpret_cast<void**>(&m)) == 0) rte_pktmbuf_free(m);
+      rte_ring_free(ring);
+    }
+    for (rte_ring* ring : out_) rte_ring_free(ring);
+    rte_mempool_free(frame_pool_);
+    rte_mempool_free(control_pool_);
+  }
+
+  static wire::MacAddress mac(int port) { return wire::MacAddress{kSwitchMac + uint64_t(port)}; }
+  SwitchNode& node() { return *node_; }
+  rte_mempool* control_pool() const { return control_pool_; }
+
+  void send(int port, const std::vector<uint8_t>& frame) {
+    rte_mbuf* m = rte_pktmbuf_alloc(frame_pool_);
+    ASSERT_NE(m, nullptr);
+    std::memcpy(rte_pktmbuf_append(m, static_cast<uint16_t>(frame.size())), frame.data(),
+                frame.size());
+    ASSERT_EQ(rte_ring_sp_enqueue(in_[port], m), 0);
+  }
+  // Every task polled once, `times` times over.
+  void step(int times = 1) {
+    for (int i = 0; i < times; ++i)
+      for (const auto& lcore : node_->lcore_tasks())
+        for (Task* task : lcore) task->run_once(now_++);
+  }
+  std::vector<SentFrame> drain(int port) {
+    std::vector<SentFrame> frames;
+    rte_mbuf* m;
+    while (rte_ring_sc_dequeue(out_[port], reinterpret_cast<void**>(&m)) == 0) {
+      const auto* data = rte_pktmbuf_mtod(m, const uint8_t*);
+      frames.push_back(SentFrame{{data, data + rte_pktmbuf_data_len(m)}, m->pool});
+      rte_pktmbuf_free(m);
+    }
+    return frames;
+  }
+
+ private:
+  rte_mempool* control_pool_ = nullptr;
+  rte_mempool* frame_pool_ = nullptr;
+  std::vector<rte_ring*> in_, out_;
+  std::unique_ptr<SwitchNode> node_;
+  uint64_t now_ = 0;
+};
+
+std::vector<uint8_t> pyrrha_from_downstream(wire::PyrrhaOpcode op, uint8_t hops) {
+  std::vector<uint8_t> bytes(wire::kPyrrhaFrameBytes);
+  wire::encode_pyrrha({wire::MacAddress{kDownstreamMac},
+                       op,
+                       kPyrrhaPriority,
+                       hops,
+                       wire::PyrrhaRoot{kRootA.switch_id, kRootA.port},
+                       {}},
+                      bytes.data());
+  return bytes;
+}
+
+std::vector<uint8_t> data_to_a(uint32_t sequence) {
+  traffic::FrameSpec spec;
+  spec.dst = kDstA;
+  spec.src = kHostMac;
+  spec.dscp = 24;  // class selector 3 → priority 3
+  spec.sequence = sequence;
+  spec.size = kNodeFrameBytes;
+  return traffic::build_frame(spec);
+}
+
+// What the switch must send out of `port` about root A.
+wire::PyrrhaFrame sent_about_root_a(int port, wire::PyrrhaOpcode op, uint8_t hops) {
+  return wire::PyrrhaFrame{NodeBed::mac(port),
+                           op,
+                           kPyrrhaPriority,
+                           hops,
+                           wire::PyrrhaRoot{kRootA.switch_id, kRootA.port},
+                           {}};
+}
+
+bool is_pyrrha(const SentFrame& frame) {
+  return wire::control_frame_kind(frame.bytes.data(), frame.bytes.size(),
+                                  wire::kEtherTypeMacControl) == wire::ControlFrameKind::kPyrrha;
+}
+
+wire::PyrrhaFrame decoded(const SentFrame& frame) {
+  const auto result = wire::decode_pyrrha(frame.bytes.data(), frame.bytes.size());
+  EXPECT_EQ(result.status, wire::ControlDecodeStatus::kOk);
+  EXPECT_EQ(frame.bytes.size(), wire::kPyrrhaFrameBytes);
+  return result.frame;
+}
+
+// The whole switch (Pyrrha §4.1, §4.4): downstream pauses root 20:1; four of the host's frames
+// for A wait in its isolation queue, 4000 bytes from port a above K_pause, and the table's
+// PAUSE(20:1, hop 2) leaves by port a as a frame with a's MAC and priority 3, from the control
+// pool. The downstream's RESUME lets the four go by port b; below K_resume the table sends
+// RESUME(20:1) up by port a, and, the host-facing leaf's IQ empty and resumed, DEALLOC(20:1)
+// down by port b (the authors' CheckAndSendDealloc). The IQ is empty once FWD has moved its
+// packets into the port's short egress stage (PyrrhaSettings::stage_bytes), so the DEALLOC,
+// a control frame, leaves ahead of them.
+TEST(PyrrhaFramer, ASwitchPausesAndResumesItsUpstreamWithFramesOutOfTheIngressPort) {
+  NodeBed bed("pfrnode", true);
+  ASSERT_TRUE(bed.node().tx(0).sends_pyrrha());
+  ASSERT_TRUE(bed.node().tx(1).sends_pyrrha());
+  bed.send(1, pyrrha_from_downstream(wire::PyrrhaOpcode::kPause, 1));
+  bed.step();
+  for (uint32_t s = 0; s < 4; ++s) bed.send(0, data_to_a(s));
+  bed.step(4);
+
+  const auto up = bed.drain(0);
+  ASSERT_EQ(up.size(), 1u);
+  ASSERT_TRUE(is_pyrrha(up[0]));
+  EXPECT_EQ(up[0].pool, bed.control_pool());
+  EXPECT_EQ(decoded(up[0]), sent_about_root_a(0, wire::PyrrhaOpcode::kPause, 2));
+  EXPECT_TRUE(bed.drain(1).empty());  // held in the IQ
+  EXPECT_EQ(bed.node().tx(0).pyrrha_frames_sent(MessageKind::kPause), 1u);
+
+  bed.send(1, pyrrha_from_downstream(wire::PyrrhaOpcode::kResume, 0));
+  bed.step(8);
+  const auto resumed = bed.drain(0);
+  ASSERT_EQ(resumed.size(), 1u);
+  ASSERT_TRUE(is_pyrrha(resumed[0]));
+  EXPECT_EQ(decoded(resumed[0]), sent_about_root_a(0, wire::PyrrhaOpcode::kResume, 0));
+  const auto down = bed.drain(1);
+  ASSERT_EQ(down.size(), 5u);
+  ASSERT_TRUE(is_pyrrha(down[0]));
+  EXPECT_EQ(decoded(down[0]), sent_about_root_a(1, wire::PyrrhaOpcode::kDealloc, 0));
+  for (uint32_t s = 0; s < 4; ++s) {
+    ASSERT_FALSE(is_pyrrha(down[1 + s]));
+    EXPECT_EQ(traffic::sequence_of(down[1 + s].bytes), s);
+  }
+  EXPECT_EQ(bed.node().tx(0).pyrrha_frames_sent(MessageKind::kResume), 1u);
+  EXPECT_EQ(bed.node().tx(1).pyrrha_frames_sent(MessageKind::kDealloc), 1u);
+  EXPECT_EQ(bed.node().tx(0).control_alloc_failures(), 0u);
+  EXPECT_TRUE(bed.node().progress().empty);
+}
+
+// Without [pyrrha] no TX has a framer (nor Pyrrha counters to report).
+TEST(PyrrhaFramer, WithoutPyrrhaNoTxFramesIt) {
+  NodeBed bed("pfrnone", false);
+  for (int p = 0; p < 2; ++p) EXPECT_FALSE(bed.node().tx(p).sends_pyrrha()) << p;
+}
+
+// --- In the lab: every message FWD's tables send leaves as a frame ---
+
+// Pyrrha's testbed (config/lab/pyrrha-testbed.toml, Pyrrha Fig. 8) for 3 ms, all three flows
+// at once, K_pause = 2 and K_resume = 1 one-hop BDPs (NOTES.md).
+constexpr char kPyrrhaTestbed[] = R"([lab]
+duration = "3ms"
+clock = "virtual"
+[topology]
+spec = "leaf-spine:3,2,2"
+rate = "10Gbps"
+delay = "1us"
+routing = "shortest"
+[switch]
+lossless_priorities = [3]
+mac_learning = false
+[buffer]
+lossless_ingress = "1MB"
+[flow_control]
+response_time = "5us"
+[pyrrha]
+priority = 3
+k_pause = 2
+k_resume = 1
+[[switches]]
+name = "L1"
+routes = { L3h1 = "S1" }
+[[switches]]
+name = "L2"
+routes = { L3h1 = "S2", L3h2 = "S2" }
+[[flows]]
+from = "L1h1"
+to = "L3h1"
+priority = 3
+[[flows]]
+from = "L2h1"
+to = "L3h1"
+priority = 3
+[[flows]]
+from = "L2h2"
+to = "L3h2"
+priority = 3
+)";
+
+// The incast at L3 makes roots; their PAUSE, RESUME and DEALLOC cross the links to the cores
+// and the leaves. By the end, every message each switch's table sent has left by TX as a
+// frame, of the same kind, with no control mbuf missing (a message stuck in a ring, or one the
+// virtual clock stepped past, would show here), the cores' tables took PAUSEs that came over
+// the wire, and the hosts held flows for PAUSEs their ToR sent them (Pyrrha §4.4).
+TEST(PyrrhaFramer, InTheLabEveryMessageATableSendsLeavesAsAFrame) {
+  lab::LabNetwork network(lab::parse_lab_scenario(kPyrrhaTestbed, "pyrrha-testbed.toml", {}));
+  const lab::LabResult result = network.run();
+  EXPECT_EQ(result.pool_in_use_after_shutdown, 0u);
+  uint64_t pauses = 0, pauses_taken_by_cores = 0;
+  for (const auto& [name, sw] : network.switch_nodes()) {
+    SCOPED_TRACE(name);
+    ASSERT_NE(sw->fwd().pyrrha(), nullptr);
+    for (size_t k = 0; k < pyrrha::kMessageKinds; ++k) {
+      const auto kind = static_cast<MessageKind>(k);
+      uint64_t framed = 0;
+      for (int p = 0; p < sw->ports(); ++p) framed += sw->tx(p).pyrrha_frames_sent(kind);
+      EXPECT_EQ(framed, sw->fwd().pyrrha()->messages_sent(kind)) << pyrrha::name(kind);
+    }
+    for (int p = 0; p < sw->ports(); ++p) EXPECT_EQ(sw->tx(p).control_alloc_failures(), 0u);
+    pauses += sw->fwd().pyrrha()->messages_sent(MessageKind::kPause);
+    if (name[0] == 'S')
+      pauses_taken_by_cores += sw->fwd().pyrrha()->messages_received(MessageKind::kPause);
+  }
+  EXPECT_GT(pauses, 0u);
+  EXPECT_GT(pauses_taken_by_cores, 0u);
+  uint64_t flows_held = 0;
+  for (const auto& flow : result.flows) flows_held += flow.pyrrha_pauses;
+  EXPECT_GT(flows_held, 0u);
 }
 
 }  // namespace

@@ -278,20 +278,6 @@ bool TxTask::poll(uint64_t now) {
   return busy || sent > 0;
 }
 
-bool TxTask::send_control(bool& busy) {
-  // The feedback frames first, then Pyrrha's, each in its own order; a port that did not take
-  // all of the first would take none of the second.
-  if (framer_.waiting()) {
-    busy |= framer_.send(io_);
-    if (framer_.waiting()) return true;
-  }
-  if (pyrrha_ && pyrrha_->waiting()) {
-    busy |= pyrrha_->send(io_);
-    if (pyrrha_->waiting()) return true;
-  }
-  return false;
-}
-
 uint64_t TxTask::next_action_ticks() const {
   uint64_t next = std::min(feedback_.next_action_ticks(),
                            gates_.next_action_ticks(backlogged_, last_poll_ticks_));

@@ -153,8 +153,20 @@ class TxTask : public Task {
   void release_sent(uint16_t sent);                        // the first `sent` pending packets left
   void record_residence(uint64_t now, uint16_t sent);
   void publish_held();
-  // Our own frames go to the port ahead of any data; true while some still wait for it.
-  bool send_control(bool& busy);
+  // Our own frames go to the port ahead of any data; true while some still wait for it. The
+  // feedback frames first, then Pyrrha's, each in its own order: a port that did not take all
+  // of the first would take none of the second. Here, inline: most polls have none.
+  bool send_control(bool& busy) {
+    if (framer_.waiting()) {
+      busy |= framer_.send(io_);
+      if (framer_.waiting()) return true;
+    }
+    if (pyrrha_ && pyrrha_->waiting()) {
+      busy |= pyrrha_->send(io_);
+      if (pyrrha_->waiting()) return true;
+    }
+    return false;
+  }
   std::array<uint32_t, kNumPriorities> pending_blocks() const;
   void drop_queue(int queue);
   void fill_burst(uint64_t now);

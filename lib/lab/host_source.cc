@@ -98,12 +98,9 @@ void HostSource::set_pyrrha_path(uint32_t id, std::vector<pyrrha::RootId> path) 
   }
 }
 
-bool HostSource::held_by_pyrrha(Flow& flow, uint64_t now) {
-  if (flow.path.empty()) return false;  // no Pyrrha, another class, or no predicted path
-  const uint64_t generation = root_pauses_->generation();
-  if (flow.pyrrha_generation == generation) return flow.held;
+bool HostSource::look_at_roots(Flow& flow, uint64_t now) {
   if (now < flow.start_ticks) return false;  // polled at its start (opens_at), looked at then
-  flow.pyrrha_generation = generation;
+  flow.pyrrha_generation = root_pauses_->generation();
   const bool held = root_pauses_->blocks(flow.path);
   if (held == flow.held) return held;
   if (held) {
@@ -251,17 +248,23 @@ bool HostSource::poll(uint64_t now) {
     }
   }
   // One frame per flow per round, rounds until no flow can send: flows of one priority share
-  // their queue fairly.
+  // their queue fairly. Under Pyrrha the stage has room for a frame or two per poll, so where
+  // a poll starts would decide who sends: there the flows take turns from the one after the
+  // last that sent (a round robin over sends), not from the poll's rotation.
+  const size_t first = root_pauses_ ? after_last_sent_ : next_flow_;
+  size_t last_sent = flows_.size();
   for (bool progress = true; progress;) {
     progress = false;
     for (size_t i = 0; i < flows_.size(); ++i) {
-      Flow& flow = flows_[(next_flow_ + i) % flows_.size()];
+      const size_t k = (first + i) % flows_.size();
+      Flow& flow = flows_[k];
       if (finished(flow, now) || held_by_pyrrha(flow, now) || opens_at(flow, now) > now) continue;
-      progress |= send_one(flow, now);
+      if (send_one(flow, now)) progress = true, last_sent = k;
     }
     busy |= progress;
   }
   if (!flows_.empty()) next_flow_ = (next_flow_ + 1) % flows_.size();
+  if (last_sent < flows_.size()) after_last_sent_ = (last_sent + 1) % flows_.size();
   return busy;
 }
 

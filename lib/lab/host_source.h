@@ -145,8 +145,14 @@ class HostSource : public Task {
   uint64_t opens_at(const Flow& flow, uint64_t now) const;
   bool send_one(Flow& flow, uint64_t now);
   // Pyrrha: whether a paused root holds the flow, its verdict brought up to date first (from
-  // its start on: before, it cannot send anyway); episodes begin and end here.
-  bool held_by_pyrrha(Flow& flow, uint64_t now);
+  // its start on: before, it cannot send anyway). Inline: asked of every flow in every round.
+  bool held_by_pyrrha(Flow& flow, uint64_t now) {
+    if (flow.path.empty()) return false;  // no Pyrrha, another class, or no predicted path
+    if (flow.pyrrha_generation == root_pauses_->generation()) return flow.held;
+    return look_at_roots(flow, now);
+  }
+  // The paused roots changed (or the flow's path): its verdict again; episodes begin and end.
+  bool look_at_roots(Flow& flow, uint64_t now);
   // The verdict as last brought up to date, if still current (next_event_ticks).
   bool held_now(const Flow& flow) const {
     return flow.held && flow.pyrrha_generation == root_pauses_->generation();
@@ -165,6 +171,7 @@ class HostSource : public Task {
   const pyrrha::HostRootPauses* root_pauses_ = nullptr;  // the LabHost's; null: no Pyrrha
   int pyrrha_priority_ = -1;
   uint64_t pyrrha_stage_bytes_ = 0;
+  size_t after_last_sent_ = 0;  // Pyrrha: where the next poll's turns start (poll())
 };
 
 }  // namespace fcswitch::lab

@@ -306,6 +306,17 @@ TEST(LabHostPyrrha, ALineRateFlowStopsWithinTheStageAndTheOtherTakesTheLine) {
   EXPECT_NEAR(a + b, kLineFramesPerMs, 2);
 }
 
+// The stage leaves room for a frame or two at each poll: the flows of the class still share
+// the NIC evenly (served in turn from the one after the last that sent, not from wherever the
+// poll's rotation starts).
+TEST(LabHostPyrrha, FlowsShareTheNicEvenlyThroughTheStage) {
+  HostBench bench("ph_share");
+  for (int id : {0, 1, 2}) bench.add_flow(id, id == 1 ? kPathB : kPathA, 0);
+  bench.run_until(2 * kMs);
+  for (int id : {0, 1, 2})
+    EXPECT_NEAR(bench.sent_between(id, 1 * kMs, 2 * kMs), kLineFramesPerMs / 3, 2) << id;
+}
+
 // A root every flow crosses holds them all; then the host has nothing to do by itself until
 // the RESUME comes — not even at the start of an on-off flow's next on phase: no timer, no
 // busy loop.

@@ -166,7 +166,7 @@ nlohmann::ordered_json summary_json(const LabResult& r) {
       if (s.pyrrha) {
         nlohmann::ordered_json pyrrha = {{"priority", s.pyrrha->priority},
                                          {"switch_id", s.pyrrha->switch_id}};
-        for (const auto& [name, value] : s.pyrrha->counters) pyrrha[name] = value;
+        for (const auto& [row, value] : s.pyrrha->rows) put_pyrrha_row(pyrrha, *row, value);
         switches.back()["pyrrha"] = pyrrha;
       }
     }
@@ -241,8 +241,8 @@ std::string human_summary(const LabResult& r) {
   for (const SwitchResult& sw : r.switches) {
     if (!sw.pyrrha) continue;
     std::string counts;
-    for (const auto& [name, value] : sw.pyrrha->counters)
-      if (value) counts += fmt::format(" {}={}", name, value);
+    for (const auto& [row, value] : sw.pyrrha->rows)
+      if (value) counts += fmt::format(" {}={}", row->counter.name, value);
     s += fmt::format("pyrrha {} (switch {}):{}\n", sw.node, sw.pyrrha->switch_id,
                      counts.empty() ? " nothing counted" : counts);
   }

@@ -10,6 +10,7 @@
 #include "lab/deadlock_detector.h"
 #include "lab/flow_fct_report.h"
 #include "lab/routing_cbd.h"
+#include "node/pyrrha_switch_counters.h"
 
 namespace fcswitch::lab {
 
@@ -93,11 +94,11 @@ struct PortResult {
 };
 
 // Pyrrha's rows of a switch that runs it (node/pyrrha_switch_counters.h): those FWD publishes,
-// at the end of the run.
+// at the end of the run, each with its row of the table (its name, and its group in JSON).
 struct PyrrhaResult {
   int priority = 0;
   uint32_t switch_id = 0;  // the lab's: the switch's index in the topology (root ids name it)
-  NamedCounts counters;
+  std::vector<std::pair<const PyrrhaSwitchCounter*, uint64_t>> rows;
 };
 
 // What a switch reports once, not per port.

@@ -13,7 +13,7 @@ std::vector<SwitchResult> switch_results(
     PyrrhaResult pyrrha{settings->priority, settings->switch_id, {}};
     pyrrha_switch_counters(*node, PyrrhaReader::kAnyThread,
                            [&](const PyrrhaSwitchCounter& row, uint64_t value) {
-                             pyrrha.counters.emplace_back(std::string(row.counter.name), value);
+                             pyrrha.rows.emplace_back(&row, value);
                            });
     out.push_back({name, std::move(pyrrha)});
   }

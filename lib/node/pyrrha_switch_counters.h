@@ -3,13 +3,14 @@
 // them: what FWD's PyrrhaQueues publishes (switch/pyrrha_queues.h), and what its queues hold.
 // One table per switch, not per port: a switch has one congestion-root table. The switch
 // report (text and JSON), /metrics, the lab's summary.json and the metrics catalogue take
-// names, kinds, help and labels from this table (fc/counter_descriptor.h); how each row is
-// read is next to pyrrha_switch_counters(), checked row by row against the table by name
-// when it is compiled. The table itself needs no DPDK: the catalogue is built without it.
+// names, kinds, help, labels and JSON keys from this table (fc/counter_descriptor.h); how each
+// row is read is next to pyrrha_switch_counters(), checked row by row against the table by
+// name when it is compiled. The table itself needs no DPDK: the catalogue is built without it.
 //
-// Two groups of rows are series of one labelled family: the messages sent and received, by
-// `kind` (pyrrha::kMessageKindNames), and the IQs in use, by `state`. The states are the three
-// an IQ in use is in (CongestionRootTable::gauges()): they partition iqs_in_use, so that
+// Three groups of rows are series of a labelled family: the messages sent and those received,
+// by `kind` (pyrrha::kMessageKindNames), and the IQs in use, by `state`; in JSON each group is
+// an object by label value ("messages_sent": {"pause": …, "resume": …, …}). The states are the
+// three an IQ in use is in (CongestionRootTable::gauges()): they partition iqs_in_use, so that
 // sum(fcswitch_pyrrha_iqs) is the IQs in use, as Prometheus' naming practice asks of a label
 // ("the sum() or the avg() over all dimensions of a given metric should be meaningful",
 // prometheus.io, Metric and label naming). iqs_in_use has a family of its own.
@@ -17,6 +18,7 @@
 #include <array>
 #include <cstdint>
 #include <functional>
+#include <string>
 #include <string_view>
 
 #include "fc/counter_descriptor.h"
@@ -36,9 +38,13 @@ enum class PyrrhaReader : uint8_t {
 };
 
 struct PyrrhaSwitchCounter {
-  fc::CounterDescriptor counter;  // name: the key in the report and summary.json
-  // The label that sets this row apart from the others of its family (`kind`, `state`);
-  // empty: the family has one series per switch.
+  // name: the row's own (the text report's key, the catalogue's); family: its /metrics family.
+  fc::CounterDescriptor counter;
+  // A series of a labelled family: the JSON object its family's series share in the report and
+  // summary.json (`group`: {label_value: value, …}), and the label that sets it apart from the
+  // others in /metrics (`kind`, `state`). All empty: the row is the family's one series per
+  // switch, and its JSON key is its name.
+  std::string_view group;
   std::string_view label_name;
   std::string_view label_value;
   PyrrhaReader reader = PyrrhaReader::kAnyThread;
@@ -48,24 +54,24 @@ namespace pyrrha_rows {
 
 constexpr PyrrhaSwitchCounter row(fc::CounterDescriptor counter,
                                   PyrrhaReader reader = PyrrhaReader::kAnyThread) {
-  return {counter, {}, {}, reader};
+  return {counter, {}, {}, {}, reader};
 }
 constexpr PyrrhaSwitchCounter sent(pyrrha::MessageKind kind, std::string_view name) {
   return {fc::counter(name, "fcswitch_pyrrha_messages_sent_total",
                       "Pyrrha messages this switch sent, by kind (Pyrrha §4.1, §4.4)"),
-          "kind", pyrrha::kMessageKindNames[static_cast<size_t>(kind)]};
+          "messages_sent", "kind", pyrrha::kMessageKindNames[static_cast<size_t>(kind)]};
 }
 constexpr PyrrhaSwitchCounter received(pyrrha::MessageKind kind, std::string_view name) {
   return {fc::counter(name, "fcswitch_pyrrha_messages_received_total",
                       "Pyrrha messages this switch received, by kind (Pyrrha §4.1, §4.4)"),
-          "kind", pyrrha::kMessageKindNames[static_cast<size_t>(kind)]};
+          "messages_received", "kind", pyrrha::kMessageKindNames[static_cast<size_t>(kind)]};
 }
 constexpr PyrrhaSwitchCounter iqs(std::string_view name, std::string_view state) {
   return {fc::gauge(name, "fcswitch_pyrrha_iqs",
                     "Isolation queues in use over the egress ports, by state: paused (a paused "
                     "root holds it), soft_merging (draining into a new root's, Pyrrha §4.1), "
                     "resumed"),
-          "state", state};
+          "iqs", "state", state};
 }
 
 }  // namespace pyrrha_rows
@@ -120,20 +126,27 @@ inline constexpr std::array kPyrrhaSwitchCounters = {
 namespace pyrrha_rows {
 
 // The table's rules, checked when it is compiled: each descriptor follows the counter rules
-// (fc::counter_rules), no name twice; rows that share a family are series of it, told apart
-// by one label and declared alike (kind, unit, help); a message row is named for its kind.
+// (fc::counter_rules), no name twice; a labelled row has a group, a label and its value; rows
+// that share a family are series of it, in one group, told apart by one label and declared
+// alike (kind, unit, help); a group is one family's and no row's name (JSON keys stay
+// unique); a message row is named for its kind.
 template <size_t N>
 constexpr bool well_formed(const std::array<PyrrhaSwitchCounter, N>& table) {
   for (size_t i = 0; i < N; ++i) {
     const PyrrhaSwitchCounter& a = table[i];
     if (!fc::counter_rules::well_formed(a.counter)) return false;
-    if (a.label_name.empty() != a.label_value.empty()) return false;
+    if (a.group.empty() != a.label_name.empty() || a.group.empty() != a.label_value.empty())
+      return false;
     if (a.label_name == "kind" && !a.counter.name.starts_with(a.label_value)) return false;
-    for (size_t j = 0; j < i; ++j) {
+    for (size_t j = 0; j < N; ++j) {
       const PyrrhaSwitchCounter& b = table[j];
+      if (!a.group.empty() && a.group == b.counter.name) return false;
+      if (j >= i) continue;
       if (a.counter.name == b.counter.name) return false;
+      if ((a.counter.family == b.counter.family) != (!a.group.empty() && a.group == b.group))
+        return false;
       if (a.counter.family != b.counter.family) continue;
-      if (a.label_name.empty() || a.label_name != b.label_name || a.label_value == b.label_value ||
+      if (a.label_name != b.label_name || a.label_value == b.label_value ||
           a.counter.kind != b.counter.kind || a.counter.unit != b.counter.unit ||
           a.counter.help != b.counter.help)
         return false;
@@ -155,6 +168,17 @@ inline constexpr auto kPyrrhaCounterDescriptors = [] {
 
 // Receives each row with its value.
 using PyrrhaCounterSink = std::function<void(const PyrrhaSwitchCounter& row, uint64_t value)>;
+
+// Where `row`'s value goes in a JSON object of the switch's rows: out[group][label_value] for a
+// series of a labelled family, out[name] otherwise. `Json`: nlohmann's (this header does not
+// need it).
+template <typename Json>
+void put_pyrrha_row(Json& out, const PyrrhaSwitchCounter& row, uint64_t value) {
+  if (row.group.empty())
+    out[std::string(row.counter.name)] = value;
+  else
+    out[std::string(row.group)][std::string(row.label_value)] = value;
+}
 
 // The rows of `node`'s Pyrrha in table order, those `reader` may read (kFwdOrStopped: all of
 // them); nothing when the switch does not run Pyrrha.

@@ -212,7 +212,7 @@ std::string report_json(const SwitchNode& node, const ShutdownCheck& check) {
     Json pyrrha = {{"priority", settings->priority}, {"switch_id", settings->switch_id}};
     pyrrha_switch_counters(node, PyrrhaReader::kFwdOrStopped,
                            [&](const PyrrhaSwitchCounter& row, uint64_t value) {
-                             pyrrha[std::string(row.counter.name)] = value;
+                             put_pyrrha_row(pyrrha, row, value);
                            });
     out["pyrrha"] = pyrrha;
   }

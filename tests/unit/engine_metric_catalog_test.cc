@@ -133,6 +133,32 @@ TEST(EngineMetricCatalog, HoldsEveryPyrrhaRow) {
   EXPECT_EQ(states, (std::vector<std::string_view>{"paused", "soft_merging", "resumed"}));
 }
 
+// The rules Pyrrha's table is checked against when it is compiled.
+TEST(PyrrhaSwitchCounters, TableRules) {
+  using pyrrha_rows::well_formed;
+  const auto sent = [](std::string_view name, std::string_view group, std::string_view kind) {
+    return PyrrhaSwitchCounter{fc::counter(name, "fcswitch_t_sent_total", "Sent"), group, "kind",
+                               kind};
+  };
+  const PyrrhaSwitchCounter plain = pyrrha_rows::row(fc::gauge("roots", "fcswitch_t_roots", "R"));
+  EXPECT_TRUE(well_formed(kPyrrhaSwitchCounters));
+  EXPECT_TRUE(well_formed(std::array{sent("pause_sent", "sent", "pause"),
+                                     sent("resume_sent", "sent", "resume"), plain}));
+  // Two series with one label value; a series with no group; a family in two groups.
+  EXPECT_FALSE(well_formed(
+      std::array{sent("pause_sent", "sent", "pause"), sent("pause_again", "sent", "pause")}));
+  EXPECT_FALSE(well_formed(std::array{sent("pause_sent", "", "pause")}));
+  EXPECT_FALSE(well_formed(
+      std::array{sent("pause_sent", "sent", "pause"), sent("resume_sent", "other", "resume")}));
+  // A group named like a row (one JSON key, two meanings); a kind the name does not say.
+  EXPECT_FALSE(well_formed(std::array{sent("pause_sent", "roots", "pause"), plain}));
+  EXPECT_FALSE(well_formed(std::array{sent("pause_sent", "sent", "resume")}));
+  // Two families in one group.
+  PyrrhaSwitchCounter other = sent("resume_sent", "sent", "resume");
+  other.counter.family = "fcswitch_t_other_total";
+  EXPECT_FALSE(well_formed(std::array{sent("pause_sent", "sent", "pause"), other}));
+}
+
 constexpr std::array kTableA = {
     fc::counter("frames_seen", "fcswitch_test_frames_seen_total", "Frames seen"),
     fc::gauge("level_bps", "fcswitch_test_level_bytes_per_second", "Level",

@@ -1,7 +1,8 @@
 // Pyrrha's counters and gauges in every output (node/pyrrha_switch_counters.h; issue 20): the
 // switch report (text and JSON), /metrics (and promtool, and the dashboard's Pyrrha panels),
 // the lab's summary.json and pyrrha.csv, from lab switches that run Pyrrha on an incast
-// (tests/lab/pyrrha-incast.toml); and none of it from switches that do not.
+// (tests/lab/pyrrha-incast.toml: the core is the root, the ToRs hold the incast in an IQ each);
+// and none of it from switches that do not.
 
 #include <fmt/format.h>
 #include <gtest/gtest.h>
@@ -34,25 +35,12 @@ namespace {
 
 const std::string kSource = FCSWITCH_SOURCE_DIR;
 const std::string kIncast = kSource + "/tests/lab/pyrrha-incast.toml";
-const std::string kCore = "S1";         // the switch whose port towards L3 is the root
-constexpr int kSwitches = 4;            // L1, L2, L3, S1
-constexpr int kSamples = 51;            // 1 ms at 20 µs, both ends
-constexpr int kOneHopBdpBytes = 6'250;  // 10 Gb/s × 5 µs
+const std::string kCore = "S1";  // the switch whose port towards L3 is the root
+constexpr int kSwitches = 4;     // L1, L2, L3, S1
+constexpr int kSamples = 51;     // 1 ms at 20 µs, both ends
 
-// The incast with Pyrrha on every switch (what [pyrrha] priority = 3, k_pause = 2, k_resume =
-// 1 gives at this link; see the scenario).
 LabScenario incast() {
-  LabScenario scenario = load_lab_scenario(kIncast, {});
-  config::PyrrhaSettings pyrrha;
-  pyrrha.priority = 3;
-  pyrrha.table.k_pause_bytes = 2 * kOneHopBdpBytes;
-  pyrrha.table.k_resume_bytes = kOneHopBdpBytes;
-  pyrrha.k_pause_bdp = 2;
-  pyrrha.k_resume_bdp = 1;
-  pyrrha.one_hop_bdp_bytes = kOneHopBdpBytes;
-  for (LabNode& node : scenario.nodes)
-    if (!node.host) node.config.pyrrha = pyrrha;
-  return scenario;
+  return load_lab_scenario(kIncast, {});
 }
 
 std::string fresh_dir(const std::string& name) {
@@ -90,6 +78,16 @@ std::map<std::string, uint64_t> rows_of(const SwitchNode& node, PyrrhaReader rea
   return out;
 }
 
+// Where a row's value is in a JSON object of Pyrrha's rows: under its group by label value,
+// or under its name (node/pyrrha_switch_counters.h); -1 when it is not there.
+template <typename Json>
+uint64_t json_row(const Json& pyrrha, const PyrrhaSwitchCounter& row) {
+  constexpr uint64_t kMissing = ~uint64_t{0};
+  if (row.group.empty()) return pyrrha.value(std::string(row.counter.name), kMissing);
+  if (!pyrrha.contains(std::string(row.group))) return kMissing;
+  return pyrrha[std::string(row.group)].value(std::string(row.label_value), kMissing);
+}
+
 std::string exposition(const LabNetwork& network) {
   std::vector<metrics::NamedSwitch> named;
   for (const auto& [name, node] : network.switch_nodes()) named.push_back({name, node});
@@ -120,7 +118,8 @@ class PyrrhaOutputs : public ::testing::Test {
     std::filesystem::remove_all(*out_dir_);
     delete out_dir_;
   }
-  static const SwitchNode& core() { return switch_named(*network_, kCore); }
+  static const SwitchNode& node(const std::string& name) { return switch_named(*network_, name); }
+  static const SwitchNode& core() { return node(kCore); }
 
   static std::string* out_dir_;
   static LabNetwork* network_;
@@ -130,19 +129,27 @@ std::string* PyrrhaOutputs::out_dir_ = nullptr;
 LabNetwork* PyrrhaOutputs::network_ = nullptr;
 LabResult* PyrrhaOutputs::result_ = nullptr;
 
-// The incast made the core a root: it sent PAUSE upstream (Pyrrha §4.1). The figure every
-// output below must carry.
-TEST_F(PyrrhaOutputs, TheCoreSelfNominatedAndSentPause) {
-  const PyrrhaQueues* queues = core().fwd().pyrrha();
-  ASSERT_NE(queues, nullptr);
-  EXPECT_GE(queues->messages_sent(pyrrha::MessageKind::kPause), 1u);
-  const auto rows = rows_of(core(), PyrrhaReader::kFwdOrStopped);
-  EXPECT_EQ(rows.size(), kPyrrhaSwitchCounters.size());
-  EXPECT_EQ(rows.at("pause_sent"), queues->messages_sent(pyrrha::MessageKind::kPause));
-  EXPECT_EQ(rows.at("max_iqs_in_use"), queues->max_iqs_in_use());
-  // The IQ states partition the IQs in use.
-  EXPECT_EQ(rows.at("iqs_in_use"),
-            rows.at("iqs_paused") + rows.at("iqs_soft_merging") + rows.at("iqs_resumed"));
+// What the outputs below must carry: the core, the root, paused its upstreams (Pyrrha §4.1);
+// each ToR received PAUSE and held the incast in one isolation queue, and paused its host in
+// turn (§4.4). The table's rows are the switch's own values.
+TEST_F(PyrrhaOutputs, TheCoreIsTheRootAndTheTorsIsolateTheIncast) {
+  const auto core_rows = rows_of(core(), PyrrhaReader::kFwdOrStopped);
+  EXPECT_EQ(core_rows.size(), kPyrrhaSwitchCounters.size());
+  EXPECT_GE(core_rows.at("pause_sent"), 2u);  // to L1 and to L2
+  EXPECT_EQ(core_rows.at("pause_sent"),
+            core().fwd().pyrrha()->messages_sent(pyrrha::MessageKind::kPause));
+  EXPECT_EQ(core_rows.at("max_iqs_in_use"), 0u);  // nothing downstream paused it
+  for (const char* tor : {"L1", "L2"}) {
+    const auto rows = rows_of(node(tor), PyrrhaReader::kAnyThread);
+    EXPECT_GE(rows.at("pause_received"), 1u) << tor;
+    EXPECT_GE(rows.at("pause_sent"), 1u) << tor;  // to its host
+    EXPECT_EQ(rows.at("max_iqs_in_use"), 1u) << tor;
+    EXPECT_EQ(rows.at("roots_active"), 1u) << tor;
+    // The IQ states partition the IQs in use.
+    EXPECT_EQ(rows.at("iqs_in_use"),
+              rows.at("iqs_paused") + rows.at("iqs_soft_merging") + rows.at("iqs_resumed"))
+        << tor;
+  }
   // /metrics' rows are the ones any thread may read: not the bytes FWD keeps for itself.
   const auto published = rows_of(core(), PyrrhaReader::kAnyThread);
   EXPECT_EQ(published.size(), kPyrrhaSwitchCounters.size() - 2);
@@ -152,21 +159,28 @@ TEST_F(PyrrhaOutputs, TheCoreSelfNominatedAndSentPause) {
 
 TEST_F(PyrrhaOutputs, SwitchReportHasAPyrrhaSection) {
   const ShutdownCheck check;
-  const nlohmann::json report = nlohmann::json::parse(report_json(core(), check));
+  const nlohmann::json report = nlohmann::json::parse(report_json(node("L1"), check));
   ASSERT_TRUE(report.contains("pyrrha")) << report.dump();
   const nlohmann::json& pyrrha = report["pyrrha"];
   EXPECT_EQ(pyrrha["priority"], 3);
-  EXPECT_EQ(pyrrha["switch_id"], core().config().pyrrha->switch_id);
-  for (const auto& [name, value] : rows_of(core(), PyrrhaReader::kFwdOrStopped))
-    EXPECT_EQ(pyrrha.value(name, uint64_t{0} - 1), value) << name;
-  EXPECT_GE(pyrrha["pause_sent"].get<uint64_t>(), 1u);
+  EXPECT_EQ(pyrrha["switch_id"], node("L1").config().pyrrha->switch_id);
+  pyrrha_switch_counters(node("L1"), PyrrhaReader::kFwdOrStopped,
+                         [&](const PyrrhaSwitchCounter& row, uint64_t value) {
+                           EXPECT_EQ(json_row(pyrrha, row), value) << row.counter.name;
+                         });
+  // The messages by kind, the IQs by state: one object each.
+  EXPECT_EQ(pyrrha["messages_received"].size(), pyrrha::kMessageKinds);
+  EXPECT_GE(pyrrha["messages_received"]["pause"].get<uint64_t>(), 1u);
+  EXPECT_EQ(pyrrha["iqs"].size(), 3u);
+  EXPECT_EQ(pyrrha["max_iqs_in_use"], 1);
 
-  const std::string text = report_text(core(), check);
+  const std::string text = report_text(node("L1"), check);
   EXPECT_NE(text.find(fmt::format("pyrrha, priority 3, switch id {}:",
-                                  core().config().pyrrha->switch_id)),
+                                  node("L1").config().pyrrha->switch_id)),
             std::string::npos)
       << text;
-  EXPECT_NE(text.find(fmt::format(" pause_sent={}", pyrrha["pause_sent"].get<uint64_t>())),
+  EXPECT_NE(text.find(fmt::format(" pause_received={}",
+                                  pyrrha["messages_received"]["pause"].get<uint64_t>())),
             std::string::npos)
       << text;
   for (const PyrrhaSwitchCounter& row : kPyrrhaSwitchCounters)
@@ -196,10 +210,12 @@ TEST_F(PyrrhaOutputs, MetricsExposeEveryPyrrhaFamily) {
           << family << "{" << labels << "} " << value;
     }
   }
-  EXPECT_EQ(families(text).count("fcswitch_pyrrha_iqs"), 1u);
-  EXPECT_NE(text.find(fmt::format(
-                "fcswitch_pyrrha_messages_sent_total{{node=\"{}\",kind=\"pause\"}}", kCore)),
-            std::string::npos);
+  const uint64_t paused = rows_of(node("L1"), PyrrhaReader::kAnyThread).at("pause_received");
+  EXPECT_NE(
+      text.find(fmt::format(
+          "\nfcswitch_pyrrha_messages_received_total{{node=\"L1\",kind=\"pause\"}} {}\n", paused)),
+      std::string::npos);
+  EXPECT_NE(text.find("\nfcswitch_pyrrha_iqs_in_use_max{node=\"L2\"} 1\n"), std::string::npos);
 }
 
 // promtool (Debian's prometheus package, tools/install-deps.sh) finds nothing wrong with the
@@ -247,13 +263,20 @@ TEST_F(PyrrhaOutputs, LabSummaryHasPyrrhaPerSwitch) {
     nodes.insert(sw["node"].get<std::string>());
     const auto& pyrrha = sw["pyrrha"];
     EXPECT_EQ(pyrrha["priority"], 3);
-    const SwitchNode& node = switch_named(*network_, sw["node"].get<std::string>());
-    EXPECT_EQ(pyrrha["switch_id"], node.config().pyrrha->switch_id);
-    for (const auto& [name, value] : rows_of(node, PyrrhaReader::kAnyThread))
-      EXPECT_EQ(pyrrha.value(name, uint64_t{0} - 1), value) << sw["node"] << " " << name;
+    const SwitchNode& n = node(sw["node"].get<std::string>());
+    EXPECT_EQ(pyrrha["switch_id"], n.config().pyrrha->switch_id);
+    pyrrha_switch_counters(
+        n, PyrrhaReader::kAnyThread, [&](const PyrrhaSwitchCounter& row, uint64_t value) {
+          EXPECT_EQ(json_row(pyrrha, row), value) << sw["node"] << " " << row.counter.name;
+        });
     EXPECT_FALSE(pyrrha.contains("held_bytes"));
   }
   EXPECT_EQ(nodes, (std::set<std::string>{"L1", "L2", "L3", "S1"}));
+  // Where tests/integration/pyrrha_testbed_lab.py reads the messages a switch sent, by kind.
+  for (const auto& sw : summary["switches"])
+    if (sw["node"] == kCore) {
+      EXPECT_GE(sw["pyrrha"]["messages_sent"]["pause"].get<uint64_t>(), 2u);
+    }
   const std::string human = human_summary(*result_);
   EXPECT_NE(
       human.find(fmt::format("pyrrha {} (switch {}):", kCore, core().config().pyrrha->switch_id)),
@@ -261,28 +284,39 @@ TEST_F(PyrrhaOutputs, LabSummaryHasPyrrhaPerSwitch) {
       << human;
 }
 
-// pyrrha.csv: a row per switch at every sample; the core's queues held the incast's excess.
+// pyrrha.csv: a row per switch at every sample (Pyrrha Fig. 7's IQs in use against roots):
+// each ToR's root and its IQ, paused at times; the core's queues never far past K_pause.
 TEST_F(PyrrhaOutputs, LabWritesPyrrhaCsv) {
   const auto rows = read_csv(*out_dir_ + "/pyrrha.csv");
   ASSERT_FALSE(rows.empty());
   EXPECT_EQ(rows[0], (std::vector<std::string>{"time_s", "node", "roots_active", "iqs_in_use",
                                                "iqs_paused", "iqs_soft_merging", "held_bytes"}));
   EXPECT_EQ(rows.size(), 1u + kSamples * kSwitches);
-  uint64_t core_max_held = 0;
-  std::vector<std::string> last_core;
+  std::map<std::string, uint64_t> max_roots, max_iqs, max_paused, max_held;
+  std::map<std::string, std::vector<std::string>> last;
   for (size_t i = 1; i < rows.size(); ++i) {
     ASSERT_EQ(rows[i].size(), 7u);
-    if (rows[i][1] != kCore) continue;
-    core_max_held = std::max<uint64_t>(core_max_held, std::stoull(rows[i][6]));
-    last_core = rows[i];
+    const std::string& n = rows[i][1];
+    max_roots[n] = std::max<uint64_t>(max_roots[n], std::stoull(rows[i][2]));
+    max_iqs[n] = std::max<uint64_t>(max_iqs[n], std::stoull(rows[i][3]));
+    max_paused[n] = std::max<uint64_t>(max_paused[n], std::stoull(rows[i][4]));
+    max_held[n] = std::max<uint64_t>(max_held[n], std::stoull(rows[i][6]));
+    last[n] = rows[i];
   }
-  // Twice the line into one: past K_pause in the core's queues, long before the end.
-  EXPECT_GT(core_max_held, 2u * kOneHopBdpBytes);
+  for (const char* tor : {"L1", "L2"}) {
+    EXPECT_EQ(max_roots[tor], 1u) << tor;
+    EXPECT_EQ(max_iqs[tor], 1u) << tor;
+    EXPECT_EQ(max_paused[tor], 1u) << tor;
+  }
+  EXPECT_EQ(max_iqs[kCore], 0u);
+  EXPECT_GT(max_held[kCore], 0u);
   // The last sample is at the end of the run: the gauges the summary has.
-  ASSERT_FALSE(last_core.empty());
-  EXPECT_EQ(last_core[0], "0.001000");
-  EXPECT_EQ(std::stoull(last_core[2]), core().fwd().pyrrha()->roots_active());
-  EXPECT_EQ(std::stoull(last_core[3]), core().fwd().pyrrha()->iqs_in_use());
+  for (const auto& [n, row] : last) {
+    EXPECT_EQ(row[0], "0.001000") << n;
+    EXPECT_EQ(std::stoull(row[2]), node(n).fwd().pyrrha()->roots_active()) << n;
+    EXPECT_EQ(std::stoull(row[3]), node(n).fwd().pyrrha()->iqs_in_use()) << n;
+    EXPECT_EQ(std::stoull(row[4]), node(n).fwd().pyrrha()->iqs_paused()) << n;
+  }
 }
 
 // A scenario without Pyrrha: no section, family, summary object or pyrrha.csv.

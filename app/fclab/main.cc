@@ -28,6 +28,7 @@
 #include "lab/lab_report.h"
 #include "lab/lab_scenario.h"
 #include "lab/routing_cbd.h"
+#include "lab/switch_results.h"
 #include "metrics/metrics_exposer.h"
 
 namespace {
@@ -148,6 +149,7 @@ int run(const Options& options) {
           runs.size() > 1 ? fmt::format("run {} of {}", i + 1, runs.size()) : "run", "simulated ms",
           options.quiet, options.progress_every_s);
       result = network.run(runs[i].out_dir, &progress, [] { return stop_signal() != 0; });
+      result.switches = fcswitch::lab::switch_results(network.switch_nodes());
     }
     fcswitch::lab::write_summary(result, runs[i].out_dir + "/summary.json");
     if (result.fct)

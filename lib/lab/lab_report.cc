@@ -157,6 +157,21 @@ nlohmann::ordered_json summary_json(const LabResult& r) {
     if (!p.pyrrha.empty()) ports.back()["pyrrha"] = counts(p.pyrrha);
   }
   j["ports"] = ports;
+  // Only when a switch has something of its own (Pyrrha): other scenarios' summaries stay as
+  // they were.
+  if (!r.switches.empty()) {
+    nlohmann::ordered_json switches = nlohmann::ordered_json::array();
+    for (const SwitchResult& s : r.switches) {
+      switches.push_back({{"node", s.node}});
+      if (s.pyrrha) {
+        nlohmann::ordered_json pyrrha = {{"priority", s.pyrrha->priority},
+                                         {"switch_id", s.pyrrha->switch_id}};
+        for (const auto& [row, value] : s.pyrrha->rows) put_pyrrha_row(pyrrha, *row, value);
+        switches.back()["pyrrha"] = pyrrha;
+      }
+    }
+    j["switches"] = switches;
+  }
   const FeedbackShareSummary feedback = feedback_share_summary(r);  // GFC Fig. 19
   j["feedback_share"] = {{"ports", feedback.ports},
                          {"mean", feedback.mean},
@@ -223,6 +238,14 @@ std::string human_summary(const LabResult& r) {
                                   : std::string(),
       r.conservation.received, r.conservation.dropped, r.conservation.in_flight,
       r.conservation.holds() ? "balanced" : "NOT BALANCED");
+  for (const SwitchResult& sw : r.switches) {
+    if (!sw.pyrrha) continue;
+    std::string counts;
+    for (const auto& [row, value] : sw.pyrrha->rows)
+      if (value) counts += fmt::format(" {}={}", row->counter.name, value);
+    s += fmt::format("pyrrha {} (switch {}):{}\n", sw.node, sw.pyrrha->switch_id,
+                     counts.empty() ? " nothing counted" : counts);
+  }
   const FeedbackShareSummary feedback = feedback_share_summary(r);
   s += fmt::format(
       "feedback frames: {:.3f} % of link capacity on average, {:.3f} % at p99 ({} ports)\n",

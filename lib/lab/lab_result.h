@@ -10,6 +10,7 @@
 #include "lab/deadlock_detector.h"
 #include "lab/flow_fct_report.h"
 #include "lab/routing_cbd.h"
+#include "node/pyrrha_switch_counters.h"
 
 namespace fcswitch::lab {
 
@@ -92,6 +93,20 @@ struct PortResult {
   NamedCounts pyrrha;
 };
 
+// Pyrrha's rows of a switch that runs it (node/pyrrha_switch_counters.h): those FWD publishes,
+// at the end of the run, each with its row of the table (its name, and its group in JSON).
+struct PyrrhaResult {
+  int priority = 0;
+  uint32_t switch_id = 0;  // the lab's: the switch's index in the topology (root ids name it)
+  std::vector<std::pair<const PyrrhaSwitchCounter*, uint64_t>> rows;
+};
+
+// What a switch reports once, not per port.
+struct SwitchResult {
+  std::string node;
+  std::optional<PyrrhaResult> pyrrha;
+};
+
 struct Conservation {
   uint64_t generated = 0;     // frames the flows sent, and the ACKs and CNPs the sinks sent
   uint64_t flood_copies = 0;  // copies the switches made to flood a frame: frames of their own
@@ -118,6 +133,9 @@ struct LabResult {
   std::vector<FlowResult> flows;
   std::vector<QueueResult> queues;
   std::vector<PortResult> ports;
+  // The switches with something of their own to report (today: those that run [pyrrha]), in
+  // node order: lab::switch_results (lab/switch_results.h), which fclab calls after the run.
+  std::vector<SwitchResult> switches;
   DeadlockVerdict deadlock;
   Conservation conservation;
   uint64_t lossless_drops = 0;  // drops of frames of lossless priorities: must stay 0

@@ -5,6 +5,7 @@
 #include <stdexcept>
 
 #include "metrics/queue_trace_columns.h"
+#include "node/pyrrha_switch_counters.h"
 
 namespace fcswitch::lab {
 
@@ -20,6 +21,7 @@ LabSampler::LabSampler(const LabScenario& scenario, const std::vector<const Swit
   for (size_t n = 0; n < switches_.size(); ++n) {
     if (!switches_[n]) continue;
     const SwitchNode& node = *switches_[n];
+    if (node.fwd().pyrrha()) pyrrha_switches_.push_back(static_cast<int>(n));
     const pabo::BounceSettings& pabo = node.config().pabo.settings;
     for (int port = 0; port < node.ports(); ++port)
       for (int prio = 0; prio < kNumPriorities; ++prio) {
@@ -49,6 +51,11 @@ LabSampler::LabSampler(const LabScenario& scenario, const std::vector<const Swit
     if (!pabo_csv_) throw std::runtime_error("cannot write CSV files in " + out_dir);
     pabo_csv_ << "time_s,node,port,prio,normal_packets,bounce_packets,normal_capacity,"
                  "bounce_capacity\n";
+  }
+  if (!pyrrha_switches_.empty()) {
+    pyrrha_csv_.open(out_dir + "/pyrrha.csv");
+    if (!pyrrha_csv_) throw std::runtime_error("cannot write CSV files in " + out_dir);
+    pyrrha_csv_ << "time_s,node,roots_active,iqs_in_use,iqs_paused,iqs_soft_merging,held_bytes\n";
   }
   queues_csv_.open(out_dir + "/queues.csv");
   flows_csv_.open(out_dir + "/flows.csv");
@@ -103,7 +110,19 @@ void LabSampler::sample(uint64_t now) {
                                      s.retransmissions.read(), s.cnps.read());
     }
   if (pabo_csv_.is_open()) sample_pabo(time_s);
+  if (pyrrha_csv_.is_open()) sample_pyrrha(time_s);
   last_ticks_ = now;
+}
+
+void LabSampler::sample_pyrrha(double time_s) {
+  for (int n : pyrrha_switches_) {
+    const SwitchNode& node = *switches_[n];
+    const PyrrhaQueues& q = *node.fwd().pyrrha();
+    // The lab's one thread polls FWD too: the bytes FWD keeps for itself may be read here.
+    pyrrha_csv_ << fmt::format("{:.6f},{},{},{},{},{},{}\n", time_s, scenario_.nodes[n].name,
+                               q.roots_active(), q.iqs_in_use(), q.iqs_paused(),
+                               q.iqs_soft_merging(), pyrrha_held_bytes(node));
+  }
 }
 
 void LabSampler::sample_pabo(double time_s) {

@@ -2,10 +2,14 @@
 // Samples a running lab network every sample interval: ingress occupancy and input rate of
 // every (switch, port, priority) that runs an engine, and each flow's received rate; for
 // flows over a transport, DCQCN's rate and the window in force; with PABO, the packets in each
-// switch port's normal and bounce sub-queues (PABO Fig. 8). Writes them as CSV (queues.csv,
-// flows.csv, transports.csv when a flow has a transport, pabo.csv when a switch bounces: long
+// switch port's normal and bounce sub-queues (PABO Fig. 8); with Pyrrha, each switch's roots,
+// IQs in use and by state, and the bytes its queues hold (Pyrrha Fig. 7: IQs in use against
+// concurrent roots). Writes them as CSV (queues.csv, flows.csv, transports.csv when a flow has
+// a transport, pabo.csv when a switch bounces, pyrrha.csv when a switch runs Pyrrha: long
 // format, one row per series and time, the columns tools/lab_plot.py reads) and keeps what the
 // summary needs: the mean occupancy over the last 20 % of the run and the counts at its start.
+//
+// pyrrha.csv has a row per Pyrrha switch at every sample.
 //
 // pabo.csv has a row for a sub-queue pair only while it holds packets and at the first sample
 // it is empty again, so that idle ports and idle stretches of a long run cost nothing: between
@@ -57,6 +61,7 @@ class LabSampler {
  private:
   uint64_t admitted(size_t queue) const;
   void sample_pabo(double time_s);
+  void sample_pyrrha(double time_s);
 
   const LabScenario& scenario_;
   std::vector<const SwitchNode*> switches_;
@@ -74,7 +79,8 @@ class LabSampler {
   std::vector<uint64_t> tail_admitted_, tail_received_;
   std::vector<int> transport_flows_;  // the flows transports.csv follows
   std::vector<SampledPaboQueue> pabo_queues_;
-  std::ofstream queues_csv_, flows_csv_, transports_csv_, pabo_csv_;
+  std::vector<int> pyrrha_switches_;  // nodes whose switch runs Pyrrha
+  std::ofstream queues_csv_, flows_csv_, transports_csv_, pabo_csv_, pyrrha_csv_;
 };
 
 }  // namespace fcswitch::lab

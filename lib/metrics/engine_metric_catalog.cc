@@ -8,6 +8,7 @@
 #include "node/ecn_port_counters.h"
 #include "node/flow_control_counters.h"
 #include "node/pabo_port_counters.h"
+#include "node/pyrrha_switch_counters.h"
 #include "wire/credit_frame.h"
 
 namespace fcswitch::metrics {
@@ -31,9 +32,11 @@ double base_unit_scale(fc::CounterUnit unit) {
   return 1;
 }
 
+bool same_family(const EngineMetric& a, const EngineMetric& b) {
+  return a.family == b.family && a.type == b.type && a.scale == b.scale && a.help == b.help;
+}
 bool same(const EngineMetric& a, const EngineMetric& b) {
-  return a.counter == b.counter && a.family == b.family && a.type == b.type && a.scale == b.scale &&
-         a.help == b.help;
+  return a.counter == b.counter && same_family(a, b);
 }
 
 std::string describe(const EngineMetric& m, std::string_view where) {
@@ -51,6 +54,7 @@ std::vector<CounterTable> registered_tables() {
         {"engine " + std::string(name) + " (feedback generator)", engine.generator_counters});
     tables.push_back({"engine " + std::string(name) + " (egress gate)", engine.gate_counters});
   }
+  tables.push_back({"Pyrrha", kPyrrhaCounterDescriptors, true});
   return tables;
 }
 
@@ -58,22 +62,25 @@ std::vector<CounterTable> registered_tables() {
 
 std::vector<EngineMetric> catalog_of(const std::vector<CounterTable>& tables) {
   std::vector<EngineMetric> catalog;
-  std::vector<std::string_view> declared_by;  // of each entry, for messages
+  std::vector<const CounterTable*> declared_by;  // of each entry, for messages
   for (const CounterTable& table : tables)
     for (const fc::CounterDescriptor& counter : table.counters) {
       const EngineMetric metric = engine_metric(counter);
       bool known = false;
       for (size_t i = 0; i < catalog.size(); ++i) {
         if (catalog[i].counter != metric.counter && catalog[i].family != metric.family) continue;
-        if (!same(catalog[i], metric))
-          throw std::logic_error("flow-control counters declared twice, differently: " +
-                                 describe(catalog[i], declared_by[i]) + "; " +
+        // Another series of a labelled family of the same table.
+        const bool series = catalog[i].counter != metric.counter && declared_by[i] == &table &&
+                            table.labelled_families && same_family(catalog[i], metric);
+        if (!series && !same(catalog[i], metric))
+          throw std::logic_error("counters declared twice, differently: " +
+                                 describe(catalog[i], declared_by[i]->declared_by) + "; " +
                                  describe(metric, table.declared_by));
-        known = true;
+        if (!series) known = true;
       }
       if (known) continue;
       catalog.push_back(metric);
-      declared_by.push_back(table.declared_by);
+      declared_by.push_back(&table);
     }
   return catalog;
 }

@@ -9,6 +9,7 @@
 #include "node/ecn_port_counters.h"
 #include "node/flow_control_counters.h"
 #include "node/pabo_port_counters.h"
+#include "node/pyrrha_switch_counters.h"
 
 namespace fcswitch::metrics {
 
@@ -154,6 +155,20 @@ void collect_tagger(MetricFamilySet& out, const std::string& node, const TaggerS
             static_cast<double>(tagger.rule_hits(r)));
 }
 
+// Pyrrha's rows of the switch (node/pyrrha_switch_counters.h), those any thread may read: the
+// message counters by `kind`, the IQs by `state`, each under its family.
+void collect_pyrrha(MetricFamilySet& out, const std::string& node, const SwitchNode& sw) {
+  pyrrha_switch_counters(
+      sw, PyrrhaReader::kAnyThread, [&](const PyrrhaSwitchCounter& row, uint64_t value) {
+        const EngineMetric metric = engine_metric(row.counter);
+        Labels labels = {{"node", node}};
+        if (!row.label_name.empty())
+          labels.push_back({std::string(row.label_name), std::string(row.label_value)});
+        out.add(metric.family, metric.type, metric.help, std::move(labels),
+                static_cast<double>(value) * metric.scale);
+      });
+}
+
 void collect_tasks(MetricFamilySet& out, const std::string& node, const SwitchNode& sw) {
   out.add("fcswitch_flood_copies_total", C,
           "Copies FWD made of flooded frames, each admitted as a packet of its own",
@@ -178,6 +193,7 @@ std::vector<prometheus::MetricFamily> collect_switch_metrics(
     collect_ports(out, s.node, *s.switch_node);
     if (const TaggerStage* tagger = s.switch_node->fwd().tagger())
       collect_tagger(out, s.node, *tagger);
+    collect_pyrrha(out, s.node, *s.switch_node);
     collect_tasks(out, s.node, *s.switch_node);
     out.add("fcswitch_mempool_mbufs_in_use", G, "Mbufs of the switch's pools not free",
             {{"node", s.node}}, s.switch_node->mempool_in_use());

@@ -4,10 +4,12 @@
 // OwnedGauge its task writes anyway, read with an acquire load; no task takes a lock or
 // touches a prometheus::Counter per packet.
 //
-// Families (labels `node`, `port`, `prio`, `reason`, `engine`, `task`, `lcore`; base units):
-// per port and priority packets and bytes in and out, drops by reason, ingress occupancy,
-// egress queue depth, flow-control frames and time, each engine's own counters
-// (engine_metric_catalog.h), Tagger's rewrites; per task its polls; the mempool in use.
+// Families (labels `node`, `port`, `prio`, `reason`, `engine`, `task`, `lcore`, `kind`,
+// `state`; base units): per port and priority packets and bytes in and out, drops by reason,
+// ingress occupancy, egress queue depth, flow-control frames and time, each engine's own
+// counters (engine_metric_catalog.h), Tagger's rewrites; per switch running Pyrrha its messages
+// by kind, roots and IQs by state (node/pyrrha_switch_counters.h); per task its polls; the
+// mempool in use.
 
 #include <prometheus/collectable.h>
 #include <prometheus/metric_family.h>

@@ -6,10 +6,13 @@
 #include "node/ecn_port_counters.h"
 #include "node/flow_control_counters.h"
 #include "node/pabo_port_counters.h"
+#include "node/pyrrha_switch_counters.h"
 
 namespace fcswitch {
 
 namespace {
+
+constexpr size_t kTextWidth = 100;  // where the text report wraps a long list of counters
 
 std::string queue_name(int queue) {
   return queue == kLossyQueue ? "lossy" : std::to_string(queue);
@@ -121,6 +124,26 @@ std::string report_text(const SwitchNode& node, const ShutdownCheck& check) {
     for (int r = 0; r < tagger->rules(); ++r) out += fmt::format(" {}", tagger->rule_hits(r));
     out += "\n";
   }
+  if (const auto& pyrrha = node.config().pyrrha) {
+    // The report is made with the lcores stopped: every row, the bytes held too (none once
+    // the switch has flushed its queues: fcswitch reports after its drain and flush).
+    const std::string title =
+        fmt::format("pyrrha, priority {}, switch id {}:", pyrrha->priority, pyrrha->switch_id);
+    out += title;
+    size_t width = title.size();  // of the line so far
+    pyrrha_switch_counters(node, PyrrhaReader::kFwdOrStopped,
+                           [&](const PyrrhaSwitchCounter& row, uint64_t value) {
+                             const std::string item = fmt::format("{}={}", row.counter.name, value);
+                             if (width + item.size() + 1 > kTextWidth) {
+                               out += "\n ";
+                               width = 1;
+                             }
+                             out += ' ';
+                             out += item;
+                             width += item.size() + 1;
+                           });
+    out += '\n';
+  }
   out += fmt::format("mempool: {} of {} mbufs in use after shutdown{}\n", check.mempool_in_use,
                      check.mempool_size, check.mempool_in_use ? " — LEAK" : "");
   if (!check.drained) out += "drain deadline passed: queued packets were flushed\n";
@@ -184,6 +207,14 @@ std::string report_json(const SwitchNode& node, const ShutdownCheck& check) {
                      {"demoted", tagger->demoted()},
                      {"lossy_in", tagger->lossy_in()},
                      {"rule_hits", hits}};
+  }
+  if (const auto& settings = node.config().pyrrha) {
+    Json pyrrha = {{"priority", settings->priority}, {"switch_id", settings->switch_id}};
+    pyrrha_switch_counters(node, PyrrhaReader::kFwdOrStopped,
+                           [&](const PyrrhaSwitchCounter& row, uint64_t value) {
+                             put_pyrrha_row(pyrrha, row, value);
+                           });
+    out["pyrrha"] = pyrrha;
   }
   out["run_seconds"] = check.run_seconds;
   out["mempool_size"] = check.mempool_size;

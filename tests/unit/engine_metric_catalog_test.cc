@@ -1,12 +1,13 @@
 // Each engine reports exactly the counters it registered, under the descriptors of its
-// tables; the catalogue built from those tables (through the registry) holds each name once
-// and refuses tables that disagree; families of many switches share one HELP/TYPE block; the
-// text format is what promtool and the dashboards expect.
+// tables; the catalogue built from those tables (through the registry) and Pyrrha's holds
+// each name once and refuses tables that disagree; families of many switches share one HELP/TYPE
+// block; the text format is what promtool and the dashboards expect.
 
 #include <gtest/gtest.h>
 #include <prometheus/text_serializer.h>
 
 #include <array>
+#include <map>
 #include <set>
 #include <span>
 #include <string>
@@ -16,6 +17,7 @@
 #include "fc/engine_registry.h"
 #include "metrics/engine_metric_catalog.h"
 #include "metrics/metric_family_set.h"
+#include "node/pyrrha_switch_counters.h"
 
 namespace fcswitch::metrics {
 namespace {
@@ -81,19 +83,80 @@ TEST(EngineMetricCatalog, EveryEngineReportsWhatItRegistered) {
 }
 
 // TX's own and the watchdog's counters are in the catalogue with the engines'; a name two
-// engines share (the rate limiter's) is there once.
+// engines share (the rate limiter's) is there once. A family is there under one name, or
+// under several as the series of a labelled family (Pyrrha's), declared alike.
 TEST(EngineMetricCatalog, HoldsTxWatchdogAndEngineCountersOnce) {
   const std::vector<EngineMetric>& catalog = engine_metric_catalog();
-  std::set<std::string_view> names, families;
+  std::set<std::string_view> names;
+  std::map<std::string_view, EngineMetric> families;
   for (const EngineMetric& m : catalog) {
     EXPECT_TRUE(names.insert(m.counter).second) << m.counter;
-    EXPECT_TRUE(families.insert(m.family).second) << m.family;
+    const auto [it, first] = families.emplace(m.family, m);
+    if (first) continue;
+    EXPECT_TRUE(m.family.starts_with("fcswitch_pyrrha_")) << m.family << " under two names";
+    EXPECT_EQ(it->second.type, m.type) << m.family;
+    EXPECT_EQ(it->second.help, m.help) << m.family;
   }
   EXPECT_EQ(engine_metric("blocked_ns")->family, "fcswitch_blocked_seconds_total");
   EXPECT_EQ(engine_metric("watchdog_storms")->family, "fcswitch_watchdog_storms_total");
   EXPECT_EQ(engine_metric("xoff_transitions")->family, "fcswitch_pfc_xoff_transitions_total");
   EXPECT_EQ(engine_metric("rate_bps")->type, MetricType::kGauge);
   EXPECT_EQ(engine_metric("credit_updates_sent")->type, MetricType::kCounter);
+}
+
+// Every row of Pyrrha's table (node/pyrrha_switch_counters.h) is in the catalogue, under its
+// family: the messages of each kind in one family per direction, the IQs of each state in one.
+TEST(EngineMetricCatalog, HoldsEveryPyrrhaRow) {
+  for (const PyrrhaSwitchCounter& row : kPyrrhaSwitchCounters) {
+    const auto metric = engine_metric(row.counter.name);
+    ASSERT_TRUE(metric.has_value()) << row.counter.name;
+    EXPECT_EQ(metric->family, row.counter.family);
+  }
+  EXPECT_EQ(engine_metric("pause_sent")->family, "fcswitch_pyrrha_messages_sent_total");
+  EXPECT_EQ(engine_metric("dealloc_sent")->family, "fcswitch_pyrrha_messages_sent_total");
+  EXPECT_EQ(engine_metric("merge_received")->family, "fcswitch_pyrrha_messages_received_total");
+  EXPECT_EQ(engine_metric("pause_received")->type, MetricType::kCounter);
+  EXPECT_EQ(engine_metric("iqs_paused")->family, "fcswitch_pyrrha_iqs");
+  EXPECT_EQ(engine_metric("iqs_resumed")->family, "fcswitch_pyrrha_iqs");
+  EXPECT_EQ(engine_metric("roots_active")->family, "fcswitch_pyrrha_roots_active");
+  EXPECT_EQ(engine_metric("roots_active")->type, MetricType::kGauge);
+  EXPECT_EQ(engine_metric("iq_exhaustion")->family, "fcswitch_pyrrha_iq_exhaustion_total");
+  // The labels: kinds in pyrrha::kMessageKindNames' order, the three IQ states.
+  std::vector<std::string_view> kinds, states;
+  for (const PyrrhaSwitchCounter& row : kPyrrhaSwitchCounters) {
+    if (row.counter.family == "fcswitch_pyrrha_messages_sent_total")
+      kinds.push_back(row.label_value);
+    if (row.counter.family == "fcswitch_pyrrha_iqs") states.push_back(row.label_value);
+  }
+  EXPECT_EQ(kinds, (std::vector<std::string_view>(pyrrha::kMessageKindNames.begin(),
+                                                  pyrrha::kMessageKindNames.end())));
+  EXPECT_EQ(states, (std::vector<std::string_view>{"paused", "soft_merging", "resumed"}));
+}
+
+// The rules Pyrrha's table is checked against when it is compiled.
+TEST(PyrrhaSwitchCounters, TableRules) {
+  using pyrrha_rows::well_formed;
+  const auto sent = [](std::string_view name, std::string_view group, std::string_view kind) {
+    return PyrrhaSwitchCounter{fc::counter(name, "fcswitch_t_sent_total", "Sent"), group, "kind",
+                               kind};
+  };
+  const PyrrhaSwitchCounter plain = pyrrha_rows::row(fc::gauge("roots", "fcswitch_t_roots", "R"));
+  EXPECT_TRUE(well_formed(kPyrrhaSwitchCounters));
+  EXPECT_TRUE(well_formed(std::array{sent("pause_sent", "sent", "pause"),
+                                     sent("resume_sent", "sent", "resume"), plain}));
+  // Two series with one label value; a series with no group; a family in two groups.
+  EXPECT_FALSE(well_formed(
+      std::array{sent("pause_sent", "sent", "pause"), sent("pause_again", "sent", "pause")}));
+  EXPECT_FALSE(well_formed(std::array{sent("pause_sent", "", "pause")}));
+  EXPECT_FALSE(well_formed(
+      std::array{sent("pause_sent", "sent", "pause"), sent("resume_sent", "other", "resume")}));
+  // A group named like a row (one JSON key, two meanings); a kind the name does not say.
+  EXPECT_FALSE(well_formed(std::array{sent("pause_sent", "roots", "pause"), plain}));
+  EXPECT_FALSE(well_formed(std::array{sent("pause_sent", "sent", "resume")}));
+  // Two families in one group.
+  PyrrhaSwitchCounter other = sent("resume_sent", "sent", "resume");
+  other.counter.family = "fcswitch_t_other_total";
+  EXPECT_FALSE(well_formed(std::array{sent("pause_sent", "sent", "pause"), other}));
 }
 
 constexpr std::array kTableA = {
@@ -110,6 +173,30 @@ constexpr std::array kOtherNameSameFamily = {
 constexpr std::array kSameNameOtherHelp = {
     fc::counter("frames_seen", "fcswitch_test_frames_seen_total", "Frames"),
 };
+
+constexpr std::array kSeries = {
+    fc::counter("a_sent", "fcswitch_test_sent_total", "Sent, by kind"),
+    fc::counter("b_sent", "fcswitch_test_sent_total", "Sent, by kind"),
+};
+constexpr std::array kSeriesOtherHelp = {
+    fc::counter("a_sent", "fcswitch_test_sent_total", "Sent, by kind"),
+    fc::counter("b_sent", "fcswitch_test_sent_total", "Sent"),
+};
+constexpr std::array kOtherTableSameFamily = {
+    fc::counter("c_sent", "fcswitch_test_sent_total", "Sent, by kind"),
+};
+
+// Names share a family only as the series of a labelled family: within one table that says
+// so, declared alike.
+TEST(EngineMetricCatalog, SeriesShareAFamilyOnlyInALabelledTable) {
+  const auto catalog = catalog_of({{"labelled", kSeries, true}});
+  ASSERT_EQ(catalog.size(), 2u);
+  EXPECT_EQ(catalog[0].family, catalog[1].family);
+  EXPECT_THROW(catalog_of({{"plain", kSeries}}), std::logic_error);
+  EXPECT_THROW(catalog_of({{"labelled", kSeriesOtherHelp, true}}), std::logic_error);
+  EXPECT_THROW(catalog_of({{"labelled", kSeries, true}, {"other", kOtherTableSameFamily, true}}),
+               std::logic_error);
+}
 
 TEST(EngineMetricCatalog, OneNameTwoWaysIsRefused) {
   const auto catalog = catalog_of({{"a", kTableA}, {"b", kTableA}});

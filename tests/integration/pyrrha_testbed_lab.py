@@ -29,7 +29,7 @@ PFC = ("pyrrha.enabled=false", "flow_control.engine=pfc")
 # Fig. 24's order: S2 first, then VS, then S1.
 LATE_ROOT = ('flows=[{from="L1h1", to="L3h1", priority=3, start="4ms"}, '
              '{from="L2h1", to="L3h1", priority=3, start="0ms"}, '
-             '{from="L2h2", to="L3h2", priority=3, start="2ms"}]',)
+             '{from="L1h2", to="L3h2", priority=3, start="2ms"}]',)
 
 
 def shares(summary):

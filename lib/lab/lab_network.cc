@@ -136,11 +136,12 @@ void LabNetwork::build() {
     const auto& pa = scenario_.nodes[spec.a.node].config.pyrrha;
     const auto& pb = scenario_.nodes[spec.b.node].config.pyrrha;
     if (pa.has_value() != pb.has_value() || (pa && pa->priority != pb->priority))
-      spdlog::warn("link {} - {}: Pyrrha {} at one end and {} at the other: no flow control "
-                   "between them on its priority",
-                   scenario_.port_name(spec.a), scenario_.port_name(spec.b),
-                   pa ? fmt::format("on priority {}", pa->priority) : "off",
-                   pb ? fmt::format("on priority {}", pb->priority) : "off");
+      spdlog::warn(
+          "link {} - {}: Pyrrha {} at one end and {} at the other: no flow control "
+          "between them on its priority",
+          scenario_.port_name(spec.a), scenario_.port_name(spec.b),
+          pa ? fmt::format("on priority {}", pa->priority) : "off",
+          pb ? fmt::format("on priority {}", pb->priority) : "off");
     // Both ends count the same Ethernet overhead: the a end's port says how much.
     const auto& port = scenario_.nodes[spec.a.node].config.ports[spec.a.port];
     const LabLinkParams params{

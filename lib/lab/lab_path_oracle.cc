@@ -40,13 +40,12 @@ size_t LabPathOracle::onward_path(int egress, const wire::MacAddress& dst,
   const auto host = index_->host_of_mac.find(dst.value);
   if (host == index_->host_of_mac.end()) return 0;
   const LabRouting& r = index_->routing;
-  const auto hops =
-      topology::predict_onward(*index_->table, r.topo, sw_, egress, host->second, tuple,
-                               r.ecmp_seeds);
+  const auto hops = topology::predict_onward(*index_->table, r.topo, sw_, egress, host->second,
+                                             tuple, r.ecmp_seeds);
   size_t n = 0;
   for (; n < hops.size() && n < out.size(); ++n)
-    out[n] = pyrrha::PathHop{static_cast<uint32_t>(hops[n].sw),
-                             static_cast<uint16_t>(hops[n].out_port)};
+    out[n] =
+        pyrrha::PathHop{static_cast<uint32_t>(hops[n].sw), static_cast<uint16_t>(hops[n].out_port)};
   return n;
 }
 

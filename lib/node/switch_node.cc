@@ -51,8 +51,7 @@ SwitchNode::SwitchNode(const config::SwitchConfig& config, uint64_t tick_hz, RxH
 
 SwitchNode::SwitchNode(const config::SwitchConfig& config, uint64_t tick_hz,
                        std::vector<NodePort> ports, rte_mempool* shared_control_pool,
-                       RxHandoff handoff,
-                       std::shared_ptr<const PyrrhaPathOracle> pyrrha_oracle)
+                       RxHandoff handoff, std::shared_ptr<const PyrrhaPathOracle> pyrrha_oracle)
     : config_(config),
       ticks_{tick_hz ? tick_hz : rte_get_tsc_hz()},
       control_pool_(shared_control_pool),
@@ -113,10 +112,11 @@ void SwitchNode::build(RxHandoff handoff) {
     fwd.pyrrha_oracle = pyrrha_oracle_;
     for (int p = 0; p < n; ++p) fwd.host_ports.push_back(pyrrha_oracle_->faces_host(p));
     const config::PyrrhaSettings& py = *config.pyrrha;
-    spdlog::info("{}: Pyrrha on priority {} as switch {}: K_pause {} bytes, K_resume {} bytes "
-                 "(one-hop BDP {} bytes), {} isolation queues per port",
-                 config.name, py.priority, py.switch_id, py.table.k_pause_bytes,
-                 py.table.k_resume_bytes, py.one_hop_bdp_bytes, py.table.max_isolation_queues);
+    spdlog::info(
+        "{}: Pyrrha on priority {} as switch {}: K_pause {} bytes, K_resume {} bytes "
+        "(one-hop BDP {} bytes), {} isolation queues per port",
+        config.name, py.priority, py.switch_id, py.table.k_pause_bytes, py.table.k_resume_bytes,
+        py.one_hop_bdp_bytes, py.table.max_isolation_queues);
   }
 
   for (int p = 0; p < n; ++p) {

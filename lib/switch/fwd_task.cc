@@ -335,8 +335,8 @@ void FwdTask::forward_burst(rte_mbuf** pkts, unsigned n, int in_port, bool cold)
 FwdTask::Fate FwdTask::link_local_fate(rte_mbuf* m) const {
   // RX passes on, of the link-constrained frames, only the credit frames it accepted, and
   // Pyrrha's where the switch runs it.
-  const auto kind = wire::control_frame_kind(rte_pktmbuf_mtod(m, const uint8_t*),
-                                             rte_pktmbuf_data_len(m), 0);
+  const auto kind =
+      wire::control_frame_kind(rte_pktmbuf_mtod(m, const uint8_t*), rte_pktmbuf_data_len(m), 0);
   if (kind == wire::ControlFrameKind::kCredit) return Fate::kCredit;
   if (kind == wire::ControlFrameKind::kPyrrha && pyrrha_) return Fate::kPyrrha;
   return Fate::kLinkLocal;

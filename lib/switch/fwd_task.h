@@ -140,7 +140,15 @@ class FwdTask : public Task {
   struct Stage;  // packets bound for one (egress port, queue), flushed after each input burst
 
   // What the first pass over a burst found a packet to be.
-  enum class Fate : uint8_t { kForward, kCredit, kPyrrha, kRunt, kMalformed, kOversize, kLinkLocal };
+  enum class Fate : uint8_t {
+    kForward,
+    kCredit,
+    kPyrrha,
+    kRunt,
+    kMalformed,
+    kOversize,
+    kLinkLocal
+  };
 
   // `cold`: the burst came through a ring (from another lcore): prefetch it as it is parsed.
   void forward_burst(rte_mbuf** pkts, unsigned n, int in_port, bool cold);

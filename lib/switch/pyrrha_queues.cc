@@ -123,9 +123,9 @@ bool PyrrhaQueues::flush_messages() {
   for (size_t port = 0; port < unsent_.size(); ++port) {
     std::vector<pyrrha::Message>& waiting = unsent_[port];
     if (waiting.empty()) continue;
-    const unsigned n = rte_ring_sp_enqueue_burst_elem(state_.pyrrha_rings[port].get(),
-                                                      waiting.data(), sizeof(pyrrha::Message),
-                                                      static_cast<unsigned>(waiting.size()), nullptr);
+    const unsigned n = rte_ring_sp_enqueue_burst_elem(
+        state_.pyrrha_rings[port].get(), waiting.data(), sizeof(pyrrha::Message),
+        static_cast<unsigned>(waiting.size()), nullptr);
     waiting.erase(waiting.begin(), waiting.begin() + n);
     unsent_count_ -= n;
     sent |= n > 0;

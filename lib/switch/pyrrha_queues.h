@@ -122,19 +122,17 @@ class PyrrhaQueues {
     size_t count_ = 0;
   };
   struct Port {
-    std::vector<Fifo> queues;        // [0]: the OQ; [1 + iq]: IQ iq
-    std::vector<uint32_t> deficit;   // per queue, bytes
-    std::vector<uint16_t> active;    // queues holding packets, in round-robin order
-    std::vector<bool> listed;        // per queue: in `active`
-    size_t turn = 0;                 // the position in `active` whose turn it is
-    bool turn_started = false;       // that queue has had its quantum for this turn
-    uint64_t held_bytes = 0;         // in all its queues
+    std::vector<Fifo> queues;       // [0]: the OQ; [1 + iq]: IQ iq
+    std::vector<uint32_t> deficit;  // per queue, bytes
+    std::vector<uint16_t> active;   // queues holding packets, in round-robin order
+    std::vector<bool> listed;       // per queue: in `active`
+    size_t turn = 0;                // the position in `active` whose turn it is
+    bool turn_started = false;      // that queue has had its quantum for this turn
+    uint64_t held_bytes = 0;        // in all its queues
     uint64_t next_arrival = 0;
   };
 
-  static size_t index_of(pyrrha::QueueChoice q) {
-    return q.output() ? 0 : size_t{q.iq} + 1;
-  }
+  static size_t index_of(pyrrha::QueueChoice q) { return q.output() ? 0 : size_t{q.iq} + 1; }
   void push(int port, const Entry& e);
   // Moves the heads of IQs that may leave into the farther tiers, while they go to an IQ.
   void advance_tiers(int port);

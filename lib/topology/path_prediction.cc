@@ -15,7 +15,8 @@ bool walk(const RouteTable& routes, const Topology& topo, int sw, int in_port, H
     if (out_port < 0) return false;
     path.push_back({sw, in_port, out_port});
     const TopologyPort& out = topo.at(sw).ports[out_port];
-    if (out.peer == PeerKind::kHost) return sw == hosts.at(dst).sw && out_port == hosts.at(dst).port;
+    if (out.peer == PeerKind::kHost)
+      return sw == hosts.at(dst).sw && out_port == hosts.at(dst).port;
     if (out.peer != PeerKind::kSwitch) return false;
     in_port = out.peer_port;
     sw = out.peer_switch;

@@ -116,8 +116,8 @@ class PyrrhaQueuesTest : public ::testing::Test {
                           .charged_bytes = kFrameBytes};
     state_.charge(meta, kEgress);
     state_.meta(m) = meta;
-    const auto header = wire::parse_frame_header(rte_pktmbuf_mtod(m, const uint8_t*),
-                                                 rte_pktmbuf_data_len(m));
+    const auto header =
+        wire::parse_frame_header(rte_pktmbuf_mtod(m, const uint8_t*), rte_pktmbuf_data_len(m));
     queues_->hold(m, kIngress, kEgress, header);
   }
   void message(wire::PyrrhaOpcode op, pyrrha::RootId root, uint8_t hops,

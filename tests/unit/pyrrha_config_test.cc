@@ -23,7 +23,8 @@ name = "p0"
 device = "net_null0"
 rate = "100Gbps"
 [pyrrha]
-)" + pyrrha + "\n[switch]\nlossless_priorities = [0, 1, 2, 3, 4, 5, 6, 7]\n";
+)" + pyrrha +
+         "\n[switch]\nlossless_priorities = [0, 1, 2, 3, 4, 5, 6, 7]\n";
 }
 
 // The problems a file is refused with (none: it was accepted).
@@ -199,10 +200,10 @@ TEST(PyrrhaConfig, TheReferenceSectionIsReadAsDocumented) {
     section += key + "\n";
   }
   ASSERT_NE(section.find("max_isolation_queues"), std::string::npos) << section;
-  const SwitchConfig c = parse_switch_config(
-      "[[ports]]\nname = \"p0\"\ndevice = \"net_null0\"\nrate = \"100Gbps\"\n" + section +
-          "\n[switch]\nlossless_priorities = [5]\n",
-      "reference.toml");
+  const SwitchConfig c =
+      parse_switch_config("[[ports]]\nname = \"p0\"\ndevice = \"net_null0\"\nrate = \"100Gbps\"\n" +
+                              section + "\n[switch]\nlossless_priorities = [5]\n",
+                          "reference.toml");
   const PyrrhaSettings& s = *c.pyrrha;
   EXPECT_EQ(s.priority, 5);
   EXPECT_EQ(s.switch_id, 0u);

@@ -133,23 +133,32 @@ bool PyrrhaQueues::flush_messages() {
   return sent;
 }
 
+bool PyrrhaQueues::move_head_on(int port, size_t q) {
+  Port& p = ports_[port];
+  Fifo& fifo = p.queues[q];
+  const auto egress = static_cast<uint16_t>(port);
+  if (table_.next_after(egress, fifo.front().where, fifo.front().onward()).output()) return false;
+  Entry e = fifo.pop();
+  const auto left = table_.dequeued(egress, e.where, e.ingress, e.bytes, e.onward());
+  send(left.messages);
+  e.where = left.next;
+  push(port, e);
+  send(table_.enqueued(egress, e.where, e.ingress, e.bytes, e.onward()));
+  return true;
+}
+
 void PyrrhaQueues::advance_tiers(int port) {
   Port& p = ports_[port];
   const auto egress = static_cast<uint16_t>(port);
-  // By index: a move may list another queue at the end, which is then visited too.
+  // By index: a move may list another queue at the end, which is then visited too. A head
+  // bound for the wire stops its queue here; the round robin sends it, and moves on what
+  // comes behind it (serve_port).
   for (size_t i = 0; i < p.active.size(); ++i) {
     const size_t q = p.active[i];
     if (q == 0) continue;
     Fifo& fifo = p.queues[q];
-    while (!fifo.empty() && table_.may_dequeue(egress, static_cast<uint16_t>(q - 1))) {
-      const Entry& head = fifo.front();
-      if (table_.next_after(egress, head.where, head.onward()).output()) break;
-      Entry e = fifo.pop();
-      const auto left = table_.dequeued(egress, e.where, e.ingress, e.bytes, e.onward());
-      send(left.messages);
-      e.where = left.next;
-      push(port, e);
-      send(table_.enqueued(egress, e.where, e.ingress, e.bytes, e.onward()));
+    while (!fifo.empty() && table_.may_dequeue(egress, static_cast<uint16_t>(q - 1)) &&
+           move_head_on(port, q)) {
     }
   }
 }
@@ -166,7 +175,7 @@ void PyrrhaQueues::send_head(int port, size_t q) {
   Port& p = ports_[port];
   Entry e = p.queues[q].pop();
   const auto egress = static_cast<uint16_t>(port);
-  // From an IQ the table says the OQ is next (advance_tiers moved every other head): the packet
+  // From an IQ the table says the OQ is next (move_head_on moved every other head): the packet
   // passes through it to the wire, so it is not counted in the OQ's length.
   send(table_.dequeued(egress, e.where, e.ingress, e.bytes, e.onward()).messages);
   p.held_bytes -= e.bytes;
@@ -211,8 +220,12 @@ bool PyrrhaQueues::serve_port(int port) {
       p.deficit[q] += kQuantumBytes;
       p.turn_started = true;
     }
-    while (!fifo.empty() && fifo.front().bytes <= p.deficit[q] && stage < stage_bytes_ &&
-           room > 0 && may_leave(p, q)) {
+    while (!fifo.empty() && stage < stage_bytes_ && room > 0) {
+      // An IQ's packets behind one bound for the wire may be bound for a farther root's IQ
+      // (§4.3): they go there, in their order, and never to the wire from here — past their
+      // flow's older packets in that IQ, or while that root is paused.
+      if (q != 0 && move_head_on(port, q)) continue;
+      if (fifo.front().bytes > p.deficit[q] || !may_leave(p, q)) break;
       p.deficit[q] -= fifo.front().bytes;
       stage += fifo.front().bytes;
       --room;

@@ -134,6 +134,9 @@ class PyrrhaQueues {
 
   static size_t index_of(pyrrha::QueueChoice q) { return q.output() ? 0 : size_t{q.iq} + 1; }
   void push(int port, const Entry& e);
+  // IQ q's head, if a farther root on its path has an IQ here, joins that IQ (Pyrrha §4.3):
+  // true. A head bound for the wire stays: false. q's root must be resumed (or soft-merging).
+  bool move_head_on(int port, size_t q);
   // Moves the heads of IQs that may leave into the farther tiers, while they go to an IQ.
   void advance_tiers(int port);
   bool serve_port(int port);

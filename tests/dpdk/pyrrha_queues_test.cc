@@ -248,6 +248,29 @@ TEST_F(PyrrhaQueuesTest, TiersReleaseAPacketOnlyWhenEveryRootOnItsPathIsResumed)
   EXPECT_EQ(sequences_to(drain(), kDstC), (std::vector<uint32_t>{0, 1, 2}));
 }
 
+TEST_F(PyrrhaQueuesTest, APacketBoundForTheWireAtAnIqsHeadLetsNoneBehindItSkipAFartherRoot) {
+  // C's first two wait in the far root's IQ (paused) once the near root has resumed.
+  message(wire::PyrrhaOpcode::kPause, kRootFar, 2);
+  message(wire::PyrrhaOpcode::kPause, kRootA, 1);
+  arrive(kDstC, 0);
+  arrive(kDstC, 1);
+  message(wire::PyrrhaOpcode::kResume, kRootA, 0);
+  EXPECT_TRUE(drain().empty());
+  // The near root's IQ now holds A's packet (its last root: bound for the wire) ahead of C's
+  // third (bound for the far root's IQ). Pause it and resume it so both are in it together.
+  message(wire::PyrrhaOpcode::kPause, kRootA, 1);
+  arrive(kDstA, 0);
+  arrive(kDstC, 2);
+  message(wire::PyrrhaOpcode::kResume, kRootA, 0);
+  // A's goes; C's third joins the far root's IQ behind 0 and 1 (§4.3), and stays there while
+  // that root is paused: it neither overtakes them nor escapes its root.
+  EXPECT_EQ(drain(), (std::vector<Sent>{{kDstA, 0}}));
+  EXPECT_EQ(queues_->table().pool().bytes(kEgress, *queues_->table().iq_of(kRootFar, kEgress)),
+            3u * kFrameBytes);
+  message(wire::PyrrhaOpcode::kResume, kRootFar, 0);
+  EXPECT_EQ(sequences_to(drain(), kDstC), (std::vector<uint32_t>{0, 1, 2}));
+}
+
 TEST_F(PyrrhaQueuesTest, OqAndAResumedIqShareThePortPacketByPacket) {
   message(wire::PyrrhaOpcode::kPause, kRootA, 1);
   for (uint32_t i = 0; i < 8; ++i) arrive(kDstA, i);  // older than all of B: no order wait

@@ -23,11 +23,14 @@ LabSampler::LabSampler(const LabScenario& scenario, const std::vector<const Swit
     const SwitchNode& node = *switches_[n];
     if (node.fwd().pyrrha()) pyrrha_switches_.push_back(static_cast<int>(n));
     const pabo::BounceSettings& pabo = node.config().pabo.settings;
+    // Pyrrha's class runs no engine (Pyrrha replaces PFC there) but is lossless and charged
+    // to its ingress like the others: sampled too, so its buffer shows (Pyrrha §6, Fig. 14).
+    const int pyrrha_prio = node.config().pyrrha ? node.config().pyrrha->priority : -1;
     for (int port = 0; port < node.ports(); ++port)
       for (int prio = 0; prio < kNumPriorities; ++prio) {
         const SampledQueue queue{static_cast<int>(n), port, prio, scenario.nodes[n].name,
                                  node.config().ports[port].name};
-        if (node.tx(port).has_engine(prio)) queues_.push_back(queue);
+        if (node.tx(port).has_engine(prio) || prio == pyrrha_prio) queues_.push_back(queue);
         if (has_priority(node.pabo_priorities(), prio))
           pabo_queues_.push_back(
               {queue, pabo.normal_capacity_packets, pabo.bounce_capacity_packets});

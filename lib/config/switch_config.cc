@@ -655,7 +655,8 @@ SwitchConfig parse_switch_config(std::string_view text, const std::string& file)
   return read_switch_config(root, file);
 }
 
-SwitchConfig read_switch_config(const toml::table& root, const std::string& file) {
+SwitchConfig read_switch_config(const toml::table& root, const std::string& file,
+                                std::span<const std::string_view> read_elsewhere) {
   ConfigProblems problems(file);
   SwitchConfig config;
   config.file = file;
@@ -674,6 +675,7 @@ SwitchConfig read_switch_config(const toml::table& root, const std::string& file
   read_layout(reader, config);
   config.metrics = read_metrics(reader);
   config.trace = read_trace(reader);
+  for (std::string_view key : read_elsewhere) reader.node(key);
   reader.reject_unknown_keys();
   if (!problems.empty()) throw ConfigError(problems.take());
   config.warnings = problems.take_warnings();

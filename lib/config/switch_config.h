@@ -2,6 +2,7 @@
 // Reads `fcswitch CONFIG.toml` into SwitchConfig (params/switch_params.h), validated.
 // `config/*.toml` documents each key.
 
+#include <span>
 #include <string>
 #include <vector>
 
@@ -15,7 +16,9 @@ namespace fcswitch::config {
 
 // The same from a parsed table (the lab builds one per switch from its scenario); values
 // keep the places they were parsed from, which `file` names unless they came from elsewhere.
-SwitchConfig read_switch_config(const toml::table& root, const std::string& file);
+// `read_elsewhere`: top-level keys the caller reads itself (fchost's [host] and [[flows]]).
+SwitchConfig read_switch_config(const toml::table& root, const std::string& file,
+                                std::span<const std::string_view> read_elsewhere = {});
 // Reads and validates `path`. Throws ConfigError with every problem found.
 SwitchConfig load_switch_config(const std::string& path);
 // The same from text; `file` names it in messages.

@@ -11,8 +11,9 @@
 
 namespace fcswitch::dpdk {
 
-LcoreRunner::LcoreRunner(std::vector<std::vector<Task*>> lcores, bool yield_when_idle)
-    : yield_when_idle_(yield_when_idle) {
+LcoreRunner::LcoreRunner(std::vector<std::vector<Task*>> lcores, bool yield_when_idle,
+                         uint64_t epoch_tsc)
+    : yield_when_idle_(yield_when_idle), epoch_tsc_(epoch_tsc) {
   for (auto& tasks : lcores) workers_.push_back(Worker{this, std::move(tasks)});
 }
 
@@ -28,7 +29,7 @@ int LcoreRunner::worker_main(void* arg) {
     // Each task reads the clock as it starts: TX stamps what left against the time RX
     // received it (the time inside the switch), which one reading per round would make 0
     // when both run on this lcore. A TSC read costs ~1 ns per task, far below a burst's work.
-    for (Task* task : worker->tasks) busy |= task->run_once(rte_rdtsc());
+    for (Task* task : worker->tasks) busy |= task->run_once(rte_rdtsc() - runner.epoch_tsc_);
     if (!busy && runner.yield_when_idle_) sched_yield();
   }
   return 0;

@@ -9,6 +9,7 @@
 #include "lab/flow_frame.h"
 #include "lab/host_egress.h"
 #include "lab/host_source.h"
+#include "lab/lab_result.h"
 #include "switch/burst.h"
 #include "switch/pyrrha_wire.h"
 #include "transport/cnp_pacer.h"
@@ -21,6 +22,20 @@
 #include "wire/roce_cnp.h"
 
 namespace fcswitch::lab {
+
+void add_received(FlowResult& f, const FlowReceived& rx, const TickRate& ticks) {
+  f.received_packets = rx.packets.read();
+  f.received_bytes = rx.bytes.read();
+  f.missing = rx.missing.read();
+  f.reordered = rx.reordered.read();
+  if (const uint64_t samples = rx.delay_samples.read()) {
+    f.delay_mean_s = static_cast<double>(ticks.to_ns(rx.delay_ticks_sum.read() / samples)) / 1e9;
+    f.delay_max_s = static_cast<double>(ticks.to_ns(rx.delay_ticks_max.read())) / 1e9;
+  }
+  f.displaced = rx.displaced.read();
+  f.max_displacement = rx.max_displacement.read();
+  for (const OwnedCounter& c : rx.displacement) f.displacement.push_back(c.read());
+}
 
 HostSink::HostSink(std::string name, wire::MacAddress mac, SwitchState& state,
                    const PriorityMaps& maps, std::vector<FlowReceived>& flows,

@@ -67,6 +67,11 @@ struct FlowReceived {
   OwnedCounter cnps_sent;
 };
 
+struct FlowResult;
+// What `rx` says of the flow into `result`: packets, bytes, loss, reordering (Reorder Density)
+// and per-packet delay.
+void add_received(FlowResult& result, const FlowReceived& rx, const TickRate& ticks);
+
 class HostSink : public Task {
  public:
   // `flows`: the lab's per-flow records, indexed by flow id; the sink writes those of the

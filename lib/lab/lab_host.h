@@ -37,11 +37,14 @@ class LabHost {
 
   std::vector<Task*> tasks();
   HostSource& source() { return *source_; }
+  const HostSource& source() const { return *source_; }
   const HostSink& sink() const { return *sink_; }
   HostSink& sink() { return *sink_; }
   const RxTask& rx() const { return *rx_; }
   const TxTask& tx() const { return *tx_; }
   const config::SwitchConfig& config() const { return config_; }
+  // Its buffer: the NIC port's ingress occupancy (port 0) is what its feedback generators watch.
+  const SwitchState& state() const { return *state_; }
   // Pyrrha: the roots that hold its flows; null unless its config has [pyrrha].
   const pyrrha::HostRootPauses* root_pauses() const { return root_pauses_.get(); }
   // The earliest time the host acts by itself (flows, its engines); for the virtual clock.

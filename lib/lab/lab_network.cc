@@ -483,17 +483,7 @@ LabResult LabNetwork::collect(const LabSampler& sampler, uint64_t end) const {
     const FlowReceived& rx = received_[spec.id];
     f.sent_packets = s.packets.read();
     f.sent_bytes = s.bytes.read();
-    f.received_packets = rx.packets.read();
-    f.received_bytes = rx.bytes.read();
-    f.missing = rx.missing.read();
-    f.reordered = rx.reordered.read();
-    if (const uint64_t samples = rx.delay_samples.read()) {
-      f.delay_mean_s = static_cast<double>(ticks_.to_ns(rx.delay_ticks_sum.read() / samples)) / 1e9;
-      f.delay_max_s = static_cast<double>(ticks_.to_ns(rx.delay_ticks_max.read())) / 1e9;
-    }
-    f.displaced = rx.displaced.read();
-    f.max_displacement = rx.max_displacement.read();
-    for (const OwnedCounter& c : rx.displacement) f.displacement.push_back(c.read());
+    add_received(f, rx, ticks_);
     if (spec.transport != FlowTransport::kRaw) {
       f.transport = TransportResult{spec.transport == FlowTransport::kWindow ? "window" : "dcqcn",
                                     s.retransmissions.read(),

@@ -16,6 +16,7 @@
 #include "config/plain_name.h"
 #include "config/table_reader.h"
 #include "config/text_file.h"
+#include "lab/flow_shape_reader.h"
 #include "lab/workload_flows.h"
 #include "lab/workload_spec.h"
 #include "topology/flow_hash.h"
@@ -37,7 +38,7 @@ using config::TableReader;
 constexpr std::string_view kSharedSections[] = {"switch", "classify", "buffer", "flow_control",
                                                 "tagger", "pabo",     "pyrrha", "ecn"};
 constexpr std::string_view kPortKeysOwnedByLab[] = {"device", "rate"};
-constexpr uint64_t kMaxDurationNs = 3600ull * kNsPerSecond;
+constexpr uint64_t kMaxDurationNs = kMaxFlowDurationNs;
 
 // `from` over `into`, table by table; `from`'s values win. Nodes keep their source places.
 void deep_merge(toml::table& into, const toml::table& from) {
@@ -637,37 +638,7 @@ class ScenarioReader {
       } else {
         problems_.expected(table->source(), path + ".to", "a host", "nothing");
       }
-      if (auto p = r.integer("priority", 0, 7)) flow.dscp = static_cast<uint8_t>(*p << 3);
-      if (auto d = r.integer("dscp", 0, 63)) flow.dscp = static_cast<uint8_t>(*d);
-      if (auto f = r.bytes("frame", 60, 9600)) flow.frame_bytes = static_cast<uint32_t>(*f);
-      if (auto s = r.bytes("size", 1, UINT64_MAX / 2)) flow.size_bytes = *s;
-      if (auto s = r.duration_ns("start", 0, kMaxDurationNs)) flow.start_ns = *s;
-      if (auto d = r.duration_ns("duration", 1, kMaxDurationNs)) flow.stop_ns = flow.start_ns + *d;
-      if (const toml::node* rate = table->get("rate");
-          rate && rate->is_string() && rate->as_string()->get() == "line") {
-        r.node("rate");
-      } else if (auto bps = r.rate_bps("rate", 1000, 400'000'000'000)) {
-        flow.rate_bps = *bps;
-      }
-      if (auto t = r.choice("transport", kFlowTransportNames)) {
-        flow.transport = *transport_named(*t);
-        if (auto problem = transport_problem(out_.transport, flow.transport, flow.frame_bytes))
-          r.refuse("transport", *problem);
-        if ((flow.transport == FlowTransport::kDcqcn || flow.transport == FlowTransport::kTimely) &&
-            flow.rate_bps)
-          r.refuse("rate",
-                   fmt::format("no rate on a {} flow (it sets the rate, from the line rate)",
-                               transport_name(flow.transport)));
-      }
-      if (pattern == "on-off") {
-        auto on = r.duration_ns("on", 1, kMaxDurationNs);
-        auto off = r.duration_ns("off", 1, kMaxDurationNs);
-        if (!on || !off) r.refuse("pattern", "on and off durations for an on-off flow");
-        flow.on_ns = on.value_or(0);
-        flow.off_ns = off.value_or(0);
-        if (auto n = r.integer("burst", 1, INT64_MAX))
-          flow.burst_packets = static_cast<uint64_t>(*n);
-      }
+      read_flow_shape(r, pattern, out_.transport, flow);
       r.reject_unknown_keys();
       if (!dst) continue;
       for (int src : sources) {

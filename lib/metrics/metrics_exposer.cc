@@ -16,7 +16,11 @@ constexpr int kRequestTimeoutMs = 1000;
 }  // namespace
 
 MetricsExposer::MetricsExposer(const std::string& listen, std::vector<NamedSwitch> switches)
-    : collector_(std::make_shared<SwitchCollector>(std::move(switches))) {
+    : MetricsExposer(listen, std::make_shared<SwitchCollector>(std::move(switches))) {}
+
+MetricsExposer::MetricsExposer(const std::string& listen,
+                               std::shared_ptr<prometheus::Collectable> collector)
+    : collector_(std::move(collector)) {
   // Counter tables that disagree (engine_metric_catalog.h) fail here, at start, rather than
   // as a broken scrape.
   engine_metric_catalog();

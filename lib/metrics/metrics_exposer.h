@@ -20,12 +20,14 @@ class MetricsExposer {
   // `listen`: "address:port" (port 0: any free port). Throws std::runtime_error when it
   // cannot listen there.
   MetricsExposer(const std::string& listen, std::vector<NamedSwitch> switches);
+  // What else serves families (fchost's host, host/host_metrics.h).
+  MetricsExposer(const std::string& listen, std::shared_ptr<prometheus::Collectable> collector);
   ~MetricsExposer();
 
   int port() const;  // the one it listens on
 
  private:
-  std::shared_ptr<SwitchCollector> collector_;
+  std::shared_ptr<prometheus::Collectable> collector_;
   std::unique_ptr<prometheus::Exposer> exposer_;
 };
 

@@ -5,6 +5,7 @@
 #include <utility>
 #include <vector>
 
+#include "metrics/flow_control_metrics.h"
 #include "metrics/metric_family_set.h"
 #include "node/ecn_port_counters.h"
 #include "node/flow_control_counters.h"
@@ -42,16 +43,6 @@ std::vector<std::pair<double, uint64_t>> residence_buckets(const LatencyHistogra
 
 std::string queue_label(int queue) {
   return queue == kLossyQueue ? "lossy" : std::to_string(queue);
-}
-
-// Adds each counter it is given under the family its table names (fc/counter_descriptor.h),
-// with `labels`, in the family's base unit.
-fc::CounterSink family_sink(MetricFamilySet& out, const Labels& labels) {
-  return [&out, &labels](const fc::CounterDescriptor& counter, uint64_t value) {
-    const EngineMetric metric = engine_metric(counter);
-    out.add(metric.family, metric.type, metric.help, labels,
-            static_cast<double>(value) * metric.scale);
-  };
 }
 
 void collect_ports(MetricFamilySet& out, const std::string& node, const SwitchNode& sw) {
@@ -113,29 +104,7 @@ void collect_ports(MetricFamilySet& out, const std::string& node, const SwitchNo
       if (has_priority(sw.pabo_priorities(), prio))
         pabo_port_counters(sw, p, prio, family_sink(out, at));
       const TxTask& tx = sw.tx(p);
-      if (!tx.has_engine(prio)) continue;
-      Labels fc = at;
-      fc.push_back({"engine", std::string(sw.engine_name(p, prio))});
-      // TX's, the watchdog's and the engine's counters, each under the family its table names.
-      const fc::CounterSink add_counter = family_sink(out, fc);
-      tx_flow_control_counters(tx, prio, add_counter);
-      if (const fc::ResponseTimeMeter* tau = tx.response_time(prio)) {
-        // Prometheus buckets at 5, 10, 20, 50 … µs, from the meter's finer ones.
-        std::vector<std::pair<double, uint64_t>> buckets;
-        uint64_t cumulative = 0;
-        int next = 0;
-        constexpr std::array<uint64_t, 12> kBoundsUs = {5,   10,   20,   50,   100,   200,
-                                                        500, 1000, 2000, 5000, 10000, 20000};
-        for (int i = 0; i < fc::ResponseTimeMeter::kBuckets - 1 && next < 12; ++i) {
-          cumulative += tau->bucket(i);
-          if (tau->bucket_upper_ns(i) == kBoundsUs[next] * 1000)
-            buckets.emplace_back(static_cast<double>(kBoundsUs[next++]) * 1e-6, cumulative);
-        }
-        out.add_histogram("fcswitch_pause_response_seconds",
-                          "τ at this input: XOFF decided to the last frame before it went quiet",
-                          fc, buckets, tau->samples(), static_cast<double>(tau->sum_ns()) * kNs);
-      }
-      tx.engine_counters(prio, add_counter);
+      if (tx.has_engine(prio)) collect_flow_control(out, at, tx, prio, sw.engine_name(p, prio));
     }
   }
 }

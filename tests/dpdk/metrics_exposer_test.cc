@@ -49,7 +49,7 @@ std::string scrape(int port) {
 }
 
 TEST(MetricsExposer, ScrapesWhileIdleConnectionsAreHeldOpen) {
-  MetricsExposer exposer("127.0.0.1:0", {});
+  MetricsExposer exposer("127.0.0.1:0", std::vector<NamedSwitch>{});
   ASSERT_GT(exposer.port(), 0);
   std::vector<int> idle;
   for (int i = 0; i < 4; ++i) {
@@ -68,7 +68,7 @@ TEST(MetricsExposer, ScrapesWhileIdleConnectionsAreHeldOpen) {
 // More idle clients than serving threads: each is dropped after the request timeout, and the
 // scrape behind them is served then.
 TEST(MetricsExposer, IdleClientsAreDroppedAfterTheRequestTimeout) {
-  MetricsExposer exposer("127.0.0.1:0", {});
+  MetricsExposer exposer("127.0.0.1:0", std::vector<NamedSwitch>{});
   std::vector<int> idle;
   for (int i = 0; i < 12; ++i) idle.push_back(connect_to(exposer.port()));
   const std::string response = scrape(exposer.port());

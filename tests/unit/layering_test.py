@@ -38,6 +38,10 @@ ALLOWED = {
     "lab": {"core", "wire", "shaping", "fc", "topology", "tagger", "pabo", "pyrrha",
             "transport", "ecn", "workload", "params", "config", "dpdk", "switch", "node",
             "metrics"},
+    # fchost's host: the lab's host on an ethdev, with its config, summary and /metrics.
+    "host": {"core", "wire", "shaping", "fc", "topology", "tagger", "pabo", "pyrrha",
+             "transport", "ecn", "workload", "params", "config", "dpdk", "switch", "node",
+             "metrics", "lab"},
 }
 # Engines are pure (DESIGN.md §2): no DPDK, no config file format, no logging.
 PURE = {"core", "wire", "shaping", "topology", "workload", "fc", "tagger", "pabo", "pyrrha",

@@ -2,10 +2,7 @@
 
 #include <gtest/gtest.h>
 
-#include <filesystem>
-#include <fstream>
-#include <sstream>
-
+#include "bad_config_files.h"
 #include "config/config_error.h"
 #include "config/cpu_list.h"
 #include "config/quantity.h"
@@ -187,34 +184,12 @@ TEST(Quantity, BytesAndRatesWithUnits) {
   EXPECT_FALSE(parse_rate_bps("10GB"));
 }
 
-std::vector<std::string> expected_problems(const std::filesystem::path& file) {
-  std::ifstream in(file);
-  std::vector<std::string> expected;
-  std::string line;
-  while (std::getline(in, line) && line.rfind("# expect: ", 0) == 0)
-    expected.push_back(line.substr(10));
-  return expected;
-}
-
 // Each file in tests/configs/bad names, in its leading "# expect:" lines, every problem it
 // must be refused with, verbatim: file:line:column, key, expected, found.
 TEST(SwitchConfig, BadFilesAreRefusedWithThePlaceKeyExpectedAndFound) {
-  const std::filesystem::path dir = FCSWITCH_BAD_CONFIG_DIR;
-  int files = 0;
-  for (const auto& entry : std::filesystem::directory_iterator(dir)) {
-    ++files;
-    const auto expected = expected_problems(entry.path());
-    ASSERT_FALSE(expected.empty()) << entry.path() << " has no # expect: line";
-    std::ifstream in(entry.path());
-    std::stringstream text;
-    text << in.rdbuf();
-    try {
-      parse_switch_config(text.str(), entry.path().filename().string());
-      ADD_FAILURE() << entry.path() << " was accepted";
-    } catch (const ConfigError& error) {
-      EXPECT_EQ(error.problems(), expected) << entry.path();
-    }
-  }
+  const int files = testing::check_bad_config_files(
+      FCSWITCH_BAD_CONFIG_DIR,
+      [](const std::string& text, const std::string& file) { parse_switch_config(text, file); });
   EXPECT_GE(files, 15);
 }
 

@@ -1,0 +1,193 @@
+// fchost CONFIG.toml [--duration S] [--start-at UNIX_S] [--summary FILE] [-- EAL options]
+//
+// The lab's host on a real port (a testbed server's NIC, or any vdev): its flows leave as the
+// config says, paused by PFC, slowed by GFC stages and held by CBFC credits as a lab host is;
+// its sink counts what arrives. Runs until --duration from time zero or SIGINT/SIGTERM, then
+// stops, frees what it holds, prints a summary, writes summary.json (host/host_summary.h) and
+// checks that every mbuf came back.
+
+#include <signal.h>
+#include <time.h>
+
+#include <rte_cycles.h>
+
+#include <fmt/format.h>
+#include <spdlog/spdlog.h>
+#include <CLI/CLI.hpp>
+
+#include <chrono>
+#include <cmath>
+#include <fstream>
+#include <iostream>
+
+#include "../cli_checks.h"
+#include "config/config_error.h"
+#include "dpdk/eal_session.h"
+#include "dpdk/lcore_runner.h"
+#include "dpdk/tsc_calibration.h"
+#include "host/host_metrics.h"
+#include "host/host_program_config.h"
+#include "host/host_summary.h"
+#include "host/port_host.h"
+#include "metrics/metrics_exposer.h"
+
+namespace {
+
+using namespace std::chrono_literals;
+
+struct Options {
+  std::string config_path;
+  std::vector<std::string> eal_args;
+  bool check_only = false;
+  double duration_s = 0;
+  double start_at_unix_s = 0;
+  std::string summary_path;
+  std::string log_level = "info";
+};
+
+double unix_now_s() {
+  timespec ts{};
+  clock_gettime(CLOCK_REALTIME, &ts);
+  return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) / 1e9;
+}
+
+sigset_t stop_signals() {
+  sigset_t signals;
+  sigemptyset(&signals);
+  sigaddset(&signals, SIGINT);
+  sigaddset(&signals, SIGTERM);
+  return signals;
+}
+
+// Waits until `deadline` (steady clock) or a signal; returns the signal or 0.
+int wait_signal_until(const sigset_t& signals, std::chrono::steady_clock::time_point deadline) {
+  const auto left = deadline - std::chrono::steady_clock::now();
+  const auto wait = std::clamp<std::chrono::nanoseconds>(
+      std::chrono::duration_cast<std::chrono::nanoseconds>(left), 0ns, 10ms);
+  const timespec ts{0, static_cast<long>(wait.count())};
+  siginfo_t info;
+  const int sig = sigtimedwait(&signals, &info, &ts);
+  return sig > 0 ? sig : 0;
+}
+
+int run(const Options& options) {
+  using Clock = std::chrono::steady_clock;
+  const fcswitch::host::HostProgramConfig config =
+      fcswitch::host::load_host_program_config(options.config_path);
+  for (const std::string& warning : config.node.warnings) spdlog::warn("{}", warning);
+  spdlog::info("config {}: host {} ({}), {} flows, port {} on {}", config.file, config.node.name,
+               fcswitch::host::ipv4_text(config.ip), config.flows.size(),
+               config.node.ports.front().name, config.node.ports.front().device);
+  if (options.check_only) {
+    std::cout << config.file << ": ok\n";
+    return 0;
+  }
+  const sigset_t signals = stop_signals();
+  const fcswitch::dpdk::EalPlan plan = fcswitch::dpdk::plan_eal(config.node, options.eal_args);
+  fcswitch::dpdk::EalSession eal(plan);
+  const auto tsc = fcswitch::dpdk::calibrate_tsc(std::chrono::milliseconds(100));
+  fcswitch::host::PortHost host(config, tsc.chosen_hz);
+  std::unique_ptr<fcswitch::metrics::MetricsExposer> exposer;
+  if (config.node.metrics) {
+    exposer = std::make_unique<fcswitch::metrics::MetricsExposer>(
+        config.node.metrics->listen(), std::make_shared<fcswitch::host::HostCollector>(host));
+    spdlog::info("metrics: http://{}:{}/metrics", config.node.metrics->address, exposer->port());
+  }
+
+  // Time zero: --start-at (hosts given the same one start their flows together and share
+  // arrival times), else now. The TSC value it falls on is where the tasks' clock starts.
+  const double now_unix = unix_now_s();
+  const uint64_t now_tsc = rte_rdtsc();
+  const double time_zero_unix = options.start_at_unix_s > 0 ? options.start_at_unix_s : now_unix;
+  if (time_zero_unix < now_unix - 0.001)
+    throw std::runtime_error(fmt::format(
+        "--start-at {:.3f} is {:.3f} s in the past (start-up took longer; give a later time)",
+        time_zero_unix, now_unix - time_zero_unix));
+  const double wait_s = std::max(0.0, time_zero_unix - now_unix);
+  const uint64_t epoch_tsc =
+      now_tsc + static_cast<uint64_t>(wait_s * static_cast<double>(tsc.chosen_hz));
+  const auto zero = Clock::now() + std::chrono::duration_cast<Clock::duration>(
+                                       std::chrono::duration<double>(wait_s));
+  if (wait_s > 0) spdlog::info("time zero in {:.3f} s", wait_s);
+  fcswitch::host::HostRun run;
+  run.time_zero_unix_s = time_zero_unix;
+  int sig = 0;
+  while (!sig && Clock::now() < zero) sig = wait_signal_until(signals, zero);
+
+  fcswitch::dpdk::LcoreRunner runner({host.tasks()}, plan.oversubscribed, epoch_tsc);
+  if (!sig) {
+    runner.start();
+    spdlog::info("running; SIGINT or SIGTERM stops");
+  }
+  const bool timed = options.duration_s > 0;
+  const auto end = zero + std::chrono::duration_cast<Clock::duration>(
+                              std::chrono::duration<double>(options.duration_s));
+  const auto tail_start = zero + std::chrono::duration_cast<Clock::duration>(
+                                     std::chrono::duration<double>(options.duration_s * 0.8));
+  while (!sig) {
+    if (timed && Clock::now() >= end) {
+      spdlog::info("duration reached: stopping");
+      break;
+    }
+    if (timed && !run.tail_start_received_bytes && Clock::now() >= tail_start) {
+      std::vector<uint64_t> bytes;
+      for (const auto& rx : host.received()) bytes.push_back(rx.bytes.read());
+      run.tail_start_received_bytes = std::move(bytes);
+    }
+    sig = wait_signal_until(signals, timed ? end : Clock::now() + 10ms);
+  }
+  if (sig) spdlog::info("signal {}: stopping", strsignal(sig));
+  runner.stop();
+  const auto stopped = Clock::now();
+  run.duration_s = std::max(0.0, std::chrono::duration<double>(stopped - zero).count());
+  run.interrupted = sig != 0 && timed;
+  if (run.tail_start_received_bytes)
+    run.tail_s = std::chrono::duration<double>(stopped - tail_start).count();
+  exposer.reset();  // no scrape reads the host while it is taken apart
+  run.shutdown_freed = host.shut_down();
+  run.pool_in_use_after_shutdown = host.pool_in_use();
+  const fcswitch::lab::LabResult result = fcswitch::host::host_result(host, run);
+  std::cout << fcswitch::host::host_summary_text(host, result, run) << std::flush;
+  if (!options.summary_path.empty()) {
+    std::ofstream out(options.summary_path);
+    if (!out) throw std::runtime_error("cannot write " + options.summary_path);
+    out << fcswitch::host::host_summary_json(host, result, run).dump(2) << '\n';
+  }
+  if (run.pool_in_use_after_shutdown) {
+    spdlog::error("{} mbufs did not come back to the mempool", run.pool_in_use_after_shutdown);
+    return 3;
+  }
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const sigset_t signals = stop_signals();
+  pthread_sigmask(SIG_BLOCK, &signals, nullptr);
+  Options options;
+  CLI::App app{"fchost: the lab's host on a real port, for the testbed's servers"};
+  app.add_option("config", options.config_path, "host configuration (TOML)")->required();
+  app.add_option("eal", options.eal_args, "EAL options, after --");
+  app.add_flag("--check", options.check_only, "validate the configuration and exit");
+  app.add_option("--duration", options.duration_s,
+                 "stop this many seconds after time zero (0: at SIGINT/SIGTERM)")
+      ->check(fcswitch::cli::time_in(1e9, "seconds"));
+  app.add_option("--start-at", options.start_at_unix_s,
+                 "time zero as a Unix time in seconds (hosts given the same one start together)")
+      ->check(fcswitch::cli::time_in(1e11, "seconds since 1970"));
+  app.add_option("--summary", options.summary_path, "write summary.json here");
+  app.add_option("--log-level", options.log_level, "trace, debug, info, warn, error")
+      ->check(CLI::IsMember(fcswitch::cli::kLogLevels));
+  CLI11_PARSE(app, argc, argv);
+  spdlog::set_level(spdlog::level::from_str(options.log_level));
+  try {
+    return run(options);
+  } catch (const fcswitch::config::ConfigError& error) {
+    std::cerr << error.what() << "\n";
+    return 2;
+  } catch (const std::exception& error) {
+    spdlog::error("{}", error.what());
+    return 1;
+  }
+}

@@ -1,0 +1,140 @@
+#include "host/host_program_config.h"
+
+#include <arpa/inet.h>
+#include <fmt/format.h>
+
+#include <set>
+
+#include "config/config_error.h"
+#include "config/config_problems.h"
+#include "config/table_reader.h"
+#include "config/text_file.h"
+#include "lab/flow_shape_reader.h"
+
+namespace fcswitch::host {
+
+namespace {
+
+using config::ConfigProblems;
+using config::TableReader;
+
+// Sections of an fcswitch config that mean nothing on a host: it forwards nothing.
+constexpr std::string_view kSwitchOnlySections[] = {"fib", "tagger", "layout", "pyrrha", "trace"};
+
+void read_host_section(TableReader& root, HostProgramConfig& out) {
+  const toml::table* table = root.table("host", true);
+  if (!table) return;
+  TableReader r(*table, "host", root.problems());
+  if (auto ip = r.string("ip", true)) {
+    if (auto address = parse_ipv4(*ip)) {
+      out.ip = *address;
+    } else {
+      r.refuse("ip", "an IPv4 address \"10.0.0.1\"");
+    }
+  }
+  if (auto n = r.integer("flow_ids", 1, kMaxHostFlowIds)) out.flow_ids = static_cast<uint32_t>(*n);
+  r.reject_unknown_keys();
+}
+
+void read_flows(TableReader& root, HostProgramConfig& out) {
+  const toml::array* array = root.array("flows");
+  if (!array) return;
+  // No [transport] in fchost: the keys it would set are refused below.
+  const lab::TransportSettings no_transport;
+  std::set<int64_t> ids;
+  for (size_t i = 0; i < array->size(); ++i) {
+    const toml::node& node = *array->get(i);
+    const std::string path = fmt::format("flows[{}]", i);
+    const toml::table* table = node.as_table();
+    if (!table) {
+      root.problems().expected(node.source(), path, "a table", config::describe(node));
+      continue;
+    }
+    TableReader r(*table, path, root.problems());
+    HostFlow flow;
+    if (auto id = r.integer("id", 0, kMaxHostFlowIds - 1, true)) {
+      flow.spec.id = static_cast<int>(*id);
+      if (!ids.insert(*id).second) r.refuse("id", "an id no other flow of this host has");
+    }
+    if (auto mac = r.string("to_mac", true)) {
+      if (auto parsed = wire::MacAddress::parse(*mac); parsed && !parsed->is_multicast()) {
+        flow.to_mac = *parsed;
+      } else {
+        r.refuse("to_mac", "a unicast MAC address \"aa:bb:cc:dd:ee:ff\"");
+      }
+    }
+    if (auto ip = r.string("to_ip", true)) {
+      if (auto address = parse_ipv4(*ip)) {
+        flow.to_ip = *address;
+      } else {
+        r.refuse("to_ip", "an IPv4 address \"10.0.0.2\"");
+      }
+    }
+    flow.to = r.string("to").value_or(flow.to_mac.to_string());
+    const std::string pattern = r.choice("pattern", {"constant", "on-off"}).value_or("constant");
+    lab::read_flow_shape(r, pattern, no_transport, flow.spec);
+    if (flow.spec.transport != lab::FlowTransport::kRaw)
+      r.refuse("transport",
+               "\"raw\": fchost's flows have no transport yet (their receiver would have to know "
+               "them in advance to acknowledge them)");
+    r.reject_unknown_keys();
+    out.flows.push_back(std::move(flow));
+  }
+}
+
+}  // namespace
+
+std::optional<uint32_t> parse_ipv4(std::string_view text) {
+  in_addr address{};
+  if (inet_pton(AF_INET, std::string(text).c_str(), &address) != 1) return std::nullopt;
+  return ntohl(address.s_addr);
+}
+
+std::string ipv4_text(uint32_t address) {
+  return fmt::format("{}.{}.{}.{}", address >> 24, (address >> 16) & 0xff, (address >> 8) & 0xff,
+                     address & 0xff);
+}
+
+HostProgramConfig parse_host_program_config(std::string_view text, const std::string& file) {
+  toml::table root;
+  try {
+    root = toml::parse(text, file);
+  } catch (const toml::parse_error& error) {
+    const auto& where = error.source().begin;
+    throw config::ConfigError({fmt::format("{}:{}:{}: not valid TOML: {}", file, where.line,
+                                           where.column, error.description())});
+  }
+  HostProgramConfig out;
+  out.file = file;
+  ConfigProblems problems(file);
+  TableReader reader(root, "", problems);
+  read_host_section(reader, out);
+  read_flows(reader, out);
+  for (std::string_view section : kSwitchOnlySections)
+    if (const toml::node* given = root.get(section))
+      problems.expected(given->source(), section, "nothing: a host forwards nothing",
+                        config::describe(*given));
+  // The rest is an fcswitch config for the host's one port.
+  constexpr std::string_view kHostSections[] = {"host", "flows"};
+  std::vector<std::string> messages;
+  try {
+    out.node = config::read_switch_config(root, file, kHostSections);
+    if (const toml::array* ports = root.get_as<toml::array>("ports"); ports && ports->size() > 1)
+      problems.expected(ports->get(1)->source(), "ports[1]",
+                        "exactly one [[ports]]: the host's NIC", "a second one");
+  } catch (const config::ConfigError& error) {
+    messages = error.problems();
+  }
+  for (std::string& p : problems.take()) messages.push_back(std::move(p));
+  if (!messages.empty()) throw config::ConfigError(std::move(messages));
+  // The queue a flow waits in: what the host's classifier makes of its DSCP (as the lab's).
+  for (HostFlow& flow : out.flows)
+    flow.spec.priority = out.node.priority_maps.dscp_to_priority[flow.spec.dscp];
+  return out;
+}
+
+HostProgramConfig load_host_program_config(const std::string& path) {
+  return parse_host_program_config(config::read_text_file(path), path);
+}
+
+}  // namespace fcswitch::host

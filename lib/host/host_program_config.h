@@ -1,0 +1,54 @@
+#pragma once
+// fchost's configuration (app/fchost): a lab host on a real port. The file is an fcswitch
+// config for one port — the host's NIC, with the same [flow_control], [buffer], [classify],
+// [eal] and [metrics] — plus [host] (its IPv4 address, how many flow ids its sink accounts)
+// and [[flows]] written as a lab scenario's, with the destination given by address:
+//
+//   [[flows]]
+//   id = 1                    # unique in the testbed: the receiving host accounts by it
+//   to = "H2"                 # a name for the summary (optional)
+//   to_mac = "02:00:00:00:00:02"
+//   to_ip = "10.0.0.2"
+//   priority = 3              # or dscp; frame, size, start, duration, rate, pattern, on, off,
+//                             # burst: as in a lab scenario (lab/flow_shape_reader.h)
+//
+// config/testbed-82599-host.toml documents every key. Errors are fcswitch's: file:line:column,
+// the key, what was expected and what was found; nothing starts.
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "config/switch_config.h"
+#include "lab/lab_scenario.h"
+#include "wire/mac_address.h"
+
+namespace fcswitch::host {
+
+struct HostFlow {
+  lab::FlowSpec spec;  // src, dst unused: the host is the source, to_mac the destination
+  std::string to;      // a name for the summary; to_mac's text when none was given
+  wire::MacAddress to_mac;
+  uint32_t to_ip = 0;
+};
+
+struct HostProgramConfig {
+  std::string file;
+  config::SwitchConfig node;  // one port, "nic" or as named; [switch] name is the host's
+  uint32_t ip = 0;            // the source address of its flows
+  uint32_t flow_ids = 1024;   // the sink accounts flows with ids in [0, flow_ids)
+  std::vector<HostFlow> flows;
+};
+
+inline constexpr uint32_t kMaxHostFlowIds = 65536;
+
+HostProgramConfig parse_host_program_config(std::string_view text, const std::string& file);
+// Reads and validates `path`. Throws config::ConfigError with every problem found.
+HostProgramConfig load_host_program_config(const std::string& path);
+
+// "10.0.0.1" as a host-order address; nullopt when it is not dotted-quad IPv4.
+std::optional<uint32_t> parse_ipv4(std::string_view text);
+std::string ipv4_text(uint32_t address);
+
+}  // namespace fcswitch::host

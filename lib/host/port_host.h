@@ -1,0 +1,62 @@
+#pragma once
+// fchost's host (DESIGN.md §1: hosts are tasks too): the lab's host (lab::LabHost — its RX and
+// TX tasks and flow-control engines, flow generators and sink) on a DPDK ethdev instead of the
+// lab's rings, with pools of its own. It pauses on PFC, slows on GFC stages and obeys CBFC
+// credits exactly as a lab host does, because it is one.
+
+#include <rte_mempool.h>
+
+#include <memory>
+#include <vector>
+
+#include "core/task.h"
+#include "core/tick_rate.h"
+#include "dpdk/eth_port.h"
+#include "host/host_program_config.h"
+#include "lab/host_sink.h"
+#include "lab/host_source.h"
+#include "lab/lab_host.h"
+
+namespace fcswitch::host {
+
+class PortHost {
+ public:
+  // EAL is up; `tick_hz`: the rate of the clock its tasks are polled with. Throws
+  // std::runtime_error (a device the EAL did not make, a pool it cannot have).
+  PortHost(const HostProgramConfig& config, uint64_t tick_hz);
+  ~PortHost();
+  PortHost(const PortHost&) = delete;
+  PortHost& operator=(const PortHost&) = delete;
+
+  // One lcore polls them, in this order (RX, sink, source, TX: as the lab does).
+  std::vector<Task*> tasks() { return host_->tasks(); }
+
+  const HostProgramConfig& config() const { return config_; }
+  const lab::LabHost& host() const { return *host_; }
+  const TickRate& ticks() const { return ticks_; }
+  wire::MacAddress mac() const { return node_.mac; }
+  // Per configured flow (config().flows order): what its source sent.
+  const std::vector<lab::FlowSent>& sent() const { return sent_; }
+  // Per flow id below config().flow_ids: what the sink received.
+  const std::vector<lab::FlowReceived>& received() const { return received_; }
+  uint64_t nic_rx_dropped() const { return port_->nic_rx_dropped(); }
+
+  // Control thread, with the lcore stopped: frees what the host still holds (counted as
+  // shutdown_flush), then stops the port. Returns how many were freed.
+  uint64_t shut_down();
+  unsigned pool_size() const;
+  unsigned pool_in_use() const;
+
+ private:
+  HostProgramConfig config_;
+  lab::LabNode node_;
+  TickRate ticks_;
+  rte_mempool* data_pool_ = nullptr;
+  rte_mempool* control_pool_ = nullptr;
+  std::unique_ptr<dpdk::EthPort> port_;
+  std::vector<lab::FlowSent> sent_;
+  std::vector<lab::FlowReceived> received_;
+  std::unique_ptr<lab::LabHost> host_;
+};
+
+}  // namespace fcswitch::host

@@ -1,0 +1,22 @@
+#pragma once
+// The keys that say what a flow sends, when and how fast — the same in a lab scenario's
+// [[flows]] and in fchost's (host/host_program_config.h): priority or dscp, frame, size, start,
+// duration, rate ("line" or a rate), transport, and for an on-off flow on, off and burst. Who
+// sends it and to whom is the caller's.
+
+#include <string_view>
+
+#include "config/table_reader.h"
+#include "lab/flow_transport.h"
+#include "lab/lab_scenario.h"
+
+namespace fcswitch::lab {
+
+inline constexpr uint64_t kMaxFlowDurationNs = 3600ull * 1'000'000'000ull;
+
+// Reads those keys of `r` into `flow`; `pattern` is the flow's ("constant", "on-off", "incast"),
+// read by the caller. Refusals go to r's problems.
+void read_flow_shape(config::TableReader& r, std::string_view pattern,
+                     const TransportSettings& transport, FlowSpec& flow);
+
+}  // namespace fcswitch::lab

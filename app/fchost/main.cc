@@ -114,7 +114,8 @@ int run(const Options& options) {
   int sig = 0;
   while (!sig && Clock::now() < zero) sig = wait_signal_until(signals, zero);
 
-  fcswitch::dpdk::LcoreRunner runner({host.tasks()}, plan.oversubscribed, epoch_tsc);
+  fcswitch::dpdk::LcoreRunner runner({host.tasks()}, {plan.oversubscribed, plan.idle_sleep_ns},
+                                     epoch_tsc);
   if (!sig) {
     runner.start();
     spdlog::info("running; SIGINT or SIGTERM stops");

@@ -28,6 +28,7 @@
 #include "metrics/occupancy_trace.h"
 #include "metrics/telemetry_commands.h"
 #include "node/control_path_selftest.h"
+#include "node/stall_watch.h"
 #include "node/switch_node.h"
 #include "node/switch_report.h"
 
@@ -62,8 +63,9 @@ int wait_signal(const sigset_t& signals, std::chrono::milliseconds timeout) {
 // Runs until a signal, the duration, or (with exit_on_idle) the switch has settled for that
 // long. Logs drops at most once a second, when they changed; writes the trace out as it fills.
 void run_until_stopped(fcswitch::SwitchNode& node, const Options& options, const sigset_t& signals,
-                       fcswitch::metrics::OccupancyTrace* trace) {
+                       fcswitch::metrics::OccupancyTrace* trace, fcswitch::StallWatch& stall) {
   const auto start = Clock::now();
+  bool stall_logged = false;
   auto last_log = start;
   std::string last_drops;
   fcswitch::SwitchProgress quiet_since = node.progress();
@@ -75,6 +77,17 @@ void run_until_stopped(fcswitch::SwitchNode& node, const Options& options, const
       return;
     }
     const auto now = Clock::now();
+    stall.observe(static_cast<uint64_t>(
+        std::chrono::duration_cast<std::chrono::nanoseconds>(now - start).count()));
+    // A stall (packets held, nothing moving) is said once when it reaches a second, and when
+    // it ends: in a ring under PFC, the deadlock's evidence from this switch.
+    if (!stall_logged && stall.stalled_ns() >= 1'000'000'000) {
+      spdlog::warn("stalled: {}", stall.describe());
+      stall_logged = true;
+    } else if (stall_logged && !stall.stalled()) {
+      spdlog::info("moving again");
+      stall_logged = false;
+    }
     if (options.duration_s > 0 &&
         now - start >= std::chrono::duration<double>(options.duration_s)) {
       spdlog::info("duration reached: stopping");
@@ -182,13 +195,18 @@ int run(const Options& options) {
           std::vector<fcswitch::metrics::NamedSwitch>{{config.name, &node}});
       spdlog::info("metrics: http://{}:{}/metrics", config.metrics->address, exposer->port());
     }
-    fcswitch::dpdk::LcoreRunner runner(std::move(lcores), plan.oversubscribed);
+    fcswitch::dpdk::LcoreRunner runner(std::move(lcores),
+                                       {plan.oversubscribed, plan.idle_sleep_ns});
     const auto started = Clock::now();
     runner.start();
     spdlog::info("forwarding on {} worker lcores; SIGINT or SIGTERM stops", config.lcores.size());
-    run_until_stopped(node, options, signals, trace.get());
-    node.stop_rx();
+    fcswitch::StallWatch stall(node);
+    run_until_stopped(node, options, signals, trace.get(), stall);
     fcswitch::ShutdownCheck check;
+    check.stalled_at_stop_ns = stall.stalled_ns();
+    check.longest_stall_ns = stall.longest_ns();
+    check.blocked_at_stop = stall.blocked_queues();
+    node.stop_rx();
     check.run_seconds = std::chrono::duration<double>(Clock::now() - started).count();
     check.drained = drain(node, options.drain_timeout_s);
     runner.stop();

@@ -137,6 +137,7 @@ PortConfig read_port(const toml::table& table, size_t index, ConfigProblems& pro
     else
       port.rate_limit_bps = *cap;
   }
+  if (auto emulate = reader.boolean("emulate_wire")) port.emulate_wire = *emulate;
   if (auto n = reader.integer("wire_overhead", 0, 64))
     port.wire_overhead_bytes = static_cast<uint32_t>(*n);
   if (auto n = reader.integer("rx_descriptors", 0, 4096))
@@ -441,6 +442,8 @@ void read_eal(TableReader& root, SwitchConfig& config) {
       reader.refuse("cpus", "a CPU list such as \"0-3,8\"", fmt::format("\"{}\": {}", *cpus, why));
     }
   }
+  if (auto sleep = reader.duration_ns("idle_sleep", 0, 999'999'999))
+    config.eal.idle_sleep_ns = *sleep;
   reader.reject_unknown_keys();
 }
 

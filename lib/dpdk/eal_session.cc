@@ -50,6 +50,7 @@ std::string device_name(std::string_view device) {
 EalPlan plan_eal(const config::SwitchConfig& config, const std::vector<std::string>& extra_args) {
   EalPlan plan;
   plan.args = config.eal.args;
+  plan.idle_sleep_ns = config.eal.idle_sleep_ns;
   std::vector<std::string> all = config.eal.args;
   all.insert(all.end(), extra_args.begin(), extra_args.end());
   if (!names_lcores(all)) {

@@ -13,6 +13,7 @@ namespace fcswitch::dpdk {
 struct EalPlan {
   std::vector<std::string> args;  // argv[1..]
   bool oversubscribed = false;    // more lcores than CPUs: idle tasks yield the CPU
+  uint64_t idle_sleep_ns = 0;     // [eal] idle_sleep: idle workers sleep (many processes)
 };
 
 // `extra_args` are appended last, so they override the config's.

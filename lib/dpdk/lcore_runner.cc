@@ -4,6 +4,8 @@
 #include <rte_launch.h>
 #include <rte_lcore.h>
 #include <sched.h>
+#include <sys/prctl.h>
+#include <time.h>
 
 #include <fmt/format.h>
 
@@ -11,9 +13,9 @@
 
 namespace fcswitch::dpdk {
 
-LcoreRunner::LcoreRunner(std::vector<std::vector<Task*>> lcores, bool yield_when_idle,
+LcoreRunner::LcoreRunner(std::vector<std::vector<Task*>> lcores, IdleAction idle,
                          uint64_t epoch_tsc)
-    : yield_when_idle_(yield_when_idle), epoch_tsc_(epoch_tsc) {
+    : idle_(idle), epoch_tsc_(epoch_tsc) {
   for (auto& tasks : lcores) workers_.push_back(Worker{this, std::move(tasks)});
 }
 
@@ -24,13 +26,21 @@ LcoreRunner::~LcoreRunner() {
 int LcoreRunner::worker_main(void* arg) {
   auto* worker = static_cast<Worker*>(arg);
   LcoreRunner& runner = *worker->runner;
+  // Linux lets a sleep run 50 µs late by default (timer slack): ask for the sleep we set.
+  if (runner.idle_.sleep_ns) prctl(PR_SET_TIMERSLACK, 1000UL, 0UL, 0UL, 0UL);
   while (!runner.stop_.load(std::memory_order_relaxed)) {
     bool busy = false;
     // Each task reads the clock as it starts: TX stamps what left against the time RX
     // received it (the time inside the switch), which one reading per round would make 0
     // when both run on this lcore. A TSC read costs ~1 ns per task, far below a burst's work.
     for (Task* task : worker->tasks) busy |= task->run_once(rte_rdtsc() - runner.epoch_tsc_);
-    if (!busy && runner.yield_when_idle_) sched_yield();
+    if (busy) continue;
+    if (runner.idle_.sleep_ns) {
+      const timespec pause{0, static_cast<long>(runner.idle_.sleep_ns)};
+      nanosleep(&pause, nullptr);
+    } else if (runner.idle_.yield) {
+      sched_yield();
+    }
   }
   return 0;
 }

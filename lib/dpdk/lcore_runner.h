@@ -8,12 +8,17 @@
 
 namespace fcswitch::dpdk {
 
+// What a worker does after a round in which no task had work.
+struct IdleAction {
+  bool yield = false;     // give the CPU away (more lcores than CPUs in this process)
+  uint64_t sleep_ns = 0;  // sleep this long ([eal] idle_sleep: many processes on few CPUs)
+};
+
 class LcoreRunner {
  public:
-  // `yield_when_idle`: after a round in which no task had work, give the CPU away (for
-  // layouts with more lcores than CPUs). `epoch_tsc`: the TSC value the tasks' time counts
-  // from (fchost: the testbed's common time zero, so flows start when the scenario says).
-  LcoreRunner(std::vector<std::vector<Task*>> lcores, bool yield_when_idle, uint64_t epoch_tsc = 0);
+  // `epoch_tsc`: the TSC value the tasks' time counts from (fchost: the testbed's common time
+  // zero, so flows start when the scenario says).
+  LcoreRunner(std::vector<std::vector<Task*>> lcores, IdleAction idle, uint64_t epoch_tsc = 0);
   ~LcoreRunner();
 
   void start();  // throws std::runtime_error when there are too few worker lcores
@@ -28,7 +33,7 @@ class LcoreRunner {
 
   std::vector<Worker> workers_;
   std::vector<unsigned> lcore_ids_;
-  bool yield_when_idle_;
+  IdleAction idle_;
   uint64_t epoch_tsc_;
   std::atomic<bool> stop_{false};
   bool running_ = false;

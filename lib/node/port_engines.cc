@@ -3,6 +3,7 @@
 #include <spdlog/spdlog.h>
 
 #include "core/units.h"
+#include "shaping/rate_limiter.h"
 
 namespace fcswitch {
 
@@ -44,7 +45,14 @@ TxFlowControl make_tx_flow_control(const config::PortConfig& port, uint64_t buff
   flow.control_pool = control_pool;
   flow.stage_opcode = port.flow_control.stage_opcode;
   const fc::EngineContext context = port_engine_context(port, buffer_bytes, ticks);
-  if (port.rate_limit_bps) {
+  if (port.emulate_wire) {
+    // The device has no line rate of its own (as the lab's ring links): the pacer alone
+    // serialises the port, each frame starting its wire time at that rate after the last.
+    const uint64_t wire_bps = port.rate_limit_bps ? port.rate_limit_bps : port.rate_bps;
+    flow.pacer.emplace(shaping::kNoLineRate, wire_bps, ticks, context.framing,
+                       context.limiter_catch_up_ticks);
+    spdlog::info("{} port {}: data paced at {} b/s (emulate_wire)", owner, port.name, wire_bps);
+  } else if (port.rate_limit_bps) {
     flow.pacer.emplace(port.rate_bps, port.rate_limit_bps, ticks, context.framing,
                        context.limiter_catch_up_ticks);
     spdlog::info("{} port {}: paced at {} b/s of {} b/s", owner, port.name, port.rate_limit_bps,

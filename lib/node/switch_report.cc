@@ -147,6 +147,15 @@ std::string report_text(const SwitchNode& node, const ShutdownCheck& check) {
   out += fmt::format("mempool: {} of {} mbufs in use after shutdown{}\n", check.mempool_in_use,
                      check.mempool_size, check.mempool_in_use ? " — LEAK" : "");
   if (!check.drained) out += "drain deadline passed: queued packets were flushed\n";
+  if (check.stalled_at_stop_ns) {
+    out += fmt::format("stalled at the stop: nothing moved for {:.1f} s with packets held",
+                       static_cast<double>(check.stalled_at_stop_ns) / 1e9);
+    if (!check.blocked_at_stop.empty()) out += "; at a closed gate:";
+    for (const BlockedQueue& q : check.blocked_at_stop)
+      out += fmt::format(" {} prio {} ({})", node.config().ports[q.port].name, q.priority,
+                         node.engine_name(q.port, q.priority));
+    out += "\n";
+  }
   return out;
 }
 
@@ -220,6 +229,13 @@ std::string report_json(const SwitchNode& node, const ShutdownCheck& check) {
   out["mempool_size"] = check.mempool_size;
   out["mempool_in_use"] = check.mempool_in_use;
   out["drained"] = check.drained;
+  // The switch's share of a deadlock's evidence (node/stall_watch.h).
+  Json blocked = Json::array();
+  for (const BlockedQueue& q : check.blocked_at_stop)
+    blocked.push_back({{"port", node.config().ports[q.port].name}, {"prio", q.priority}});
+  out["stall"] = {{"at_stop_s", static_cast<double>(check.stalled_at_stop_ns) / 1e9},
+                  {"longest_s", static_cast<double>(check.longest_stall_ns) / 1e9},
+                  {"blocked_at_stop", blocked}};
   return out.dump() + "\n";
 }
 

@@ -3,6 +3,7 @@
 
 #include <string>
 
+#include "node/stall_watch.h"
 #include "node/switch_node.h"
 
 namespace fcswitch {
@@ -12,6 +13,11 @@ struct ShutdownCheck {
   uint64_t mempool_in_use = 0;  // after the ports are closed: anything here leaked
   bool drained = false;         // everything left before the drain deadline
   double run_seconds = 0;       // from the lcores' start to the stop of RX
+  // node/stall_watch.h, when the control loop watched: the stall still going on when the stop
+  // came (0: none), the longest one, and the queues that spent the last stall at a closed gate.
+  uint64_t stalled_at_stop_ns = 0;
+  uint64_t longest_stall_ns = 0;
+  std::vector<BlockedQueue> blocked_at_stop;
 };
 
 std::string report_text(const SwitchNode& node, const ShutdownCheck& check);

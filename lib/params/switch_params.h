@@ -32,7 +32,10 @@ struct PortConfig {
   NicProfileKind profile = NicProfileKind::kAuto;
   std::optional<wire::MacAddress> mac;  // default: the device's own
   uint64_t rate_bps = 10'000'000'000;
-  uint64_t rate_limit_bps = 0;        // cap the port below its rate (shaping/port_pacer.h); 0: none
+  uint64_t rate_limit_bps = 0;  // cap the port below its rate (shaping/port_pacer.h); 0: none
+  // The device takes frames as fast as the CPU hands them over (memif, ring, tap: no wire), so
+  // TX paces data at the port's rate (or rate_limit) as a cable would.
+  bool emulate_wire = false;
   uint32_t wire_overhead_bytes = 24;  // per frame on the wire beyond DPDK's length (rate limits)
   uint16_t rx_descriptors = 0;        // 0: the profile's default
   uint16_t tx_descriptors = 0;
@@ -88,6 +91,9 @@ enum class Crossbar {
 struct EalConfig {
   std::vector<std::string> args;
   std::vector<int> cpus;  // [eal] cpus ("0-3,8"), in list order; empty: the process's affinity
+  // [eal] idle_sleep: a worker with nothing to do sleeps this long (0: it polls on). For several
+  // processes sharing few CPUs (tools/testbed_rehearsal.sh), not for a testbed.
+  uint64_t idle_sleep_ns = 0;
 };
 
 struct SwitchConfig {

@@ -1,0 +1,145 @@
+"""fchost reacts to all four engines, against fcswitch over net_memif (issue 17).
+
+H1 → S → H2, three processes, each link a memif socket. H1's flow leaves at its port's line
+rate (1 Gb/s); S sends to H2 at 200 Mb/s (its port's rate_limit), so S's input from H1 fills and
+S holds H1 back with the engine under test. For pfc, cbfc, gfc-buffer and gfc-time, each:
+  - every frame H1 sent reached H2, in order, none lost; no lossless drop anywhere; every
+    process exits 0 (S on SIGTERM) with its mempool full;
+  - H1 sent no more than the bottleneck let through (≤ 1.3 × 200 Mb/s over the flow's time,
+    against the 1 Gb/s it would send alone): it was held back;
+  - H1's engine says how: paused (PFC), waited for credits (CBFC), slowed to a stage's rate
+    (buffer-based GFC) or to a rate from its credits (time-based GFC).
+And with engine = "none" on both ends: S drops what H1 sends beyond the bottleneck, so the
+checks above can fail. Prints H2's throughput per engine (a figure, not an assertion).
+
+usage: fchost_engines.py FCSWITCH FCHOST SOURCE_DIR WORK_DIR
+"""
+import json
+import os
+import pathlib
+import shutil
+import signal
+import subprocess
+import sys
+import time
+
+fcswitch, fchost, source, work = sys.argv[1:5]
+sys.path.insert(0, os.path.join(source, "tools", "testbed"))
+import testbed_configs as tc  # noqa: E402
+
+work = pathlib.Path(work)
+BOTTLENECK_BPS = 200e6
+FLOW_S = 1.5
+H1_MAC, H2_MAC = "02:00:00:00:01:01", "02:00:00:00:02:01"
+failures = []
+
+
+def check(ok, what):
+    if not ok:
+        failures.append(what)
+        print("FAIL:", what)
+
+
+def engine_counters(summary):
+    (queue,) = [q for q in summary["queues"] if q["prio"] == 3]
+    return queue["engine"]
+
+
+def run(engine):
+    d = work / engine
+    shutil.rmtree(d, ignore_errors=True)
+    d.mkdir(parents=True)
+    s1, s2 = d / "h1.sock", d / "h2.sock"
+    (d / "s.toml").write_text(tc.switch_toml(
+        "S", [("h1", tc.memif(0, s1, "server"), {}),
+              ("h2", tc.memif(1, s2, "server"), {"rate_limit": '"200Mbps"'})],
+        {H1_MAC: "h1", H2_MAC: "h2"}, engine, f"fche_s_{engine}", cpus="1,0"))
+    (d / "h1.toml").write_text(tc.host_toml(
+        "H1", "10.0.1.1", H1_MAC, tc.memif(0, s1, "client"), engine,
+        [{"id": 1, "to": '"H2"', "to_mac": f'"{H2_MAC}"', "to_ip": '"10.0.2.1"',
+          "priority": 3, "rate": '"line"', "start": '"200ms"', "duration": f'"{FLOW_S}s"'}],
+        f"fche_h1_{engine}"))
+    (d / "h2.toml").write_text(tc.host_toml(
+        "H2", "10.0.2.1", H2_MAC, tc.memif(0, s2, "client"), engine, [], f"fche_h2_{engine}"))
+    procs = []
+    try:
+        s = subprocess.Popen([fcswitch, d / "s.toml", "--report-json", d / "s.json",
+                              "--log-level", "warn"], stdout=open(d / "s.log", "w"),
+                             stderr=subprocess.STDOUT)
+        procs.append(s)
+        # The hosts connect once S's memif sockets exist (a client finding none gives up).
+        deadline = time.time() + 20
+        while not (s1.exists() and s2.exists()):
+            if time.time() > deadline or s.poll() is not None:
+                raise RuntimeError(f"S did not open its memif sockets (log: {d}/s.log)")
+            time.sleep(0.05)
+        # Both hosts count from one time zero, far enough ahead for their start-up.
+        zero = f"{time.time() + 2.5:.3f}"
+        hosts = [subprocess.Popen([fchost, d / f"{h}.toml", "--start-at", zero, "--duration",
+                                   f"{FLOW_S + 1.2}", "--summary", d / f"{h}.json"],
+                                  stdout=open(d / f"{h}.log", "w"), stderr=subprocess.STDOUT)
+                 for h in ("h2", "h1")]
+        procs += hosts
+        codes = [h.wait(timeout=60) for h in hosts]
+        s.send_signal(signal.SIGTERM)
+        codes.append(s.wait(timeout=30))
+    finally:
+        for p in procs:
+            if p.poll() is None:
+                p.kill()
+                p.wait()
+    check(codes == [0, 0, 0], f"{engine}: exit codes h2, h1, s = {codes} (logs in {d})")
+    h1 = json.loads((d / "h1.json").read_text())
+    h2 = json.loads((d / "h2.json").read_text())
+    sw = json.loads((d / "s.json").read_text())
+    sent = h1["flows"][0]
+    got = [f for f in h2["flows"] if f["id"] == 1]
+    received = got[0] if got else {"received_packets": 0, "received_bytes": 0, "lost_packets": 0,
+                                   "reordered_packets": 0}
+    switch_lossless = sum(p["drops"].get("lossless_overflow", 0) for p in sw["ports"])
+    return sent, received, h1, h2, sw, switch_lossless
+
+
+for engine in ("pfc", "cbfc", "gfc-buffer", "gfc-time"):
+    sent, received, h1, h2, sw, switch_lossless = run(engine)
+    held_to = 1.3 * BOTTLENECK_BPS * FLOW_S / 8
+    print(f"{engine:<10} H1 sent {sent['sent_bytes'] / 1e6:6.1f} MB, H2 received "
+          f"{received['received_bytes'] / 1e6:6.1f} MB "
+          f"({received['received_bytes'] * 8 / FLOW_S / 1e6:.0f} Mb/s: its bytes over the flow's "
+          f"{FLOW_S} s), missing {received['lost_packets']}")
+    check(sent["sent_packets"] > 1000, f"{engine}: H1 sent only {sent['sent_packets']} frames")
+    check(received["received_packets"] == sent["sent_packets"] and received["lost_packets"] == 0
+          and received["reordered_packets"] == 0,
+          f"{engine}: H1 sent {sent['sent_packets']}, H2 received "
+          f"{received['received_packets']} ({received['lost_packets']} missing, "
+          f"{received['reordered_packets']} reordered)")
+    check(switch_lossless == 0 and h1["lossless_drops"] == 0 and h2["lossless_drops"] == 0,
+          f"{engine}: lossless drops S {switch_lossless}, H1 {h1['lossless_drops']}, "
+          f"H2 {h2['lossless_drops']}")
+    check(sent["sent_bytes"] <= held_to,
+          f"{engine}: H1 sent {sent['sent_bytes']} bytes, more than the bottleneck passes "
+          f"({held_to:.0f}): not held back")
+    check(h1["mempool_in_use_after_shutdown"] == 0 and h2["mempool_in_use_after_shutdown"] == 0
+          and sw["mempool_in_use"] == 0, f"{engine}: mbufs not back in a pool")
+    c = engine_counters(h1)
+    how = {
+        "pfc": c.get("pause_frames_received", 0) > 0 and c.get("paused_ns", 0) > 0,
+        "cbfc": c.get("credit_updates_received", 0) > 0 and c.get("blocked_ns", 0) > 0,
+        # GFC: the rate limiter held the queue (blocked_ns) at the rates the messages set.
+        "gfc-buffer": c.get("stage_messages_received", 0) > 0 and c.get("blocked_ns", 0) > 0,
+        "gfc-time": c.get("credit_updates_received", 0) > 0 and c.get("blocked_ns", 0) > 0,
+    }[engine]
+    check(how, f"{engine}: H1's engine counters do not show it reacting: {c}")
+
+# The control: no flow control on either end. S drops, so the checks above can fail.
+sent, received, _, _, sw, _ = run("none")
+drops = sum(sum(p["drops"].values()) for p in sw["ports"])
+print(f"none       H1 sent {sent['sent_bytes'] / 1e6:6.1f} MB, H2 received "
+      f"{received['received_bytes'] / 1e6:6.1f} MB, S dropped {drops} frames")
+check(received["received_packets"] < sent["sent_packets"] and drops > 0,
+      "none: without flow control nothing was lost, so the test shows nothing")
+
+if failures:
+    print(f"{len(failures)} failures")
+    sys.exit(1)
+print("fchost reacted to pfc, cbfc, gfc-buffer and gfc-time; lossless throughout")

@@ -84,3 +84,78 @@ def host_toml(name, ip, mac, device, engine, flows, prefix, metrics_port=None, c
         out.append("[[flows]]\n" + "".join(f"{k} = {v}\n" for k, v in flow.items()))
     out.append(_metrics(metrics_port))
     return "\n".join(out)
+
+
+# The GFC testbed's ring (§6.1, config/lab/gfc-ring.toml): S1, S2, S3 joined clockwise
+# (cw → the next switch's ccw), one host on each (port h); each host sends to the host two
+# switches away clockwise, so every ring link carries two flows and the three ring links form
+# a cyclic buffer dependency.
+RING_SWITCHES = ("S1", "S2", "S3")
+RING_HOSTS = ("H1", "H2", "H3")
+RING_FLOWS = ((0, 2), (1, 0), (2, 1))  # (from, to): H1 → H3, H2 → H1, H3 → H2
+# Who serves each memif socket: a client cannot start before its server (it exits), so the
+# servers form no cycle — S1 serves both its ring links, S3 serves none — and the switches
+# start in order S1, S2, S3, then the hosts (clients of their switch's h).
+RING_LINKS = (("S1", "cw", "S2", "ccw"),   # server first
+              ("S2", "cw", "S3", "ccw"),
+              ("S1", "ccw", "S3", "cw"))
+# Two CPUs, six processes: three per CPU, so no CPU has two of a link's ends busy at once more
+# than it must.
+RING_CPUS = {"S1": "0", "S2": "1", "S3": "0", "H1": "1", "H2": "0", "H3": "1"}
+RING_METRICS_PORT = {"S1": 9471, "S2": 9472, "S3": 9473, "H1": 9481, "H2": 9482, "H3": 9483}
+
+
+def ring_mac(host):
+    return f"02:00:00:00:0{host + 1}:01"
+
+
+def gfc_ring(run_dir, engine, queueing="output", prefix="fcring"):
+    """{name: TOML text} for the six processes of the ring in `run_dir` (sockets there)."""
+    sock = {}
+    for a, pa, b, pb in RING_LINKS:
+        sock[(a, pa)] = (f"{run_dir}/{a.lower()}{b.lower()}.sock", "server")
+        sock[(b, pb)] = (f"{run_dir}/{a.lower()}{b.lower()}.sock", "client")
+    configs = {}
+    for i, name in enumerate(RING_SWITCHES):
+        sock[(name, "h")] = (f"{run_dir}/{name.lower()}h.sock", "server")
+        ports = []
+        for index, port in enumerate(("h", "cw", "ccw")):
+            path, role = sock[(name, port)]
+            ports.append((port, memif(index, path, role), {}))
+        # Routes as the lab's ring: the own host on h, the others clockwise.
+        fib = {ring_mac(h): ("h" if h == i else "cw") for h in range(3)}
+        configs[name] = switch_toml(name, ports, fib, engine, f"{prefix}_{name.lower()}",
+                                    RING_METRICS_PORT[name], RING_CPUS[name], queueing)
+    for i, name in enumerate(RING_HOSTS):
+        flows = [{"id": i + 1, "to": f'"{RING_HOSTS[dst]}"', "to_mac": f'"{ring_mac(dst)}"',
+                  "to_ip": f'"10.0.{dst + 1}.1"', "priority": 3, "rate": '"line"'}
+                 for src, dst in RING_FLOWS if src == i]
+        path, _ = sock[(RING_SWITCHES[i], "h")]
+        configs[name] = host_toml(name, f"10.0.{i + 1}.1", ring_mac(i), memif(0, path, "client"),
+                                  engine, flows, f"{prefix}_{name.lower()}",
+                                  RING_METRICS_PORT[name], RING_CPUS[name])
+    return configs
+
+
+def ring_server_sockets(run_dir, name):
+    """The sockets process `name` serves: the next process may start once they exist."""
+    served = [f"{run_dir}/{a.lower()}{b.lower()}.sock" for a, _, b, _ in RING_LINKS if a == name]
+    if name in RING_SWITCHES:
+        served.append(f"{run_dir}/{name.lower()}h.sock")
+    return served
+
+
+if __name__ == "__main__":
+    # testbed_configs.py ring RUN_DIR ENGINE [QUEUEING]: writes NAME.toml for the six
+    # processes and prints "NAME SOCKET…" per process in start order.
+    import pathlib
+    import sys
+    if len(sys.argv) < 4 or sys.argv[1] != "ring":
+        sys.exit("usage: testbed_configs.py ring RUN_DIR ENGINE [QUEUEING]")
+    run_dir = pathlib.Path(sys.argv[2]).resolve()
+    run_dir.mkdir(parents=True, exist_ok=True)
+    configs = gfc_ring(run_dir, sys.argv[3], *sys.argv[4:5], prefix=f"fcring{run_dir.stat().st_ino}")
+    for name, text in configs.items():
+        (run_dir / f"{name.lower()}.toml").write_text(text)
+    for name in RING_SWITCHES + RING_HOSTS:
+        print(name, *ring_server_sockets(run_dir, name))

@@ -1,0 +1,130 @@
+"""Joins what the testbed's processes leave — fchost's summary.json per host (flows sent and
+received, host/host_summary.h) and fcswitch's --report-json per switch (drops, flow control,
+the stall at the stop: node/stall_watch.h) — into one table and a verdict per run; and asks
+Prometheus the Grafana dashboard's queries while a run goes on.
+
+  testbed_collect.py dashboard PROMETHEUS_URL DASHBOARD.json OUT.json
+  testbed_collect.py table RUN_DIR [LINK_BPS]      # writes RUN_DIR/verdict.json, prints the table
+  testbed_collect.py verdicts RUN_DIR...           # one line per run
+
+Verdicts: "deadlock" — every switch stalled at the stop (packets held, nothing moving for at
+least 1 s) and no flow received more than 1 % of the link rate over the last 20 % of the run;
+"moving" — every flow received something over the last 20 % and no switch stalled at the
+stop; else "neither".
+"""
+import json
+import pathlib
+import re
+import sys
+import urllib.parse
+import urllib.request
+
+
+def load(path):
+    return json.loads(pathlib.Path(path).read_text())
+
+
+def dashboard(prometheus, board, out):
+    """Each panel target of the dashboard, its variables set to match everything: how many
+    series it returns, from which nodes."""
+    panels = load(board)["panels"]
+    answers = []
+    for panel in panels:
+        for target in panel.get("targets", []):
+            expr = target["expr"]
+            for var, value in (("$__rate_interval", "5s"), ("$node", ".*"), ("$port", ".*"),
+                               ("$prio", ".*")):
+                expr = expr.replace(var, value)
+            url = f"{prometheus}/api/v1/query?query={urllib.parse.quote(expr)}"
+            with urllib.request.urlopen(url, timeout=10) as r:
+                result = json.load(r)["data"]["result"]
+            nodes = sorted({s["metric"].get("node", "") for s in result} - {""})
+            answers.append({"panel": panel.get("title", ""), "expr": target["expr"],
+                            "series": len(result), "nodes": nodes})
+    pathlib.Path(out).write_text(json.dumps(answers, indent=1))
+    with_data = [a for a in answers if a["series"]]
+    nodes = sorted({n for a in answers for n in a["nodes"]})
+    print(f"dashboard: {len(with_data)} of {len(answers)} queries returned data, from "
+          f"{', '.join(nodes) or 'no node'}")
+
+
+def table(run_dir, link_bps=1e9):
+    run = pathlib.Path(run_dir)
+    hosts = {p.stem.upper(): load(p) for p in sorted(run.glob("h[0-9]*.json"))}
+    switches = {p.stem.upper(): load(p) for p in sorted(run.glob("s[0-9]*.json"))}
+    sent, received = {}, {}
+    for name, h in hosts.items():
+        for f in h["flows"]:
+            if f.get("sent_packets"):
+                sent[f["id"]] = (name, f)
+            if f.get("received_packets"):
+                received[f["id"]] = (name, f)
+    lines = ["flow  from → to   sent MB  received MB  last 20 % Mb/s  lost  reordered  "
+             "delay ms (mean)"]
+    tails = []
+    for fid in sorted(set(sent) | set(received)):
+        src, s = sent.get(fid, ("?", {}))
+        dst, r = received.get(fid, (s.get("to", "?"), {}))
+        tail = r.get("tail_throughput_bps", 0.0)
+        tails.append(tail)
+        delay = r.get("delay_mean_s")
+        lines.append(f"{fid:>4}  {src} → {dst:<4} {s.get('sent_bytes', 0) / 1e6:8.1f} "
+                     f"{r.get('received_bytes', 0) / 1e6:12.1f} {tail / 1e6:15.1f} "
+                     f"{r.get('lost_packets', 0):5} {r.get('reordered_packets', 0):10} "
+                     f"{delay * 1e3 if delay is not None else float('nan'):16.2f}")
+        if s and not r:
+            lines.append(f"      {s['sent_bytes']} bytes sent, none received")
+    lines.append("switch  stalled at stop (s)  longest stall (s)  closed gates at stop   "
+                 "lossless drops  pause/stage frames sent")
+    stalled = []
+    lossless = 0
+    for name, sw in switches.items():
+        stall = sw.get("stall", {})
+        at_stop = stall.get("at_stop_s", 0.0)
+        stalled.append(at_stop >= 1.0)
+        drops = sum(p["drops"].get("lossless_overflow", 0) for p in sw["ports"])
+        lossless += drops
+        gates = " ".join(f"{q['port']}/{q['prio']}" for q in stall.get("blocked_at_stop", []))
+        frames = sum(p.get("pfc_frames_sent", 0) + p.get("credit_frames_sent", 0)
+                     for p in sw["ports"])
+        lines.append(f"{name:<7} {at_stop:19.1f} {stall.get('longest_s', 0.0):18.1f}  "
+                     f"{gates or '-':<21} {drops:14} {frames:24}")
+    for h in hosts.values():
+        lossless += h.get("lossless_drops", 0)
+    if stalled and all(stalled) and all(t < 0.01 * link_bps for t in tails):
+        verdict = "deadlock"
+    elif tails and all(t > 0 for t in tails) and not any(stalled):
+        verdict = "moving"
+    else:
+        verdict = "neither"
+    lines.append(f"verdict: {verdict}; lossless drops {lossless}")
+    dash = run / "dashboard.json"
+    if dash.exists():
+        answers = load(dash)
+        lines.append(f"Prometheus: {sum(1 for a in answers if a['series'])} of {len(answers)} "
+                     f"dashboard queries returned data, from "
+                     f"{', '.join(sorted({n for a in answers for n in a['nodes']}))}")
+    (run / "verdict.json").write_text(json.dumps(
+        {"verdict": verdict, "lossless_drops": lossless, "tail_bps": tails,
+         "stalled_at_stop": stalled}, indent=1))
+    print("\n".join(lines))
+    return verdict
+
+
+def verdicts(run_dirs):
+    print("run            verdict    lossless drops  flows' last 20 % (Mb/s)")
+    for d in run_dirs:
+        v = load(pathlib.Path(d) / "verdict.json")
+        print(f"{pathlib.Path(d).name:<14} {v['verdict']:<10} {v['lossless_drops']:14}  "
+              f"{' '.join(f'{t / 1e6:.0f}' for t in v['tail_bps'])}")
+
+
+if __name__ == "__main__":
+    if len(sys.argv) >= 5 and sys.argv[1] == "dashboard":
+        dashboard(*sys.argv[2:5])
+    elif len(sys.argv) >= 3 and sys.argv[1] == "table":
+        table(sys.argv[2], float(sys.argv[3]) if len(sys.argv) > 3 else 1e9)
+    elif len(sys.argv) >= 3 and sys.argv[1] == "verdicts":
+        verdicts(sys.argv[2:])
+    else:
+        sys.exit(__doc__)

@@ -1,0 +1,160 @@
+#!/usr/bin/env bash
+# The GFC testbed rehearsed on one machine (issue 17): three fcswitch processes and three fchost
+# processes joined by net_memif (one socket per link), wired as the GFC ring (§6.1,
+# config/lab/gfc-ring.toml), in wall-clock time — first under PFC, then under GFC. Prometheus
+# scrapes all six; the Grafana dashboard's queries are asked of it during each run; the hosts'
+# summaries and the switches' reports are joined into one table with a verdict per run.
+#
+#   tools/testbed_rehearsal.sh [--seconds S] [--engines "pfc gfc-buffer"] [--queueing MODEL]
+#                              [--out DIR] [--no-prometheus]
+#
+# Rate: every port is a 1 Gb/s wire (emulate_wire: the pacer is the wire), not 10 Gb/s: the
+# six processes share two CPUs, and a ring link carries two flows, so each switch forwards up
+# to ~160 k frames/s — which this 2-CPU VM holds with idle workers sleeping 20 µs
+# ([eal] idle_sleep) and three processes per CPU. tools/testbed/testbed_configs.py has the
+# thresholds (the testbed's, with room for a process that loses its CPU for a few ms).
+#
+# Processes are started in order (a memif client exits if its server is not there yet: S1,
+# S2, S3 serve the ring's sockets acyclically, the hosts are clients) and stopped by PID:
+# hosts at --seconds, switches by SIGTERM after them. Nothing is left behind: sockets, DPDK
+# runtime directories and Prometheus go with the run, also when it fails or is interrupted.
+set -euo pipefail
+
+root=$(cd "$(dirname "$0")/.." && pwd)
+seconds=10
+engines="pfc gfc-buffer"
+queueing=output
+out=$root/out/rehearsal
+prometheus=1
+while [ $# -gt 0 ]; do
+  case $1 in
+    --seconds) seconds=$2; shift 2 ;;
+    --engines) engines=$2; shift 2 ;;
+    --queueing) queueing=$2; shift 2 ;;
+    --out) out=$2; shift 2 ;;
+    --no-prometheus) prometheus=0; shift ;;
+    -h|--help) sed -n '2,22p' "$0"; exit 0 ;;
+    *) echo "unknown option $1 (see --help)" >&2; exit 2 ;;
+  esac
+done
+fcswitch=${FCSWITCH:-$root/build/app/fcswitch}
+fchost=${FCHOST:-$root/build/app/fchost}
+configs=$root/tools/testbed/testbed_configs.py
+collect=$root/tools/testbed/testbed_collect.py
+for bin in "$fcswitch" "$fchost"; do
+  [ -x "$bin" ] || { echo "$bin: not built (tools/build.sh)" >&2; exit 2; }
+done
+if [ "$prometheus" = 1 ] && ! command -v prometheus > /dev/null; then
+  echo "prometheus not installed (tools/install-deps.sh), or run with --no-prometheus" >&2
+  exit 2
+fi
+mkdir -p "$out"
+out=$(cd "$out" && pwd)
+
+pids=()
+prom_pid=
+run=
+stop_all() {
+  # TERM first, by PID; what is still there after 10 s is killed.
+  local p
+  for p in "${pids[@]}" $prom_pid; do kill -TERM "$p" 2> /dev/null || true; done
+  for _ in $(seq 100); do
+    local alive=0
+    for p in "${pids[@]}" $prom_pid; do kill -0 "$p" 2> /dev/null && alive=1; done
+    [ $alive = 0 ] && break
+    sleep 0.1
+  done
+  for p in "${pids[@]}" $prom_pid; do kill -KILL "$p" 2> /dev/null || true; done
+  for p in "${pids[@]}" $prom_pid; do wait "$p" 2> /dev/null || true; done
+  pids=()
+  prom_pid=
+  if [ -n "$run" ]; then
+    rm -f "$run"/*.sock
+    rm -rf "$run/tsdb"
+    for prefix in $(grep -ho 'file-prefix=[a-z0-9_]*' "$run"/*.toml 2> /dev/null | cut -d= -f2); do
+      rm -rf "/var/run/dpdk/$prefix"
+    done
+  fi
+}
+trap 'stop_all' EXIT
+trap 'echo "interrupted" >&2; exit 130' INT TERM
+
+# Waits for each socket file (its server is listening) while process $1 lives.
+wait_sockets() {
+  local pid=$1 sock
+  shift
+  for sock in "$@"; do
+    for _ in $(seq 400); do
+      [ -S "$sock" ] && continue 2
+      kill -0 "$pid" 2> /dev/null || { echo "process $pid exited before serving $sock" >&2; return 1; }
+      sleep 0.05
+    done
+    echo "no $sock after 20 s" >&2
+    return 1
+  done
+}
+
+runs=()
+for engine in $engines; do
+  run=$out/$engine
+  rm -rf "$run"
+  mkdir -p "$run"
+  python3 "$configs" ring "$run" "$engine" "$queueing" > "$run/order"
+  echo "== $engine: S1, S2, S3 ($queueing queueing) and H1, H2, H3 over memif, $seconds s"
+  if [ "$prometheus" = 1 ]; then
+    python3 - "$configs" > "$run/prometheus.yml" <<'PY'
+import importlib.util, sys
+spec = importlib.util.spec_from_file_location("tc", sys.argv[1])
+tc = importlib.util.module_from_spec(spec); spec.loader.exec_module(tc)
+targets = ", ".join(f"'127.0.0.1:{p}'" for p in tc.RING_METRICS_PORT.values())
+print("global:\n  scrape_interval: 1s\n  evaluation_interval: 1s\nscrape_configs:\n"
+      f"  - job_name: rehearsal\n    static_configs:\n      - targets: [{targets}]")
+PY
+    prometheus --config.file="$run/prometheus.yml" --storage.tsdb.path="$run/tsdb" \
+      --web.listen-address=127.0.0.1:9490 > "$run/prometheus.log" 2>&1 &
+    prom_pid=$!
+  fi
+  hosts=()
+  while read -r name sockets; do
+    lower=$(echo "$name" | tr 'A-Z' 'a-z')
+    case $name in
+      S*)
+        "$fcswitch" "$run/$lower.toml" --report-json "$run/$lower.json" > "$run/$lower.log" 2>&1 &
+        pids+=($!)
+        # shellcheck disable=SC2086
+        wait_sockets "$!" $sockets
+        ;;
+      H*) hosts+=("$name") ;;
+    esac
+  done < "$run/order"
+  # One time zero for the three hosts, a little ahead: their flows start together.
+  zero=$(python3 -c 'import time; print(f"{time.time() + 3:.3f}")')
+  host_pids=()
+  for name in "${hosts[@]}"; do
+    lower=$(echo "$name" | tr 'A-Z' 'a-z')
+    "$fchost" "$run/$lower.toml" --start-at "$zero" --duration "$seconds" \
+      --summary "$run/$lower.json" > "$run/$lower.log" 2>&1 &
+    pids+=($!)
+    host_pids+=($!)
+  done
+  if [ "$prometheus" = 1 ]; then
+    # Ask the dashboard's queries at 80 % of the run, with the flows (or the deadlock) on.
+    python3 -c "import time; time.sleep(max(0, $zero + 0.8 * $seconds - time.time()))"
+    python3 "$collect" dashboard http://127.0.0.1:9490 "$root/tools/grafana/fcswitch.json" \
+      "$run/dashboard.json" || echo "Prometheus queries failed (see $run/prometheus.log)"
+  fi
+  status=0
+  for p in "${host_pids[@]}"; do wait "$p" || status=$?; done
+  for p in "${pids[@]}"; do
+    kill -TERM "$p" 2> /dev/null || true
+  done
+  for p in "${pids[@]}"; do wait "$p" || status=$?; done
+  pids=()
+  [ "$status" = 0 ] || echo "a process exited with $status (logs in $run)"
+  stop_all
+  python3 "$collect" table "$run"
+  runs+=("$run")
+done
+run=
+echo "== rehearsal"
+python3 "$collect" verdicts "${runs[@]}"

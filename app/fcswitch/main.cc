@@ -12,6 +12,7 @@
 #include <spdlog/spdlog.h>
 #include <CLI/CLI.hpp>
 
+#include <algorithm>
 #include <chrono>
 #include <fstream>
 #include <iostream>
@@ -245,6 +246,14 @@ int selftest(const Options& options) {
       config, from, to, std::chrono::milliseconds(options.timeout_ms));
   std::cout << fmt::format("selftest {} -> {}\n", options.from_port, options.to_port)
             << result.table();
+  const bool none_sent = std::any_of(result.probes.begin(), result.probes.end(),
+                                     [](const fcswitch::SelftestProbe& p) { return p.sent == 0; });
+  if (none_sent) {
+    std::cout << "FAILED: port " << options.from_port
+              << " took no frames within the timeout: is its link up (cabled, the peer of a\n"
+                 "memif running)?\n";
+    return 1;
+  }
   if (!result.passed()) {
     std::cout << "FAILED: frames the switch relies on did not reach software. On an 82599, set\n"
                  "the port's profile to \"ixgbe-82599\" (hardware flow control off, MAC control\n"

@@ -25,6 +25,7 @@ crossbar = "egress-round-robin"
 [eal]
 args = ["--no-huge", "-m", "512"]
 cpus = "0-1"
+idle_sleep = "20us"
 
 [classify]
 trust = "pcp"
@@ -53,6 +54,8 @@ weights = { "3" = 4, "4" = 2 }
 [[ports]]
 name = "p1"
 device = "net_ring0"
+rate = "1Gbps"
+emulate_wire = true
 
 [[fib]]
 mac = "02:00:00:00:00:09"
@@ -74,6 +77,9 @@ TEST(SwitchConfig, ReadsEverySection) {
   EXPECT_EQ(c.crossbar, Crossbar::kEgressRoundRobin);
   EXPECT_EQ(c.eal.args, (std::vector<std::string>{"--no-huge", "-m", "512"}));
   EXPECT_EQ(c.eal.cpus, (std::vector<int>{0, 1}));
+  EXPECT_EQ(c.eal.idle_sleep_ns, 20'000u);
+  EXPECT_FALSE(c.ports[0].emulate_wire);
+  EXPECT_TRUE(c.ports[1].emulate_wire);
   EXPECT_EQ(c.priority_maps.trust, TrustMode::kPcp);
   EXPECT_EQ(c.priority_maps.default_priority, 1);
   EXPECT_EQ(c.priority_maps.dscp_to_priority[46], 6);

@@ -21,6 +21,7 @@
 #include <iostream>
 
 #include "../cli_checks.h"
+#include "../stop_signals.h"
 #include "config/config_error.h"
 #include "dpdk/eal_session.h"
 #include "dpdk/lcore_runner.h"
@@ -51,25 +52,6 @@ double unix_now_s() {
   return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) / 1e9;
 }
 
-sigset_t stop_signals() {
-  sigset_t signals;
-  sigemptyset(&signals);
-  sigaddset(&signals, SIGINT);
-  sigaddset(&signals, SIGTERM);
-  return signals;
-}
-
-// Waits until `deadline` (steady clock) or a signal; returns the signal or 0.
-int wait_signal_until(const sigset_t& signals, std::chrono::steady_clock::time_point deadline) {
-  const auto left = deadline - std::chrono::steady_clock::now();
-  const auto wait = std::clamp<std::chrono::nanoseconds>(
-      std::chrono::duration_cast<std::chrono::nanoseconds>(left), 0ns, 10ms);
-  const timespec ts{0, static_cast<long>(wait.count())};
-  siginfo_t info;
-  const int sig = sigtimedwait(&signals, &info, &ts);
-  return sig > 0 ? sig : 0;
-}
-
 int run(const Options& options) {
   using Clock = std::chrono::steady_clock;
   const fcswitch::host::HostProgramConfig config =
@@ -82,7 +64,6 @@ int run(const Options& options) {
     std::cout << config.file << ": ok\n";
     return 0;
   }
-  const sigset_t signals = stop_signals();
   const fcswitch::dpdk::EalPlan plan = fcswitch::dpdk::plan_eal(config.node, options.eal_args);
   fcswitch::dpdk::EalSession eal(plan);
   const auto tsc = fcswitch::dpdk::calibrate_tsc(std::chrono::milliseconds(100));
@@ -112,7 +93,8 @@ int run(const Options& options) {
   fcswitch::host::HostRun run;
   run.time_zero_unix_s = time_zero_unix;
   int sig = 0;
-  while (!sig && Clock::now() < zero) sig = wait_signal_until(signals, zero);
+  while (!sig && Clock::now() < zero)
+    sig = fcswitch::app::wait_stop_signal(std::min<Clock::duration>(zero - Clock::now(), 10ms));
 
   fcswitch::dpdk::LcoreRunner runner({host.tasks()}, {plan.oversubscribed, plan.idle_sleep_ns},
                                      epoch_tsc);
@@ -135,7 +117,8 @@ int run(const Options& options) {
       for (const auto& rx : host.received()) bytes.push_back(rx.bytes.read());
       run.tail_start_received_bytes = std::move(bytes);
     }
-    sig = wait_signal_until(signals, timed ? end : Clock::now() + 10ms);
+    sig = fcswitch::app::wait_stop_signal(
+        timed ? std::min<Clock::duration>(end - Clock::now(), 10ms) : Clock::duration(10ms));
   }
   if (sig) spdlog::info("signal {}: stopping", strsignal(sig));
   runner.stop();
@@ -164,8 +147,7 @@ int run(const Options& options) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  const sigset_t signals = stop_signals();
-  pthread_sigmask(SIG_BLOCK, &signals, nullptr);
+  fcswitch::app::block_stop_signals();
   Options options;
   CLI::App app{"fchost: the lab's host on a real port, for the testbed's servers"};
   app.add_option("config", options.config_path, "host configuration (TOML)")->required();
@@ -182,13 +164,5 @@ int main(int argc, char** argv) {
       ->check(CLI::IsMember(fcswitch::cli::kLogLevels));
   CLI11_PARSE(app, argc, argv);
   spdlog::set_level(spdlog::level::from_str(options.log_level));
-  try {
-    return run(options);
-  } catch (const fcswitch::config::ConfigError& error) {
-    std::cerr << error.what() << "\n";
-    return 2;
-  } catch (const std::exception& error) {
-    spdlog::error("{}", error.what());
-    return 1;
-  }
+  return fcswitch::app::exit_code_of([&] { return run(options); });
 }

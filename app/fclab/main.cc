@@ -30,6 +30,7 @@
 #include "lab/routing_cbd.h"
 #include "lab/switch_results.h"
 #include "metrics/metrics_exposer.h"
+#include "stop_signals.h"
 
 namespace {
 
@@ -184,11 +185,7 @@ int run(const Options& options) {
 int main(int argc, char** argv) {
   // Before anything else: a stop signal waits for the run loop (stop_signal) instead of
   // killing the process with nothing written.
-  sigset_t signals;
-  sigemptyset(&signals);
-  sigaddset(&signals, SIGINT);
-  sigaddset(&signals, SIGTERM);
-  pthread_sigmask(SIG_BLOCK, &signals, nullptr);
+  fcswitch::app::block_stop_signals();
   Options options;
   CLI::App app{"fclab: switches and hosts in one process, in virtual or wall-clock time"};
   app.add_option("scenario", options.scenario, "lab scenario (TOML)")->required();
@@ -222,13 +219,5 @@ int main(int argc, char** argv) {
   app.footer("EAL options go after --: fclab SCENARIO --out DIR -- -m 8192");
   CLI11_PARSE(app, ours, argv);
   spdlog::set_level(spdlog::level::from_str(options.log_level));
-  try {
-    return run(options);
-  } catch (const fcswitch::config::ConfigError& error) {
-    std::cerr << error.what() << "\n";
-    return 2;
-  } catch (const std::exception& error) {
-    spdlog::error("{}", error.what());
-    return 1;
-  }
+  return fcswitch::app::exit_code_of([&] { return run(options); });
 }

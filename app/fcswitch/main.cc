@@ -32,6 +32,7 @@
 #include "node/stall_watch.h"
 #include "node/switch_node.h"
 #include "node/switch_report.h"
+#include "stop_signals.h"
 
 namespace {
 
@@ -52,18 +53,9 @@ struct Options {
   int timeout_ms = 1000;
 };
 
-// Waits up to `timeout` for SIGINT/SIGTERM, which every thread has blocked (see main), so no
-// handler and no global flag are needed. Returns the signal or 0.
-int wait_signal(const sigset_t& signals, std::chrono::milliseconds timeout) {
-  const timespec ts{0, static_cast<long>(timeout.count()) * 1'000'000};
-  siginfo_t info;
-  const int sig = sigtimedwait(&signals, &info, &ts);
-  return sig > 0 ? sig : 0;
-}
-
 // Runs until a signal, the duration, or (with exit_on_idle) the switch has settled for that
 // long. Logs drops at most once a second, when they changed; writes the trace out as it fills.
-void run_until_stopped(fcswitch::SwitchNode& node, const Options& options, const sigset_t& signals,
+void run_until_stopped(fcswitch::SwitchNode& node, const Options& options,
                        fcswitch::metrics::OccupancyTrace* trace, fcswitch::StallWatch& stall) {
   const auto start = Clock::now();
   bool stall_logged = false;
@@ -73,7 +65,7 @@ void run_until_stopped(fcswitch::SwitchNode& node, const Options& options, const
   auto quiet_at = Clock::now();
   for (;;) {
     if (trace) trace->write_pending();
-    if (int sig = wait_signal(signals, 10ms)) {
+    if (int sig = fcswitch::app::wait_stop_signal(10ms)) {
       spdlog::info("signal {}: stopping", strsignal(sig));
       return;
     }
@@ -144,17 +136,6 @@ bool drain(fcswitch::SwitchNode& node, double timeout_s) {
   return false;
 }
 
-// SIGINT and SIGTERM: blocked first thing in main, before EAL starts its threads (all of them
-// inherit the mask), so only the control loop's sigtimedwait sees them — even one that comes
-// while the config is read or EAL starts: it waits, and the switch stops with its report.
-sigset_t stop_signals() {
-  sigset_t signals;
-  sigemptyset(&signals);
-  sigaddset(&signals, SIGINT);
-  sigaddset(&signals, SIGTERM);
-  return signals;
-}
-
 int run(const Options& options) {
   const fcswitch::config::SwitchConfig config =
       fcswitch::config::load_switch_config(options.config_path);
@@ -167,8 +148,6 @@ int run(const Options& options) {
     std::cout << config.file << ": ok\n";
     return 0;
   }
-
-  const sigset_t signals = stop_signals();  // blocked since main's first line
 
   const fcswitch::dpdk::EalPlan plan = fcswitch::dpdk::plan_eal(config, options.eal_args);
   fcswitch::dpdk::EalSession eal(plan);
@@ -202,7 +181,7 @@ int run(const Options& options) {
     runner.start();
     spdlog::info("forwarding on {} worker lcores; SIGINT or SIGTERM stops", config.lcores.size());
     fcswitch::StallWatch stall(node);
-    run_until_stopped(node, options, signals, trace.get(), stall);
+    run_until_stopped(node, options, trace.get(), stall);
     fcswitch::ShutdownCheck check;
     check.stalled_at_stop_ns = stall.stalled_ns();
     check.longest_stall_ns = stall.longest_ns();
@@ -267,8 +246,7 @@ int selftest(const Options& options) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  const sigset_t signals = stop_signals();
-  pthread_sigmask(SIG_BLOCK, &signals, nullptr);
+  fcswitch::app::block_stop_signals();
   Options options;
   CLI::App app{"fcswitch: a DPDK software switch for lossless-datacenter flow-control research"};
   app.add_option("config", options.config_path, "switch configuration (TOML)");
@@ -304,13 +282,6 @@ int main(int argc, char** argv) {
     return 2;
   }
 
-  try {
-    return st->parsed() ? selftest(options) : run(options);
-  } catch (const fcswitch::config::ConfigError& error) {
-    std::cerr << error.what() << "\n";
-    return 2;
-  } catch (const std::exception& error) {
-    spdlog::error("{}", error.what());
-    return 1;
-  }
+  return fcswitch::app::exit_code_of(
+      [&] { return st->parsed() ? selftest(options) : run(options); });
 }

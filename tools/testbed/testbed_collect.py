@@ -60,7 +60,7 @@ def table(run_dir, link_bps=1e9):
             if f.get("received_packets"):
                 received[f["id"]] = (name, f)
     lines = ["flow  from → to   sent MB  received MB  last 20 % Mb/s  lost  reordered  "
-             "delay ms (mean)"]
+             "delay ms (mean)  FCT ms"]
     tails = []
     for fid in sorted(set(sent) | set(received)):
         src, s = sent.get(fid, ("?", {}))
@@ -68,10 +68,15 @@ def table(run_dir, link_bps=1e9):
         tail = r.get("tail_throughput_bps", 0.0)
         tails.append(tail)
         delay = r.get("delay_mean_s")
+        # A sized flow received whole: its last arrival from its start, on the hosts' common
+        # time zero (fchost --start-at).
+        fct = "-"
+        if s.get("size_bytes") and r.get("received_bytes", 0) >= s["size_bytes"]:
+            fct = f"{(r['last_arrival_s'] - s['start_s']) * 1e3:.2f}"
         lines.append(f"{fid:>4}  {src} → {dst:<4} {s.get('sent_bytes', 0) / 1e6:8.1f} "
                      f"{r.get('received_bytes', 0) / 1e6:12.1f} {tail / 1e6:15.1f} "
                      f"{r.get('lost_packets', 0):5} {r.get('reordered_packets', 0):10} "
-                     f"{delay * 1e3 if delay is not None else float('nan'):16.2f}")
+                     f"{delay * 1e3 if delay is not None else float('nan'):16.2f}  {fct:>6}")
         if s and not r:
             lines.append(f"      {s['sent_bytes']} bytes sent, none received")
     lines.append("switch  stalled at stop (s)  longest stall (s)  closed gates at stop   "

@@ -137,15 +137,10 @@ void refuse_conflicts(TableReader& reader, const SwitchConfig& config, int prior
 }  // namespace
 
 uint64_t largest_one_hop_bdp_bytes(const SwitchConfig& config) {
-  // 128 bits: a rate (< 2^39 b/s) times a response time (< 2^36 ns) does not fit in 64.
-  constexpr unsigned __int128 kBitNsPerByte = kBitsPerByte * kNsPerSecond;
   uint64_t largest = 0;
-  for (const PortConfig& port : config.ports) {
-    const unsigned __int128 bit_ns =
-        static_cast<unsigned __int128>(port.rate_bps) * port.flow_control.response_time_ns;
+  for (const PortConfig& port : config.ports)
     largest =
-        std::max(largest, static_cast<uint64_t>((bit_ns + kBitNsPerByte - 1) / kBitNsPerByte));
-  }
+        std::max(largest, one_hop_bdp_bytes(port.rate_bps, port.flow_control.response_time_ns));
   return largest;
 }
 

@@ -128,7 +128,7 @@ void collect_tagger(MetricFamilySet& out, const std::string& node, const TaggerS
 // message counters by `kind`, the IQs by `state`, each under its family.
 void collect_pyrrha(MetricFamilySet& out, const std::string& node, const SwitchNode& sw) {
   pyrrha_switch_counters(
-      sw, PyrrhaReader::kAnyThread, [&](const PyrrhaSwitchCounter& row, uint64_t value) {
+      sw, PyrrhaReader::kLive, [&](const PyrrhaSwitchCounter& row, uint64_t value) {
         const EngineMetric metric = engine_metric(row.counter);
         Labels labels = {{"node", node}};
         if (!row.label_name.empty())

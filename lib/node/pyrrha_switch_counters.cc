@@ -15,12 +15,6 @@ struct RowRead {
   uint64_t (*read)(const PyrrhaQueues& queues, int ports);
 };
 
-uint64_t held_bytes(const PyrrhaQueues& q, int ports) {
-  uint64_t sum = 0;
-  for (int p = 0; p < ports; ++p) sum += q.held_bytes(p);
-  return sum;
-}
-
 constexpr std::array kRowReads = {
     RowRead{"pause_sent",
             [](const PyrrhaQueues& q, int) { return q.messages_sent(MessageKind::kPause); }},
@@ -55,7 +49,7 @@ constexpr std::array kRowReads = {
             [](const PyrrhaQueues& q, int) { return q.false_positive_roots(); }},
     RowRead{"order_waits", [](const PyrrhaQueues& q, int) { return q.order_waits(); }},
     RowRead{"held_packets", [](const PyrrhaQueues& q, int) { return q.held_packets(); }},
-    RowRead{"held_bytes", &held_bytes},
+    RowRead{"held_bytes", [](const PyrrhaQueues& q, int) { return q.held_bytes_total(); }},
 };
 
 constexpr bool reads_in_step() {
@@ -74,14 +68,14 @@ void pyrrha_switch_counters(const SwitchNode& node, PyrrhaReader reader,
   if (!queues) return;
   for (size_t i = 0; i < kPyrrhaSwitchCounters.size(); ++i) {
     const PyrrhaSwitchCounter& row = kPyrrhaSwitchCounters[i];
-    if (reader == PyrrhaReader::kFwdOrStopped || row.reader == PyrrhaReader::kAnyThread)
+    if (reader == PyrrhaReader::kLive || row.reader == PyrrhaReader::kAnyThread)
       sink(row, kRowReads[i].read(*queues, node.ports()));
   }
 }
 
 uint64_t pyrrha_held_bytes(const SwitchNode& node) {
   const PyrrhaQueues* queues = node.fwd().pyrrha();
-  return queues ? held_bytes(*queues, node.ports()) : 0;
+  return queues ? queues->held_bytes_total() : 0;
 }
 
 }  // namespace fcswitch

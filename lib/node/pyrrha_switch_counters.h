@@ -28,13 +28,13 @@ namespace fcswitch {
 
 class SwitchNode;
 
-// Who may read a row.
+// Which rows a reader takes. Every row is an OwnedGauge FWD writes, so any thread may read any.
 enum class PyrrhaReader : uint8_t {
-  kAnyThread,  // a value FWD publishes (an OwnedGauge): /metrics reads it while the switch runs
-  // What FWD keeps for itself (the bytes and packets its queues hold): FWD's thread, the lab's
-  // one thread, or the control thread once the lcores have stopped. /metrics leaves it out
-  // (fcswitch_egress_queue_bytes of Pyrrha's queue counts these bytes with the ring's).
-  kFwdOrStopped,
+  kAnyThread,  // what FWD publishes now and then: the lab's summary.json takes these
+  // The queues' live state too (the packets and bytes they hold, written as they change):
+  // /metrics and the report take it; the lab's summary, written once the network is taken
+  // apart, leaves it out (pyrrha.csv samples it during the run). As a reader: every row.
+  kLive,
 };
 
 struct PyrrhaSwitchCounter {
@@ -117,10 +117,10 @@ inline constexpr std::array kPyrrhaSwitchCounters = {
                                  "the output queue to leave first (arrival order)")),
     pyrrha_rows::row(fc::gauge("held_packets", "fcswitch_pyrrha_held_packets",
                                "Packets in Pyrrha's output and isolation queues"),
-                     PyrrhaReader::kFwdOrStopped),
+                     PyrrhaReader::kLive),
     pyrrha_rows::row(fc::gauge("held_bytes", "fcswitch_pyrrha_held_bytes",
                                "Bytes in Pyrrha's output and isolation queues, over the ports"),
-                     PyrrhaReader::kFwdOrStopped),
+                     PyrrhaReader::kLive),
 };
 
 namespace pyrrha_rows {
@@ -180,13 +180,13 @@ void put_pyrrha_row(Json& out, const PyrrhaSwitchCounter& row, uint64_t value) {
     out[std::string(row.group)][std::string(row.label_value)] = value;
 }
 
-// The rows of `node`'s Pyrrha in table order, those `reader` may read (kFwdOrStopped: all of
-// them); nothing when the switch does not run Pyrrha.
+// The rows of `node`'s Pyrrha in table order: kAnyThread, those FWD publishes; kLive, all of
+// them. Nothing when the switch does not run Pyrrha. Any thread.
 void pyrrha_switch_counters(const SwitchNode& node, PyrrhaReader reader,
                             const PyrrhaCounterSink& sink);
 
-// Bytes in Pyrrha's queues over the ports (the held_bytes row): FWD's thread, the lab's, or
-// stopped lcores. 0 when the switch does not run Pyrrha.
+// Bytes in Pyrrha's queues over the ports (the held_bytes row), any thread. 0 when the switch
+// does not run Pyrrha.
 uint64_t pyrrha_held_bytes(const SwitchNode& node);
 
 }  // namespace fcswitch

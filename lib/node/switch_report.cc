@@ -131,7 +131,7 @@ std::string report_text(const SwitchNode& node, const ShutdownCheck& check) {
         fmt::format("pyrrha, priority {}, switch id {}:", pyrrha->priority, pyrrha->switch_id);
     out += title;
     size_t width = title.size();  // of the line so far
-    pyrrha_switch_counters(node, PyrrhaReader::kFwdOrStopped,
+    pyrrha_switch_counters(node, PyrrhaReader::kLive,
                            [&](const PyrrhaSwitchCounter& row, uint64_t value) {
                              const std::string item = fmt::format("{}={}", row.counter.name, value);
                              if (width + item.size() + 1 > kTextWidth) {
@@ -219,7 +219,7 @@ std::string report_json(const SwitchNode& node, const ShutdownCheck& check) {
   }
   if (const auto& settings = node.config().pyrrha) {
     Json pyrrha = {{"priority", settings->priority}, {"switch_id", settings->switch_id}};
-    pyrrha_switch_counters(node, PyrrhaReader::kFwdOrStopped,
+    pyrrha_switch_counters(node, PyrrhaReader::kLive,
                            [&](const PyrrhaSwitchCounter& row, uint64_t value) {
                              put_pyrrha_row(pyrrha, row, value);
                            });

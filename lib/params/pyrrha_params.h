@@ -39,11 +39,13 @@ struct PyrrhaSettings {
 };
 
 // One-hop BDP as the authors' ns-3 code computes it: the egress rate times twice the
-// propagation delay of the link towards the upstream (switch-mmu.cc, CheckRootPause), plus the
-// switch's own reaction time (issue 20), in bytes.
-inline constexpr uint64_t one_hop_bdp_bytes(uint64_t rate_bps, uint64_t link_delay_ns,
-                                            uint64_t reaction_ns) {
-  return rate_bps * (2 * link_delay_ns + reaction_ns) / 8 / 1'000'000'000;
+// propagation delay of the link towards the upstream (switch-mmu.cc, CheckRootPause) plus the
+// switch's own reaction time (issue 20) — the port's response time τ — in bytes, rounded up.
+// 128 bits: a rate (< 2^39 b/s) times a response time (< 2^36 ns) does not fit in 64.
+inline constexpr uint64_t one_hop_bdp_bytes(uint64_t rate_bps, uint64_t response_time_ns) {
+  constexpr unsigned __int128 kBitNsPerByte = 8ull * 1'000'000'000ull;
+  const unsigned __int128 bit_ns = static_cast<unsigned __int128>(rate_bps) * response_time_ns;
+  return static_cast<uint64_t>((bit_ns + kBitNsPerByte - 1) / kBitNsPerByte);
 }
 
 // What is wrong with the parameters, or nullptr. Hysteresis needs K_resume < K_pause (STYLE.md:

@@ -83,7 +83,8 @@ void PyrrhaQueues::hold(rte_mbuf* m, int in_port, int out_port, const wire::Fram
   e.where = table_.classify(egress, e.onward());
   push(out_port, e);
   p.held_bytes += e.bytes;
-  ++held_packets_;
+  held_packets_.set(held_packets_.read() + 1);
+  held_bytes_.set(held_bytes_.read() + e.bytes);
   send(table_.enqueued(egress, e.where, e.ingress, e.bytes, e.onward()));
 }
 
@@ -179,7 +180,8 @@ void PyrrhaQueues::send_head(int port, size_t q) {
   // passes through it to the wire, so it is not counted in the OQ's length.
   send(table_.dequeued(egress, e.where, e.ingress, e.bytes, e.onward()).messages);
   p.held_bytes -= e.bytes;
-  --held_packets_;
+  held_packets_.set(held_packets_.read() - 1);
+  held_bytes_.set(held_bytes_.read() - e.bytes);
   to_ring_.push_back(e.m);
 }
 
@@ -263,7 +265,8 @@ unsigned PyrrhaQueues::take_held(rte_mbuf** out, unsigned max) {
       while (!fifo.empty() && n < max) {
         const Entry e = fifo.pop();
         p.held_bytes -= e.bytes;
-        --held_packets_;
+        held_packets_.set(held_packets_.read() - 1);
+        held_bytes_.set(held_bytes_.read() - e.bytes);
         out[n++] = e.m;
       }
     }

@@ -60,7 +60,10 @@ class PyrrhaQueues {
   // and sends the messages that waited for ring room. True when anything moved.
   bool serve();
 
-  uint64_t held_packets() const { return held_packets_; }
+  // Packets and bytes in the OQs and IQs over the ports. Any thread: FWD writes them as the
+  // queues change (a store each per packet), so /metrics sees them as they are.
+  uint64_t held_packets() const { return held_packets_.read(); }
+  uint64_t held_bytes_total() const { return held_bytes_.read(); }
   // Control thread, after the lcores have stopped: hands back what the queues hold.
   unsigned take_held(rte_mbuf** out, unsigned max);
 
@@ -157,7 +160,8 @@ class PyrrhaQueues {
   // Messages the rings had no room for, per port, in order.
   std::vector<std::vector<pyrrha::Message>> unsent_;
   uint64_t unsent_count_ = 0;
-  uint64_t held_packets_ = 0;
+  OwnedGauge held_packets_;
+  OwnedGauge held_bytes_;
   bool dirty_ = false;  // the table changed since the last publish
   uint64_t serves_since_publish_ = 0;
   uint64_t max_iqs_seen_ = 0;

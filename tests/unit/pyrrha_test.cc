@@ -67,9 +67,9 @@ TEST(PyrrhaParams, RejectsWhatTheTableCannotRun) {
   EXPECT_EQ(t.iq_of({7, 2}, 0), 0);
   EXPECT_EQ(t.counters().iq_exhaustion, 1u);
   // 10 Gb/s over a 1 µs link, no reaction time: 10e9 × 2e-6 / 8 = 2500 bytes.
-  EXPECT_EQ(config::one_hop_bdp_bytes(10'000'000'000, 1000, 0), 2500u);
+  EXPECT_EQ(config::one_hop_bdp_bytes(10'000'000'000, 2 * 1000 + 0), 2500u);
   // §6: 100 Gb/s, base RTT 5.1 µs → 63 750 bytes, the paper's "BDP 64 KB".
-  EXPECT_EQ(config::one_hop_bdp_bytes(100'000'000'000, 2550, 0), 63750u);
+  EXPECT_EQ(config::one_hop_bdp_bytes(100'000'000'000, 2 * 2550 + 0), 63750u);
 }
 
 TEST(RootIndex, EraseKeepsTheOthersFindable) {

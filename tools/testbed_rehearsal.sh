@@ -79,19 +79,18 @@ stop_all() {
 trap 'stop_all' EXIT
 trap 'echo "interrupted" >&2; exit 130' INT TERM
 
-# Waits for each socket file (its server is listening) while process $1 lives.
-wait_sockets() {
-  local pid=$1 sock
-  shift
-  for sock in "$@"; do
-    for _ in $(seq 400); do
-      [ -S "$sock" ] && continue 2
-      kill -0 "$pid" 2> /dev/null || { echo "process $pid exited before serving $sock" >&2; return 1; }
-      sleep 0.05
-    done
-    echo "no $sock after 20 s" >&2
-    return 1
+# Waits until switch $1 (its log $2) forwards: its memif servers are up. A client that finds
+# no server exits, and one that connects before the server's port has started may never get
+# its link, so the socket file appearing is not enough.
+wait_forwarding() {
+  local pid=$1 log=$2
+  for _ in $(seq 600); do
+    grep -q "forwarding on" "$log" 2> /dev/null && return 0
+    kill -0 "$pid" 2> /dev/null || { echo "switch $pid exited (log: $log)" >&2; return 1; }
+    sleep 0.05
   done
+  echo "no \"forwarding on\" in $log after 30 s" >&2
+  return 1
 }
 
 runs=()
@@ -115,20 +114,19 @@ PY
     prom_pid=$!
   fi
   hosts=()
-  while read -r name sockets; do
+  while read -r name _; do
     lower=$(echo "$name" | tr 'A-Z' 'a-z')
     case $name in
       S*)
         "$fcswitch" "$run/$lower.toml" --report-json "$run/$lower.json" > "$run/$lower.log" 2>&1 &
         pids+=($!)
-        # shellcheck disable=SC2086
-        wait_sockets "$!" $sockets
+        wait_forwarding "$!" "$run/$lower.log"
         ;;
       H*) hosts+=("$name") ;;
     esac
   done < "$run/order"
   # One time zero for the three hosts, a little ahead: their flows start together.
-  zero=$(python3 -c 'import time; print(f"{time.time() + 3:.3f}")')
+  zero=$(python3 -c 'import time; print(f"{time.time() + 4:.3f}")')
   host_pids=()
   for name in "${hosts[@]}"; do
     lower=$(echo "$name" | tr 'A-Z' 'a-z')

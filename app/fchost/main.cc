@@ -80,16 +80,17 @@ int run(const Options& options) {
   const double now_unix = unix_now_s();
   const uint64_t now_tsc = rte_rdtsc();
   const double time_zero_unix = options.start_at_unix_s > 0 ? options.start_at_unix_s : now_unix;
-  if (time_zero_unix < now_unix - 0.001)
-    throw std::runtime_error(fmt::format(
-        "--start-at {:.3f} is {:.3f} s in the past (start-up took longer; give a later time)",
-        time_zero_unix, now_unix - time_zero_unix));
-  const double wait_s = std::max(0.0, time_zero_unix - now_unix);
-  const uint64_t epoch_tsc =
-      now_tsc + static_cast<uint64_t>(wait_s * static_cast<double>(tsc.chosen_hz));
+  // Late (start-up took longer than the time given): the clock still counts from time zero, so
+  // the flows keep the testbed's schedule and those due already start at once.
+  const double offset_s = time_zero_unix - now_unix;
+  if (offset_s < -0.001)
+    spdlog::warn("--start-at {:.3f} was {:.3f} s ago: flows due by now start at once",
+                 time_zero_unix, -offset_s);
+  const auto offset_ticks = static_cast<int64_t>(offset_s * static_cast<double>(tsc.chosen_hz));
+  const uint64_t epoch_tsc = now_tsc + static_cast<uint64_t>(offset_ticks);
   const auto zero = Clock::now() + std::chrono::duration_cast<Clock::duration>(
-                                       std::chrono::duration<double>(wait_s));
-  if (wait_s > 0) spdlog::info("time zero in {:.3f} s", wait_s);
+                                       std::chrono::duration<double>(offset_s));
+  if (offset_s > 0) spdlog::info("time zero in {:.3f} s", offset_s);
   fcswitch::host::HostRun run;
   run.time_zero_unix_s = time_zero_unix;
   int sig = 0;

@@ -60,7 +60,7 @@ def _metrics(port):
 def switch_toml(name, ports, fib, engine, prefix, metrics_port=None, cpus=None,
                 queueing="output"):
     """`ports`: [(name, device, {extra key: TOML value})]; `fib`: {mac: port name}."""
-    out = [f'[switch]\nname = "{name}"\nlossless_priorities = [3]\nmbufs = 16383\n'
+    out = [f'[switch]\nname = "{name}"\nlossless_priorities = [3]\nmbufs = 32767\n'
            f'mac_learning = false\nqueueing = "{queueing}"\n',
            _eal(prefix, cpus), FLOW_CONTROL.format(buffer=BUFFER, engine=engine)]
     for port, device, extra in ports:
@@ -137,17 +137,10 @@ def gfc_ring(run_dir, engine, queueing="output", prefix="fcring"):
     return configs
 
 
-def ring_server_sockets(run_dir, name):
-    """The sockets process `name` serves: the next process may start once they exist."""
-    served = [f"{run_dir}/{a.lower()}{b.lower()}.sock" for a, _, b, _ in RING_LINKS if a == name]
-    if name in RING_SWITCHES:
-        served.append(f"{run_dir}/{name.lower()}h.sock")
-    return served
-
-
 if __name__ == "__main__":
-    # testbed_configs.py ring RUN_DIR ENGINE [QUEUEING]: writes NAME.toml for the six
-    # processes and prints "NAME SOCKET…" per process in start order.
+    # testbed_configs.py ring RUN_DIR ENGINE [QUEUEING]: writes name.toml for the six
+    # processes and prints their names in start order (each switch after the one before it
+    # forwards: servers first; then the hosts).
     import pathlib
     import sys
     if len(sys.argv) < 4 or sys.argv[1] != "ring":
@@ -158,4 +151,4 @@ if __name__ == "__main__":
     for name, text in configs.items():
         (run_dir / f"{name.lower()}.toml").write_text(text)
     for name in RING_SWITCHES + RING_HOSTS:
-        print(name, *ring_server_sockets(run_dir, name))
+        print(name)

@@ -1,0 +1,138 @@
+"""A link goes down and comes back under load (issue 22, fault injection), for every engine.
+
+H1 → S → H2 over net_memif, as in fchost_engines.py: H1's flow at 1 Gb/s, S's port to H2 at
+200 Mb/s, S holding H1 back with the engine under test. One second into the flow H2 stops
+(SIGTERM: its memif link to S goes down) and half a second later a new H2 process connects
+(the link comes back); S keeps running throughout. Checks, per engine:
+  - what H1 sent reached one H2 or the other, less at most what was on the link when it went
+    down (the memif ring's 64 slots and a TX burst) and what S dropped;
+  - S drops nothing of the lossless class under PFC, CBFC and time-based GFC: they stop H1
+    (a pause, no credit, rate 0 at B_m). Buffer-based GFC cannot: its last stage still sends
+    at C/2^N (GFC §5.1), so while S's egress is down S's input overflows at that rate — at most
+    that rate times the time the link was down, which the test measures and prints;
+  - the flow moves again after the link comes back (the new H2 receives; no pause, credit or
+    stage of the old peer holds S's port for ever);
+  - every process exits 0 with its pool full.
+usage: link_flap.py FCSWITCH FCHOST SOURCE_DIR WORK_DIR
+"""
+import json
+import os
+import pathlib
+import shutil
+import signal
+import subprocess
+import sys
+import time
+
+fcswitch, fchost, source, work = sys.argv[1:5]
+sys.path.insert(0, os.path.join(source, "tools", "testbed"))
+import testbed_configs as tc  # noqa: E402
+
+work = pathlib.Path(work)
+H1_MAC, H2_MAC = "02:00:00:00:01:01", "02:00:00:00:02:01"
+ON_THE_LINK = 64 + 32  # memif ring slots (rsize=6) and one TX burst
+failures = []
+
+
+def check(ok, what):
+    if not ok:
+        failures.append(what)
+        print("FAIL:", what)
+
+
+def wait_forwarding(log, proc, seconds=30):
+    """Until fcswitch says it forwards: its memif servers are up (a client that connects
+    earlier may never get its link)."""
+    deadline = time.time() + seconds
+    while "forwarding on" not in log.read_text():
+        if time.time() > deadline or proc.poll() is not None:
+            raise RuntimeError(f"not forwarding: {log}")
+        time.sleep(0.05)
+
+
+def run(engine):
+    d = work / engine
+    shutil.rmtree(d, ignore_errors=True)
+    d.mkdir(parents=True)
+    s1, s2 = d / "h1.sock", d / "h2.sock"
+    (d / "s.toml").write_text(tc.switch_toml(
+        "S", [("h1", tc.memif(0, s1, "server"), {}),
+              ("h2", tc.memif(1, s2, "server"), {"rate_limit": '"200Mbps"'})],
+        {H1_MAC: "h1", H2_MAC: "h2"}, engine, f"fcflap_s_{engine}", cpus="1,0"))
+    (d / "h1.toml").write_text(tc.host_toml(
+        "H1", "10.0.1.1", H1_MAC, tc.memif(0, s1, "client"), engine,
+        [{"id": 1, "to_mac": f'"{H2_MAC}"', "to_ip": '"10.0.2.1"', "priority": 3,
+          "rate": '"line"', "start": '"100ms"', "duration": '"3s"'}], f"fcflap_h1_{engine}"))
+    for h in ("h2a", "h2b"):
+        (d / f"{h}.toml").write_text(tc.host_toml(
+            "H2", "10.0.2.1", H2_MAC, tc.memif(0, s2, "client"), engine, [],
+            f"fcflap_{h}_{engine}"))
+    procs = []
+
+    def start(args, log):
+        p = subprocess.Popen(args, stdout=open(d / log, "w"), stderr=subprocess.STDOUT)
+        procs.append(p)
+        return p
+
+    try:
+        s = start([fcswitch, d / "s.toml", "--report-json", d / "s.json"], "s.log")
+        wait_forwarding(d / "s.log", s)
+        zero = time.time() + 3.5
+        h2a = start([fchost, d / "h2a.toml", "--start-at", f"{zero:.3f}", "--summary",
+                     d / "h2a.json"], "h2a.log")
+        h1 = start([fchost, d / "h1.toml", "--start-at", f"{zero:.3f}", "--duration", "5",
+                    "--summary", d / "h1.json"], "h1.log")
+        time.sleep(max(0.0, zero + 1.1 - time.time()))  # one second into the flow
+        h2a.send_signal(signal.SIGTERM)
+        code_a = h2a.wait(timeout=30)
+        down_at = time.time()
+        time.sleep(0.5)  # the link stays down for half a second, then a new H2 connects
+        h2b = start([fchost, d / "h2b.toml", "--duration", "4", "--summary", d / "h2b.json"],
+                    "h2b.log")
+        while "running" not in (d / "h2b.log").read_text() and h2b.poll() is None:
+            time.sleep(0.01)
+        down_s = time.time() - down_at
+        code_b = h2b.wait(timeout=60)
+        code_1 = h1.wait(timeout=60)
+        s.send_signal(signal.SIGTERM)
+        code_s = s.wait(timeout=30)
+    finally:
+        for p in procs:
+            if p.poll() is None:
+                p.kill()
+                p.wait()
+    check([code_a, code_b, code_1, code_s] == [0, 0, 0, 0],
+          f"{engine}: exit codes H2, new H2, H1, S = {[code_a, code_b, code_1, code_s]} ({d})")
+    load = lambda name: json.loads((d / name).read_text())  # noqa: E731
+    h1, a, b, sw = load("h1.json"), load("h2a.json"), load("h2b.json"), load("s.json")
+    got = lambda h: sum(f["received_packets"] for f in h["flows"] if f["id"] == 1)  # noqa: E731
+    sent = h1["flows"][0]["sent_packets"]
+    before, after = got(a), got(b)
+    lossless = sum(p["drops"].get("lossless_overflow", 0) for p in sw["ports"])
+    on_link = sent - before - after - lossless
+    (h1_port,) = [p for p in sw["ports"] if p["name"] == "h1"]
+    print(f"{engine:<10} H1 sent {sent}, H2 got {before} before and {after} after the link was "
+          f"down {down_s:.2f} s; {on_link} lost on the link, {lossless} dropped by S")
+    if engine == "gfc-buffer":
+        # The last stage S asked for, its rate, and what it sends in the time down (+50 %: the
+        # time down is seen from here, not from S).
+        stage = h1_port["flow_control"]["3"]["ingress_stage_max"]
+        bound = 1e9 / 2**stage * down_s * 1.5 / 8 / 1514 + 5
+        check(lossless <= bound, f"{engine}: S dropped {lossless} lossless frames, more than "
+              f"stage {stage}'s rate lets in over {down_s:.2f} s ({bound:.0f})")
+    else:
+        check(lossless == 0, f"{engine}: S dropped {lossless} lossless frames")
+    check(0 <= on_link <= ON_THE_LINK,
+          f"{engine}: {on_link} frames lost, more than the {ON_THE_LINK} on the link")
+    check(after > 1000, f"{engine}: only {after} frames after the link came back")
+    check(all(h["mempool_in_use_after_shutdown"] == 0 for h in (h1, a, b))
+          and sw["mempool_in_use"] == 0, f"{engine}: mbufs not back in a pool")
+
+
+for engine in ("pfc", "cbfc", "gfc-buffer", "gfc-time"):
+    run(engine)
+if failures:
+    print(f"{len(failures)} failures")
+    sys.exit(1)
+print("every engine survived the link going down and coming back; PFC, CBFC and time-based GFC "
+      "lost only the link's frames")

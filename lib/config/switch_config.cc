@@ -20,6 +20,7 @@
 #include "config/queue_list.h"
 #include "config/table_reader.h"
 #include "config/text_file.h"
+#include "config/toml_text.h"
 #include "wire/ether_type.h"
 
 namespace fcswitch::config {
@@ -647,15 +648,7 @@ std::string task_name(const TaskRef& task, const SwitchConfig& config) {
 }
 
 SwitchConfig parse_switch_config(std::string_view text, const std::string& file) {
-  toml::table root;
-  try {
-    root = toml::parse(text, file);
-  } catch (const toml::parse_error& error) {
-    const auto& where = error.source().begin;
-    throw ConfigError({fmt::format("{}:{}:{}: not valid TOML: {}", file, where.line, where.column,
-                                   error.description())});
-  }
-  return read_switch_config(root, file);
+  return read_switch_config(parse_toml_text(text, file), file);
 }
 
 SwitchConfig read_switch_config(const toml::table& root, const std::string& file,

@@ -9,6 +9,7 @@
 #include "config/config_problems.h"
 #include "config/table_reader.h"
 #include "config/text_file.h"
+#include "config/toml_text.h"
 #include "lab/flow_shape_reader.h"
 
 namespace fcswitch::host {
@@ -96,14 +97,7 @@ std::string ipv4_text(uint32_t address) {
 }
 
 HostProgramConfig parse_host_program_config(std::string_view text, const std::string& file) {
-  toml::table root;
-  try {
-    root = toml::parse(text, file);
-  } catch (const toml::parse_error& error) {
-    const auto& where = error.source().begin;
-    throw config::ConfigError({fmt::format("{}:{}:{}: not valid TOML: {}", file, where.line,
-                                           where.column, error.description())});
-  }
+  const toml::table root = config::parse_toml_text(text, file);
   HostProgramConfig out;
   out.file = file;
   ConfigProblems problems(file);

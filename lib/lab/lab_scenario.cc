@@ -16,6 +16,7 @@
 #include "config/plain_name.h"
 #include "config/table_reader.h"
 #include "config/text_file.h"
+#include "config/toml_text.h"
 #include "lab/flow_shape_reader.h"
 #include "lab/workload_flows.h"
 #include "lab/workload_spec.h"
@@ -1112,14 +1113,7 @@ std::string LabScenario::port_name(PortRef port) const {
 
 LabScenario parse_lab_scenario(std::string_view text, const std::string& file,
                                const std::vector<std::string>& overrides) {
-  toml::table root;
-  try {
-    root = toml::parse(text, file);
-  } catch (const toml::parse_error& error) {
-    const auto& where = error.source().begin;
-    throw config::ConfigError({fmt::format("{}:{}:{}: not valid TOML: {}", file, where.line,
-                                           where.column, error.description())});
-  }
+  toml::table root = config::parse_toml_text(text, file);
   std::vector<std::string> problems;
   for (const std::string& assignment : overrides) apply_override(root, assignment, problems);
   if (!problems.empty()) throw config::ConfigError(std::move(problems));

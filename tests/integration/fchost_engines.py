@@ -28,9 +28,8 @@ sys.path.insert(0, os.path.join(source, "tools", "testbed"))
 import testbed_configs as tc  # noqa: E402
 
 work = pathlib.Path(work)
-BOTTLENECK_BPS = 200e6
+BOTTLENECK_BPS = tc.BOTTLENECK_BPS
 FLOW_S = 1.5
-H1_MAC, H2_MAC = "02:00:00:00:01:01", "02:00:00:00:02:01"
 failures = []
 
 
@@ -49,31 +48,15 @@ def run(engine):
     d = work / engine
     shutil.rmtree(d, ignore_errors=True)
     d.mkdir(parents=True)
-    s1, s2 = d / "h1.sock", d / "h2.sock"
-    (d / "s.toml").write_text(tc.switch_toml(
-        "S", [("h1", tc.memif(0, s1, "server"), {}),
-              ("h2", tc.memif(1, s2, "server"), {"rate_limit": '"200Mbps"'})],
-        {H1_MAC: "h1", H2_MAC: "h2"}, engine, f"fche_s_{engine}", cpus="1,0"))
-    (d / "h1.toml").write_text(tc.host_toml(
-        "H1", "10.0.1.1", H1_MAC, tc.memif(0, s1, "client"), engine,
-        [{"id": 1, "to": '"H2"', "to_mac": f'"{H2_MAC}"', "to_ip": '"10.0.2.1"',
-          "priority": 3, "rate": '"line"', "start": '"200ms"', "duration": f'"{FLOW_S}s"'}],
-        f"fche_h1_{engine}"))
-    (d / "h2.toml").write_text(tc.host_toml(
-        "H2", "10.0.2.1", H2_MAC, tc.memif(0, s2, "client"), engine, [], f"fche_h2_{engine}"))
+    tc.bottleneck(d, engine, f"fche_{engine}",
+                  {"start": '"200ms"', "duration": f'"{FLOW_S}s"'})
     procs = []
     try:
         s = subprocess.Popen([fcswitch, d / "s.toml", "--report-json", d / "s.json"],
                              stdout=open(d / "s.log", "w"),
                              stderr=subprocess.STDOUT)
         procs.append(s)
-        # The hosts connect once S forwards: a memif client that finds no server exits, and
-        # one that connects before the server's port has started may never get its link.
-        deadline = time.time() + 30
-        while "forwarding on" not in (d / "s.log").read_text():
-            if time.time() > deadline or s.poll() is not None:
-                raise RuntimeError(f"S did not start forwarding (log: {d}/s.log)")
-            time.sleep(0.05)
+        tc.wait_forwarding(d / "s.log", s)
         # Both hosts count from one time zero, far enough ahead for their start-up.
         zero = f"{time.time() + 3.5:.3f}"
         hosts = [subprocess.Popen([fchost, d / f"{h}.toml", "--start-at", zero, "--duration",

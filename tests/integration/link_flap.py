@@ -29,7 +29,6 @@ sys.path.insert(0, os.path.join(source, "tools", "testbed"))
 import testbed_configs as tc  # noqa: E402
 
 work = pathlib.Path(work)
-H1_MAC, H2_MAC = "02:00:00:00:01:01", "02:00:00:00:02:01"
 ON_THE_LINK = 64 + 32  # memif ring slots (rsize=6) and one TX burst
 failures = []
 
@@ -40,33 +39,12 @@ def check(ok, what):
         print("FAIL:", what)
 
 
-def wait_forwarding(log, proc, seconds=30):
-    """Until fcswitch says it forwards: its memif servers are up (a client that connects
-    earlier may never get its link)."""
-    deadline = time.time() + seconds
-    while "forwarding on" not in log.read_text():
-        if time.time() > deadline or proc.poll() is not None:
-            raise RuntimeError(f"not forwarding: {log}")
-        time.sleep(0.05)
-
-
 def run(engine):
     d = work / engine
     shutil.rmtree(d, ignore_errors=True)
     d.mkdir(parents=True)
-    s1, s2 = d / "h1.sock", d / "h2.sock"
-    (d / "s.toml").write_text(tc.switch_toml(
-        "S", [("h1", tc.memif(0, s1, "server"), {}),
-              ("h2", tc.memif(1, s2, "server"), {"rate_limit": '"200Mbps"'})],
-        {H1_MAC: "h1", H2_MAC: "h2"}, engine, f"fcflap_s_{engine}", cpus="1,0"))
-    (d / "h1.toml").write_text(tc.host_toml(
-        "H1", "10.0.1.1", H1_MAC, tc.memif(0, s1, "client"), engine,
-        [{"id": 1, "to_mac": f'"{H2_MAC}"', "to_ip": '"10.0.2.1"', "priority": 3,
-          "rate": '"line"', "start": '"100ms"', "duration": '"3s"'}], f"fcflap_h1_{engine}"))
-    for h in ("h2a", "h2b"):
-        (d / f"{h}.toml").write_text(tc.host_toml(
-            "H2", "10.0.2.1", H2_MAC, tc.memif(0, s2, "client"), engine, [],
-            f"fcflap_{h}_{engine}"))
+    tc.bottleneck(d, engine, f"fcflap_{engine}", {"start": '"100ms"', "duration": '"3s"'},
+                  receivers=("h2a", "h2b"))
     procs = []
 
     def start(args, log):
@@ -76,7 +54,7 @@ def run(engine):
 
     try:
         s = start([fcswitch, d / "s.toml", "--report-json", d / "s.json"], "s.log")
-        wait_forwarding(d / "s.log", s)
+        tc.wait_forwarding(d / "s.log", s)
         zero = time.time() + 3.5
         h2a = start([fchost, d / "h2a.toml", "--start-at", f"{zero:.3f}", "--summary",
                      d / "h2a.json"], "h2a.log")

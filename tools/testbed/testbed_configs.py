@@ -86,6 +86,45 @@ def host_toml(name, ip, mac, device, engine, flows, prefix, metrics_port=None, c
     return "\n".join(out)
 
 
+# H1 → S → H2, the fchost tests' bottleneck (fchost_engines.py, link_flap.py): S's port to H2
+# sends at 200 Mb/s, H1's flow leaves at its 1 Gb/s, so S holds H1 back with the engine.
+BOTTLENECK_MACS = {"H1": "02:00:00:00:01:01", "H2": "02:00:00:00:02:01"}
+BOTTLENECK_BPS = 200e6
+
+
+def bottleneck(run_dir, engine, prefix, flow_keys, receivers=("h2",)):
+    """Writes s.toml, h1.toml (one flow to H2 at line rate, plus `flow_keys`: start, duration…)
+    and one H2 config per name in `receivers` (each a process of its own, one at a time)."""
+    h1, h2 = BOTTLENECK_MACS["H1"], BOTTLENECK_MACS["H2"]
+    s1, s2 = f"{run_dir}/h1.sock", f"{run_dir}/h2.sock"
+    with open(f"{run_dir}/s.toml", "w") as f:
+        f.write(switch_toml(
+            "S", [("h1", memif(0, s1, "server"), {}),
+                  ("h2", memif(1, s2, "server"), {"rate_limit": f"{int(BOTTLENECK_BPS)}"})],
+            {h1: "h1", h2: "h2"}, engine, f"{prefix}_s", cpus="1,0"))
+    flow = {"id": 1, "to": '"H2"', "to_mac": f'"{h2}"', "to_ip": '"10.0.2.1"', "priority": 3,
+            "rate": '"line"', **flow_keys}
+    with open(f"{run_dir}/h1.toml", "w") as f:
+        f.write(host_toml("H1", "10.0.1.1", h1, memif(0, s1, "client"), engine, [flow],
+                          f"{prefix}_h1"))
+    for name in receivers:
+        with open(f"{run_dir}/{name}.toml", "w") as f:
+            f.write(host_toml("H2", "10.0.2.1", h2, memif(0, s2, "client"), engine, [],
+                              f"{prefix}_{name}"))
+
+
+def wait_forwarding(log, proc, seconds=30):
+    """Until the fcswitch writing `log` says it forwards: its memif servers are up. A client
+    that finds no server exits, and one that connects while the server's port is still being
+    set up may never get its link, so the socket file appearing is not enough."""
+    import time
+    deadline = time.time() + seconds
+    while "forwarding on" not in open(log).read():
+        if time.time() > deadline or proc.poll() is not None:
+            raise RuntimeError(f"not forwarding: {log}")
+        time.sleep(0.05)
+
+
 # The GFC testbed's ring (§6.1, config/lab/gfc-ring.toml): S1, S2, S3 joined clockwise
 # (cw → the next switch's ccw), one host on each (port h); each host sends to the host two
 # switches away clockwise, so every ring link carries two flows and the three ring links form

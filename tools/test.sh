@@ -1,17 +1,18 @@
 #!/usr/bin/env bash
 # Installs what is missing, builds, and runs every test: unit, config examples, DPDK and
-# vdev integration (build/), the unit tests again under ASan+UBSan (build-asan/), and the
-# frame-parser and config-reader fuzzers (build-fuzz/).
+# vdev integration (build/), the unit tests again under ASan+UBSan (build-asan/), the
+# frame-parser and config-reader fuzzers (build-fuzz/) and a short soak under ASan+UBSan.
 # Ends with one line: "tests: N passed, M failed".
 set -uo pipefail
 cd "$(dirname "$0")/.."
 tools/install-deps.sh || exit 1
 tools/build.sh || exit 1
-# Under ASan+UBSan only what the unit suite runs: its test binaries and the three programs
-# whose config readers it drives (the DPDK and integration tests run on build/ only).
+# Under ASan+UBSan only what the unit suite runs (its test binaries and the three programs
+# whose config readers it drives) and fchost for the soak (the DPDK and integration tests run
+# on build/ only).
 [ -f build-asan/build.ninja ] || meson setup build-asan -Db_sanitize=address,undefined \
   -Db_lundef=false -Dbuildtype=debug > /dev/null || exit 1
-meson compile -C build-asan unit_tests workload_unit_tests fcswitch fclab tagger-gen \
+meson compile -C build-asan unit_tests workload_unit_tests fcswitch fchost fclab tagger-gen \
   > /dev/null || exit 1
 
 passed=0
@@ -33,11 +34,20 @@ run_suite() {  # build dir, then meson test arguments
 run_suite build
 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 run_suite build-asan --no-rebuild --suite unit
 
-# The frame parser under libFuzzer (ASan+UBSan), counted as one test.
+# The frame parsers and the config readers of fcswitch and fclab under libFuzzer (ASan+UBSan),
+# counted as one test.
 if tests/fuzz/run.sh; then
   passed=$((passed + 1))
 else
   echo "FAIL: fuzz"
+  failed=$((failed + 1))
+fi
+
+# A short soak: fcswitch and three fchost under ASan+UBSan, every engine, SIGTERM under load.
+if tools/soak.py --seconds 20 --out build-asan/soak; then
+  passed=$((passed + 1))
+else
+  echo "FAIL: soak"
   failed=$((failed + 1))
 fi
 

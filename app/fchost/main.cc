@@ -25,6 +25,7 @@
 #include "config/config_error.h"
 #include "dpdk/eal_session.h"
 #include "dpdk/lcore_runner.h"
+#include "dpdk/link_watch.h"
 #include "dpdk/tsc_calibration.h"
 #include "host/host_metrics.h"
 #include "host/host_program_config.h"
@@ -108,7 +109,10 @@ int run(const Options& options) {
                               std::chrono::duration<double>(options.duration_s));
   const auto tail_start = zero + std::chrono::duration_cast<Clock::duration>(
                                      std::chrono::duration<double>(options.duration_s * 0.8));
+  fcswitch::dpdk::LinkWatch link({{host.eth_port_id(), host.config().node.ports[0].name}},
+                                 [&](size_t) { host.link_restored(); });
   while (!sig) {
+    link.poll();  // every 10 ms: a host has one port
     if (timed && Clock::now() >= end) {
       spdlog::info("duration reached: stopping");
       break;

@@ -26,6 +26,7 @@
 #include "dpdk/eal_session.h"
 #include "lab/lab_network.h"
 #include "lab/lab_report.h"
+#include "lab/lab_sampler.h"
 #include "lab/lab_scenario.h"
 #include "lab/routing_cbd.h"
 #include "lab/switch_results.h"
@@ -105,8 +106,10 @@ int run(const Options& options) {
   std::vector<fcswitch::lab::LabScenario> scenarios;
   for (const Run& r : runs)
     scenarios.push_back(fcswitch::lab::load_lab_scenario(options.scenario, r.sets));
-  for (const auto& s : scenarios)
+  for (const auto& s : scenarios) {
     for (const std::string& w : s.warnings) spdlog::warn("{}", w);
+    fcswitch::lab::check_csv_size(s);  // every run's, before the first starts
+  }
   if (options.check_only) {
     std::cout << options.scenario << ": ok (" << scenarios.size() << " run"
               << (scenarios.size() == 1 ? "" : "s") << ")\n";

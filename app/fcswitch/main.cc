@@ -23,6 +23,7 @@
 #include "config/switch_config.h"
 #include "dpdk/eal_session.h"
 #include "dpdk/lcore_runner.h"
+#include "dpdk/link_watch.h"
 #include "dpdk/tsc_calibration.h"
 #include "gfc_params_command.h"
 #include "metrics/metrics_exposer.h"
@@ -63,6 +64,9 @@ void run_until_stopped(fcswitch::SwitchNode& node, const Options& options,
   std::string last_drops;
   fcswitch::SwitchProgress quiet_since = node.progress();
   auto quiet_at = Clock::now();
+  fcswitch::dpdk::LinkWatch links(node.link_watch_ports(),
+                                  [&](size_t port) { node.link_restored(static_cast<int>(port)); });
+  auto links_read = start - 1s;
   for (;;) {
     if (trace) trace->write_pending();
     if (int sig = fcswitch::app::wait_stop_signal(10ms)) {
@@ -70,6 +74,10 @@ void run_until_stopped(fcswitch::SwitchNode& node, const Options& options,
       return;
     }
     const auto now = Clock::now();
+    if (now - links_read >= 100ms) {
+      links.poll();
+      links_read = now;
+    }
     stall.observe(static_cast<uint64_t>(
         std::chrono::duration_cast<std::chrono::nanoseconds>(now - start).count()));
     // A stall (packets held, nothing moving) is said once when it reaches a second, and when
@@ -136,9 +144,19 @@ bool drain(fcswitch::SwitchNode& node, double timeout_s) {
   return false;
 }
 
+// Every fcswitch port is an ethdev: the build's limit is said before EAL starts (with more,
+// the EAL refuses the next vdev and the port seems to have a bad device string).
+// The switch's port masks have 64 bits whatever DPDK allows (config::PortLimit's default).
+constexpr fcswitch::config::PortLimit kEthdevLimit =
+    RTE_MAX_ETHPORTS < 64 ? fcswitch::config::PortLimit{RTE_MAX_ETHPORTS,
+                                                        "RTE_MAX_ETHPORTS: the ethdevs this DPDK "
+                                                        "build can have; fclab's ports are not "
+                                                        "ethdevs"}
+                          : fcswitch::config::PortLimit{};
+
 int run(const Options& options) {
   const fcswitch::config::SwitchConfig config =
-      fcswitch::config::load_switch_config(options.config_path);
+      fcswitch::config::load_switch_config(options.config_path, kEthdevLimit);
   for (const std::string& warning : config.warnings) spdlog::warn("{}", warning);
   spdlog::info(
       "config {}: switch {}, {} ports, layout {} ({} worker lcores), lossless priorities 0x{:02x}",
@@ -212,7 +230,7 @@ int run(const Options& options) {
 
 int selftest(const Options& options) {
   const fcswitch::config::SwitchConfig config =
-      fcswitch::config::load_switch_config(options.config_path);
+      fcswitch::config::load_switch_config(options.config_path, kEthdevLimit);
   const int from = config.port_index(options.from_port);
   const int to = config.port_index(options.to_port);
   if (from < 0 || to < 0 || from == to) {

@@ -7,30 +7,39 @@
 namespace fcswitch::config {
 
 void ConfigProblems::add_to(std::vector<Problem>& list, const std::string& file,
-                            const toml::source_region& where, std::string message) {
-  // A value inserted from elsewhere (the lab's --set) carries its own source name.
-  const std::string& source = where.path && !where.path->empty() ? *where.path : file;
-  std::string line =
-      fmt::format("{}:{}:{}: {}", source, where.begin.line, where.begin.column, message);
+                            const toml::source_region& where, std::string_view key,
+                            std::string message) {
+  std::string line = fmt::format("{}: {}", place(file, where), message);
   // Defaults shared by several ports are checked once per port: say each problem once.
   for (const Problem& p : list)
     if (p.message == line) return;
-  list.push_back(Problem{where.begin, std::move(line)});
+  list.push_back(Problem{where.begin, std::string(key), std::move(line)});
+}
+
+std::string ConfigProblems::place(const std::string& file, const toml::source_region& where) {
+  // A value inserted from elsewhere (the lab's --set) carries its own source name.
+  const std::string& source = where.path && !where.path->empty() ? *where.path : file;
+  return fmt::format("{}:{}:{}", source, where.begin.line, where.begin.column);
+}
+
+bool ConfigProblems::has_problem(const toml::source_region& where, std::string_view key) const {
+  return std::any_of(problems_.begin(), problems_.end(),
+                     [&](const Problem& p) { return p.key == key && p.where == where.begin; });
 }
 
 void ConfigProblems::expected(const toml::source_region& where, std::string_view key,
                               std::string_view what, std::string_view found) {
-  add_to(problems_, file_, where, fmt::format("{}: expected {}, found {}", key, what, found));
+  add_to(problems_, file_, where, key, fmt::format("{}: expected {}, found {}", key, what, found));
 }
 
 void ConfigProblems::note(const toml::source_region& where, std::string_view key,
                           std::string_view message) {
-  add_to(problems_, file_, where, fmt::format("{}: {}", key, message));
+  add_to(problems_, file_, where, key, fmt::format("{}: {}", key, message));
 }
 
 void ConfigProblems::warn(const toml::source_region& where, std::string_view key,
                           std::string_view what, std::string_view found) {
-  add_to(warnings_, file_, where,
+  add_to(warnings_, file_, where, key,
          fmt::format("{}: expected {}, found {} (accepted: the file allows it)", key, what, found));
 }
 

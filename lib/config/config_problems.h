@@ -23,7 +23,14 @@ class ConfigProblems {
   void warn(const toml::source_region& where, std::string_view key, std::string_view what,
             std::string_view found);
 
+  // Whether a problem was already noted for `key` at `where` (a rule checked again, in a
+  // wider context, need not be said twice).
+  bool has_problem(const toml::source_region& where, std::string_view key) const;
+
   const std::string& file() const { return file_; }
+  // "file:line:column" of `where` (or the source a --set value names) for messages of others.
+  std::string place(const toml::source_region& where) const { return place(file_, where); }
+  static std::string place(const std::string& file, const toml::source_region& where);
   bool empty() const { return problems_.empty(); }
   // The messages in the order of their places in the file.
   std::vector<std::string> take();
@@ -32,10 +39,11 @@ class ConfigProblems {
  private:
   struct Problem {
     toml::source_position where;
+    std::string key;
     std::string message;
   };
   static void add_to(std::vector<Problem>& list, const std::string& file,
-                     const toml::source_region& where, std::string message);
+                     const toml::source_region& where, std::string_view key, std::string message);
   static std::vector<std::string> sorted(std::vector<Problem>& list);
 
   std::string file_;

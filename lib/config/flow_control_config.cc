@@ -62,7 +62,13 @@ class LayeredParamReader final : public fc::ParamReader {
   }
   void refuse(std::string_view key, std::string_view expected, std::string_view found) override {
     const std::string what = with_context(expected);
-    if (TableReader* r = holder(key)) return r->refuse(key, what, found);
+    if (TableReader* r = holder(key)) {
+      // A rule that needs no link was checked on the table alone (read_layer): say it once,
+      // not again for each port the table reaches.
+      if (!context_.empty() && problems_.has_problem(r->raw().get(key)->source(), r->key_path(key)))
+        return;
+      return r->refuse(key, what, found);
+    }
     // Broken by a default: pin it where the engine was chosen.
     problems_.expected(fallback_source_, fmt::format("{}.{}", fallback_path_, key), what, found);
   }

@@ -332,14 +332,17 @@ std::vector<std::string> device_keys(std::string_view device) {
 }
 
 // Returns each port's flow_control and ecn tables.
-PortSubTables read_ports(TableReader& root, SwitchConfig& config) {
+PortSubTables read_ports(TableReader& root, SwitchConfig& config, PortLimit limit) {
   PortSubTables sub_tables;
   const toml::array* ports = root.array("ports", true);
   if (!ports) return sub_tables;
   ConfigProblems& problems = root.problems();
   if (ports->empty()) problems.expected(ports->source(), "ports", "at least one port", "none");
-  if (ports->size() > 64)
-    problems.expected(ports->source(), "ports", "at most 64 ports", describe(*ports));
+  limit.ports = std::min<size_t>(limit.ports, 64);
+  if (ports->size() > limit.ports)
+    problems.expected(ports->get(limit.ports)->source(), fmt::format("ports[{}]", limit.ports),
+                      fmt::format("at most {} ports ({})", limit.ports, limit.why),
+                      fmt::format("{} ports", ports->size()));
   std::map<std::string, size_t> names;
   std::map<std::string, size_t> devices;
   for (size_t i = 0; i < ports->size() && i < 64; ++i) {
@@ -647,19 +650,20 @@ std::string task_name(const TaskRef& task, const SwitchConfig& config) {
   return "?";
 }
 
-SwitchConfig parse_switch_config(std::string_view text, const std::string& file) {
-  return read_switch_config(parse_toml_text(text, file), file);
+SwitchConfig parse_switch_config(std::string_view text, const std::string& file, PortLimit limit) {
+  return read_switch_config(parse_toml_text(text, file), file, {}, limit);
 }
 
 SwitchConfig read_switch_config(const toml::table& root, const std::string& file,
-                                std::span<const std::string_view> read_elsewhere) {
+                                std::span<const std::string_view> read_elsewhere, PortLimit limit) {
   ConfigProblems problems(file);
   SwitchConfig config;
   config.file = file;
   TableReader reader(root, "", problems);
   read_switch_section(reader, config);
   read_eal(reader, config);
-  const PortSubTables port_tables = read_ports(reader, config);  // before sections naming ports
+  const PortSubTables port_tables =
+      read_ports(reader, config, limit);  // before sections naming ports
   read_classify(reader, config);
   read_tagger(reader, config);  // needs ports and lossless priorities
   read_buffer(reader, config);
@@ -678,8 +682,8 @@ SwitchConfig read_switch_config(const toml::table& root, const std::string& file
   return config;
 }
 
-SwitchConfig load_switch_config(const std::string& path) {
-  return parse_switch_config(read_text_file(path), path);
+SwitchConfig load_switch_config(const std::string& path, PortLimit limit) {
+  return parse_switch_config(read_text_file(path), path, limit);
 }
 
 }  // namespace fcswitch::config

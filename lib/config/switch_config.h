@@ -14,15 +14,24 @@
 
 namespace fcswitch::config {
 
+// The most ports a switch may have, and why (in the message refusing more).
+struct PortLimit {
+  size_t ports = 64;
+  std::string_view why = "port masks have 64 bits";
+};
+
 // The same from a parsed table (the lab builds one per switch from its scenario); values
 // keep the places they were parsed from, which `file` names unless they came from elsewhere.
 // `read_elsewhere`: top-level keys the caller reads itself (fchost's [host] and [[flows]]).
 SwitchConfig read_switch_config(const toml::table& root, const std::string& file,
-                                std::span<const std::string_view> read_elsewhere = {});
-// Reads and validates `path`. Throws ConfigError with every problem found.
-SwitchConfig load_switch_config(const std::string& path);
+                                std::span<const std::string_view> read_elsewhere = {},
+                                PortLimit limit = {});
+// Reads and validates `path`. Throws ConfigError with every problem found. fcswitch gives
+// the ethdevs its DPDK build can have as `limit`.
+SwitchConfig load_switch_config(const std::string& path, PortLimit limit = {});
 // The same from text; `file` names it in messages.
-SwitchConfig parse_switch_config(std::string_view text, const std::string& file);
+SwitchConfig parse_switch_config(std::string_view text, const std::string& file,
+                                 PortLimit limit = {});
 
 class TableReader;
 

@@ -132,8 +132,10 @@ const toml::array* TableReader::array(std::string_view key, bool required) {
 }
 
 void TableReader::refuse(std::string_view key, std::string_view expected) {
-  const toml::node& node = *table_.get(key);
-  problems_.expected(node.source(), key_path(key), expected, describe(node));
+  // An absent key (nothing given where one of several was needed) is pinned to its table.
+  const toml::node* node = table_.get(key);
+  problems_.expected(node ? node->source() : table_.source(), key_path(key), expected,
+                     node ? describe(*node) : "nothing");
 }
 
 void TableReader::refuse(std::string_view key, std::string_view expected, std::string_view found) {

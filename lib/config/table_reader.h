@@ -46,7 +46,7 @@ class TableReader {
   const toml::array* array(std::string_view key, bool required = false);
 
   // Records that the value of `key`, read above and of the right type, is not what was
-  // `expected` (a bad MAC, an unknown port name, ...).
+  // `expected` (a bad MAC, an unknown port name, ...); "found nothing" when it is absent.
   void refuse(std::string_view key, std::string_view expected);
   // The same for a rule between values: `found` says what broke it. Pinned to the key, or to
   // the table when the key is absent (a default broke the rule).

@@ -46,6 +46,10 @@ class FeedbackGenerator {
   // A non-zero level stops the upstream (PFC's XOFF): τ is then measured at this input
   // (fc/response_time_meter.h).
   virtual bool level_pauses() const { return false; }
+  // The port's link came back: what was sent while it was down is lost, and the upstream may
+  // be a new process. An engine that speaks only on change says its state again at the next
+  // poll; one that repeats itself (PFC's refresh, credits every period) need do nothing.
+  virtual void link_restored() {}
 };
 
 class EgressGate {

@@ -17,8 +17,10 @@ GfcBufferFeedbackGenerator::GfcBufferFeedbackGenerator(const GfcStageTable& tabl
 
 void GfcBufferFeedbackGenerator::poll(uint64_t, const IngressView& in, FeedbackOut& out) {
   const int stage = table_.stage_of(in.occupancy_bytes);
-  if (stage == stage_) return;
-  // GFC §4.2: a message only when the queue steps into another stage, up or down.
+  // GFC §4.2: a message only when the queue steps into another stage, up or down (or, after
+  // the link came back, once to say where it is).
+  if (stage == stage_ && !resend_) return;
+  resend_ = false;
   stage_ = stage;
   stage_gauge_.set(static_cast<uint64_t>(stage));
   if (static_cast<uint64_t>(stage) > max_stage_.read())

@@ -27,16 +27,20 @@ class GfcBufferFeedbackGenerator final : public FeedbackGenerator {
   GfcBufferFeedbackGenerator(const GfcStageTable& table, const EngineContext& context);
 
   void poll(uint64_t now_ticks, const IngressView& in, FeedbackOut& out) override;
-  uint64_t next_action_ticks() const override { return kNeverTicks; }
+  uint64_t next_action_ticks() const override { return resend_ ? 0 : kNeverTicks; }
   void counters(const CounterSink& sink) const override;
   uint64_t level() const override { return stage_gauge_.read(); }
+  // A stage sent into a cut link is lost, and nothing else would change a stage the queue
+  // holds: the upstream could stay at C/2^k with this input empty for ever.
+  void link_restored() override { resend_ = true; }
 
   int stage() const { return stage_; }
 
  private:
   GfcStageTable table_;
   int priority_;
-  int stage_ = 0;  // last one sent; the sender starts at stage 0 (line rate)
+  int stage_ = 0;        // last one sent; the sender starts at stage 0 (line rate)
+  bool resend_ = false;  // send the stage at the next poll even if it holds
   OwnedGauge stage_gauge_;
   OwnedGauge max_stage_;
   OwnedCounter stage_messages_;

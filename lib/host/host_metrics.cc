@@ -30,6 +30,7 @@ std::vector<prometheus::MetricFamily> HostCollector::Collect() const {
           static_cast<double>(h.rx().control_frames() + h.sink().credit_frames()));
   out.add("fcswitch_nic_rx_missed_total", C, "Frames the NIC dropped before software saw them",
           at_port, static_cast<double>(host_.nic_rx_dropped()));
+  collect_control_decode_errors(out, at_port, h.rx());
   out.add("fcswitch_pfc_frames_sent_total", C, "PFC-layout frames sent (pause, resume, stage)",
           at_port, static_cast<double>(h.tx().pfc_frames_sent()));
   out.add("fcswitch_credit_frames_sent_total", C, "CBFC credit frames sent", at_port,

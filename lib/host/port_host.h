@@ -40,6 +40,9 @@ class PortHost {
   // Per flow id below config().flow_ids: what the sink received.
   const std::vector<lab::FlowReceived>& received() const { return received_; }
   uint64_t nic_rx_dropped() const { return port_->nic_rx_dropped(); }
+  uint16_t eth_port_id() const { return port_->id(); }
+  // Any thread: its link came back (dpdk::LinkWatch); its engines say their state again.
+  void link_restored() { host_->link_restored(); }
 
   // Control thread, with the lcore stopped: frees what the host still holds (counted as
   // shutdown_flush), then stops the port. Returns how many were freed.

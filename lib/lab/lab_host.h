@@ -42,6 +42,8 @@ class LabHost {
   HostSink& sink() { return *sink_; }
   const RxTask& rx() const { return *rx_; }
   const TxTask& tx() const { return *tx_; }
+  // Its link came back: its engines say their state again (fc::FeedbackGenerator).
+  void link_restored() { tx_->link_restored(); }
   const config::SwitchConfig& config() const { return config_; }
   // Its buffer: the NIC port's ingress occupancy (port 0) is what its feedback generators watch.
   const SwitchState& state() const { return *state_; }

@@ -10,7 +10,8 @@ LabLink::LabLink(rte_ring* from, rte_ring* to, const LabLinkParams& params, cons
     : from_(from),
       to_(to),
       delay_ticks_(ticks.from_ns(params.delay_ns)),
-      wire_(shaping::kNoLineRate, params.rate_bps, ticks, params.framing, params.catch_up_ticks) {
+      wire_(shaping::kNoLineRate, params.rate_bps, ticks, params.framing, params.catch_up_ticks),
+      data_pool_(params.data_pool) {
   // At most one minimum frame per minimum wire time can be under way during the delay, plus
   // what a late poll may start at once.
   const uint64_t min_frame_ticks =
@@ -23,16 +24,25 @@ LabLink::~LabLink() {
 }
 
 void LabLink::set_up(bool up) {
-  if (!up && up_) lost_down_.add(discard_in_flight());
+  if (!up && up_) {
+    for (unsigned i = 0; i < count_; ++i)
+      count_data_loss(wire_frames_[(head_ + i) % wire_frames_.size()].frame);
+    lost_down_.add(discard_in_flight());
+  }
   up_ = up;
 }
 
 bool LabLink::poll(uint64_t now) {
   delivered_ = took_ = false;
-  if (!up_) {  // what the port sends falls off the cut end
+  if (!up_) {
+    // What the port sends falls off the cut end, at the port's rate: a sender with no rate of
+    // its own (a line-rate flow) would otherwise refill its ring at once, for ever, in one tick.
     void* frame;
-    while (rte_ring_sc_dequeue(from_, &frame) == 0) {
-      rte_pktmbuf_free(static_cast<rte_mbuf*>(frame));
+    while (wire_.may_send(now) && rte_ring_sc_dequeue(from_, &frame) == 0) {
+      auto* m = static_cast<rte_mbuf*>(frame);
+      wire_.on_send(now, rte_pktmbuf_pkt_len(m));
+      count_data_loss(m);
+      rte_pktmbuf_free(m);
       lost_down_.increment();
       took_ = true;
     }
@@ -44,6 +54,7 @@ bool LabLink::poll(uint64_t now) {
     --count_;
     const uint32_t length = rte_pktmbuf_pkt_len(m);
     if (rte_ring_sp_enqueue(to_, m) != 0) {
+      count_data_loss(m);
       rte_pktmbuf_free(m);
       rx_missed_.increment();
     } else {
@@ -67,7 +78,7 @@ bool LabLink::poll(uint64_t now) {
 }
 
 uint64_t LabLink::next_event_ticks() const {
-  if (!up_) return kNeverTicks;  // drained whenever its node sends
+  if (!up_) return rte_ring_empty(from_) ? kNeverTicks : wire_.next_open_ticks();
   uint64_t next = count_ ? wire_frames_[head_].arrival_ticks : kNeverTicks;
   if (!rte_ring_empty(from_) && count_ < wire_frames_.size())
     next = std::min(next, wire_.next_open_ticks());

@@ -25,6 +25,9 @@ struct LabLinkParams {
   uint64_t delay_ns = 0;  // propagation
   shaping::WireFraming framing{};
   uint64_t catch_up_ticks = 0;  // wall clock: how late a poll may be (rate_limiter.h)
+  // The flows' frames come from this pool: their losses are counted apart from the control
+  // frames' (PFC, credits), for the lab's frame conservation.
+  const rte_mempool* data_pool = nullptr;
 };
 
 class LabLink {
@@ -52,6 +55,8 @@ class LabLink {
   void set_up(bool up);
   bool up() const { return up_; }
   uint64_t frames_lost_down() const { return lost_down_.read(); }
+  // The flows' frames among rx_missed and frames_lost_down.
+  uint64_t data_frames_lost() const { return data_lost_.read(); }
   unsigned in_flight() const { return count_; }
   // Shutdown, clock stopped: frees the frames on the wire; returns how many.
   unsigned discard_in_flight();
@@ -75,7 +80,12 @@ class LabLink {
   OwnedCounter bytes_delivered_;
   OwnedCounter rx_missed_;
   OwnedCounter lost_down_;
+  OwnedCounter data_lost_;
+  const rte_mempool* data_pool_;
   bool up_ = true;
+  void count_data_loss(const rte_mbuf* m) {
+    if (m->pool == data_pool_) data_lost_.increment();
+  }
 };
 
 }  // namespace fcswitch::lab

@@ -11,6 +11,7 @@
 #include <chrono>
 #include <stdexcept>
 
+#include "config/config_error.h"
 #include "core/units.h"
 #include "lab/deadlock_detector.h"
 #include "lab/flow_frame.h"
@@ -146,7 +147,8 @@ void LabNetwork::build() {
     const auto& port = scenario_.nodes[spec.a.node].config.ports[spec.a.port];
     const LabLinkParams params{
         spec.rate_bps, spec.delay_ns,
-        shaping::WireFraming{port.wire_overhead_bytes, kEthernetMinFrameBytes}, catch_up};
+        shaping::WireFraming{port.wire_overhead_bytes, kEthernetMinFrameBytes}, catch_up,
+        data_pool_};
     links_.push_back(std::make_unique<LabLink>(rings_[spec.a.node][spec.a.port].out.get(),
                                                rings_[spec.b.node][spec.b.port].in.get(), params,
                                                ticks_));
@@ -271,6 +273,7 @@ LabResult LabNetwork::run(const std::string& out_dir, ProgressLine* progress,
   for (const auto& s : switches_) switches.push_back(s.get());
   const uint64_t end = ticks_.from_ns(scenario_.duration_ns);
   const uint64_t tail_start = end - end / 5;
+  if (!out_dir.empty()) check_csv_size(scenario_);
   LabSampler sampler(scenario_, switches, sent_, received_, ticks_, tail_start, out_dir);
   DeadlockDetector detector(scenario_, switches, ticks_);
   const uint64_t sample_every = ticks_.from_ns(scenario_.sample_interval_ns);
@@ -426,8 +429,10 @@ bool LabNetwork::apply_events(uint64_t now) {
     links_[2 * event.link]->set_up(up);
     links_[2 * event.link + 1]->set_up(up);
     const LabLinkSpec& spec = scenario_.links[event.link];
-    for (const PortRef end : {spec.a, spec.b})
+    for (const PortRef end : {spec.a, spec.b}) {
       if (switches_[end.node]) switches_[end.node]->link_changed(end.port, up);
+      if (hosts_[end.node] && up) hosts_[end.node]->link_restored();
+    }
     const LabRouting& routing = scenario_.routing;
     spdlog::info("{} ns: link {} - {} {}", ticks_.to_ns(now), scenario_.port_name(spec.a),
                  scenario_.port_name(spec.b), up ? "restored" : "failed");
@@ -634,7 +639,7 @@ LabResult LabNetwork::collect(const LabSampler& sampler, uint64_t end) const {
     r.ports[first_port_[from.node] + from.port].link_down_lost += links_[l]->frames_lost_down();
     r.ports[first_port_[from.node] + from.port].link_frames_sent += links_[l]->frames_delivered();
     r.ports[first_port_[to.node] + to.port].link_frames_received += links_[l]->frames_delivered();
-    r.conservation.dropped += links_[l]->rx_missed() + links_[l]->frames_lost_down();
+    r.conservation.dropped += links_[l]->data_frames_lost();
     r.packet_hops += links_[l]->frames_delivered();
   }
   r.cbd = routing_cbd(scenario_);

@@ -4,6 +4,10 @@
 
 #include <stdexcept>
 
+#include <spdlog/spdlog.h>
+
+#include "config/config_error.h"
+
 #include "metrics/queue_trace_columns.h"
 #include "node/pyrrha_switch_counters.h"
 
@@ -18,31 +22,27 @@ LabSampler::LabSampler(const LabScenario& scenario, const std::vector<const Swit
       received_(received),
       ticks_(ticks),
       tail_start_ticks_(tail_start_ticks) {
+  SampledSeries series = sampled_series(scenario);
+  queues_ = std::move(series.queues);
+  transport_flows_ = std::move(series.transport_flows);
+  pyrrha_switches_ = std::move(series.pyrrha_switches);
   for (size_t n = 0; n < switches_.size(); ++n) {
     if (!switches_[n]) continue;
     const SwitchNode& node = *switches_[n];
-    if (node.fwd().pyrrha()) pyrrha_switches_.push_back(static_cast<int>(n));
     const pabo::BounceSettings& pabo = node.config().pabo.settings;
-    // Pyrrha's class runs no engine (Pyrrha replaces PFC there) but is lossless and charged
-    // to its ingress like the others: sampled too, so its buffer shows (Pyrrha §6, Fig. 14).
-    const int pyrrha_prio = node.config().pyrrha ? node.config().pyrrha->priority : -1;
     for (int port = 0; port < node.ports(); ++port)
-      for (int prio = 0; prio < kNumPriorities; ++prio) {
-        const SampledQueue queue{static_cast<int>(n), port, prio, scenario.nodes[n].name,
-                                 node.config().ports[port].name};
-        if (node.tx(port).has_engine(prio) || prio == pyrrha_prio) queues_.push_back(queue);
+      for (int prio = 0; prio < kNumPriorities; ++prio)
         if (has_priority(node.pabo_priorities(), prio))
-          pabo_queues_.push_back(
-              {queue, pabo.normal_capacity_packets, pabo.bounce_capacity_packets});
-      }
+          pabo_queues_.push_back({{static_cast<int>(n), port, prio, scenario.nodes[n].name,
+                                   node.config().ports[port].name},
+                                  pabo.normal_capacity_packets,
+                                  pabo.bounce_capacity_packets});
   }
   last_admitted_.assign(queues_.size(), 0);
   tail_sum_.assign(queues_.size(), 0);
   tail_admitted_.assign(queues_.size(), 0);
   last_received_.assign(received_.size(), 0);
   tail_received_.assign(received_.size(), 0);
-  for (const FlowSpec& flow : scenario.flows)
-    if (flow.transport != FlowTransport::kRaw) transport_flows_.push_back(flow.id);
   if (out_dir.empty()) return;
   if (!transport_flows_.empty()) {
     transports_csv_.open(out_dir + "/transports.csv");
@@ -65,6 +65,72 @@ LabSampler::LabSampler(const LabScenario& scenario, const std::vector<const Swit
   if (!queues_csv_ || !flows_csv_) throw std::runtime_error("cannot write CSV files in " + out_dir);
   queues_csv_ << metrics::kQueueTraceHeader;
   flows_csv_ << "time_s,flow,from,to,rx_bps\n";
+}
+
+SampledSeries sampled_series(const LabScenario& scenario) {
+  SampledSeries out;
+  for (size_t n = 0; n < scenario.nodes.size(); ++n) {
+    const LabNode& node = scenario.nodes[n];
+    if (node.host) continue;
+    if (node.config.pyrrha) out.pyrrha_switches.push_back(static_cast<int>(n));
+    // Pyrrha's class runs no engine (Pyrrha replaces PFC there) but is lossless and charged
+    // to its ingress like the others: sampled too, so its buffer shows (Pyrrha §6, Fig. 14).
+    const int pyrrha_prio = node.config.pyrrha ? node.config.pyrrha->priority : -1;
+    for (size_t port = 0; port < node.config.ports.size(); ++port) {
+      const config::PortConfig& config = node.config.ports[port];
+      for (int prio = 0; prio < kNumPriorities; ++prio) {
+        const auto* engine = config.flow_control.priorities[prio].engine;
+        // "none" makes no gate: nothing to watch there (fc/none_engine.cc).
+        if ((engine && engine->name != "none") || prio == pyrrha_prio)
+          out.queues.push_back(
+              {static_cast<int>(n), static_cast<int>(port), prio, node.name, config.name});
+      }
+    }
+  }
+  for (const FlowSpec& flow : scenario.flows)
+    if (flow.transport != FlowTransport::kRaw) out.transport_flows.push_back(flow.id);
+  return out;
+}
+
+uint64_t csv_bytes_per_sample(const LabScenario& scenario, const SampledSeries& series) {
+  // Wide values: a time of hours, a full 1 MB buffer, a 100 Gb/s rate, a long-running count.
+  constexpr double kTime = 3600.123456, kRate = 100e9;
+  constexpr uint64_t kCount = 1'000'000;
+  uint64_t bytes = 0;
+  for (const SampledQueue& q : series.queues)
+    bytes += metrics::queue_trace_row(
+                 {kTime, q.node_name, q.port_name, q.priority, kCount, kRate, kCount, 10})
+                 .size();
+  const auto name = [&](int node) -> const std::string& { return scenario.nodes[node].name; };
+  for (const FlowSpec& flow : scenario.flows)
+    bytes += fmt::formatted_size("{:.6f},{},{},{},{:.0f}\n", kTime, flow.id, name(flow.src),
+                                 name(flow.dst), kRate);
+  for (int f : series.transport_flows)
+    bytes +=
+        fmt::formatted_size("{:.6f},{},{},{},{},{},{},{}\n", kTime, f, name(scenario.flows[f].src),
+                            name(scenario.flows[f].dst), kRate, kCount, kCount, kCount);
+  for (int n : series.pyrrha_switches)
+    bytes += fmt::formatted_size("{:.6f},{},{},{},{},{},{}\n", kTime, name(n), 100, 100, 100, 100,
+                                 kCount);
+  return bytes;
+}
+
+void check_csv_size(const LabScenario& scenario) {
+  const SampledSeries series = sampled_series(scenario);
+  const uint64_t samples = scenario.duration_ns / scenario.sample_interval_ns + 1;
+  const double total =
+      static_cast<double>(samples) * static_cast<double>(csv_bytes_per_sample(scenario, series));
+  const std::string what =
+      fmt::format("{} samples of {} series, up to about {:.1f} MB of CSV", samples,
+                  series.queues.size() + scenario.flows.size(), total / 1e6);
+  if (total > static_cast<double>(scenario.csv_limit_bytes))
+    throw config::ConfigError({fmt::format(
+        "{}: lab.sample_interval: expected samples whose CSV stays within lab.csv_limit ({} "
+        "bytes), found {} ns over {} ns: {}; sample less often, or raise csv_limit",
+        scenario.sample_interval_place, scenario.csv_limit_bytes, scenario.sample_interval_ns,
+        scenario.duration_ns, what)});
+  // Worth a word at the default log level once it is more than a plot's worth.
+  spdlog::log(total > 100e6 ? spdlog::level::warn : spdlog::level::info, "{}", what);
 }
 
 uint64_t LabSampler::admitted(size_t i) const {

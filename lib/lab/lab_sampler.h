@@ -41,6 +41,24 @@ struct SampledPaboQueue {
   bool held = false;
 };
 
+// What a run samples, from the scenario alone: each switch's (port, priority) that runs an
+// engine (and Pyrrha's class), the flows over a transport, the switches that run Pyrrha.
+struct SampledSeries {
+  std::vector<SampledQueue> queues;
+  std::vector<int> transport_flows;  // the flows transports.csv follows
+  std::vector<int> pyrrha_switches;  // nodes whose switch runs Pyrrha
+};
+SampledSeries sampled_series(const LabScenario& scenario);
+
+// About what one sample adds to the CSV files (rows at representative widths; pabo.csv,
+// written only while a sub-queue holds packets, not counted).
+uint64_t csv_bytes_per_sample(const LabScenario& scenario, const SampledSeries& series);
+
+// Says how much CSV a run's samples will write, and refuses (config::ConfigError at
+// lab.sample_interval) a run that would write more than [lab] csv_limit. Before any run:
+// fclab checks every run of a sweep (and --check) before the first starts.
+void check_csv_size(const LabScenario& scenario);
+
 class LabSampler {
  public:
   LabSampler(const LabScenario& scenario, const std::vector<const SwitchNode*>& switches,
@@ -77,9 +95,9 @@ class LabSampler {
   bool tail_marked_ = false;
   uint64_t tail_at_ = 0;
   std::vector<uint64_t> tail_admitted_, tail_received_;
-  std::vector<int> transport_flows_;  // the flows transports.csv follows
+  std::vector<int> transport_flows_;
   std::vector<SampledPaboQueue> pabo_queues_;
-  std::vector<int> pyrrha_switches_;  // nodes whose switch runs Pyrrha
+  std::vector<int> pyrrha_switches_;
   std::ofstream queues_csv_, flows_csv_, transports_csv_, pabo_csv_, pyrrha_csv_;
 };
 

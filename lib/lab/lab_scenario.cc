@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <charconv>
 #include <deque>
 #include <filesystem>
 #include <fstream>
@@ -92,6 +93,11 @@ struct NodeSketch {
   int tier = -1;            // switches: 0 ToR/edge, 1 leaf/aggregation, 2 spine/core
   const toml::table* table = nullptr;
   std::vector<std::string> ports;
+  // The scenario's own entry for the node ([[switches]], [[hosts]]), which keeps its places in
+  // the file; for a generated switch, the entry that overrides it (its ports after the
+  // generated ones: `given_port_offset` of them).
+  const toml::table* given = nullptr;
+  size_t given_port_offset = 0;
 };
 
 struct LinkDefaults {
@@ -153,6 +159,10 @@ class ScenarioReader {
     if (auto s = r.integer("seed", 0, INT64_MAX)) out_.seed = static_cast<uint64_t>(*s);
     if (auto s = r.duration_ns("sample_interval", 1000, kMaxDurationNs))
       out_.sample_interval_ns = *s;
+    const toml::node* interval = table->get("sample_interval");
+    const toml::source_region& at = interval ? interval->source() : table->source();
+    out_.sample_interval_place = problems_.place(at);
+    if (auto b = r.bytes("csv_limit", 1, UINT64_MAX)) out_.csv_limit_bytes = *b;
     if (auto j = r.duration_ns("start_jitter", 0, kMaxDurationNs)) out_.start_jitter_ns = *j;
     if (auto n = r.integer("tx_ring_frames", 1, 4096))
       out_.tx_ring_frames = static_cast<unsigned>(*n);
@@ -313,8 +323,11 @@ class ScenarioReader {
     std::vector<topology::SwitchLink> found;
     for (size_t dash = text.find('-'); dash != std::string_view::npos;
          dash = text.find('-', dash + 1)) {
-      const auto [a, port_a] = end(text.substr(0, dash));
-      const auto [b, port_b] = end(text.substr(dash + 1));
+      // Not structured bindings: clang 14 (the fuzz build's) cannot capture those.
+      const std::pair<int, int> side_a = end(text.substr(0, dash));
+      const std::pair<int, int> side_b = end(text.substr(dash + 1));
+      const int a = side_a.first, port_a = side_a.second;
+      const int b = side_b.first, port_b = side_b.second;
       if (a < 0 || b < 0 || port_a == -2 || port_b == -2) continue;
       for (const topology::SwitchLink& l : topology::switch_links(topo)) {
         const auto matches = [&](int sa, int pa, int sb, int pb) {
@@ -448,6 +461,7 @@ class ScenarioReader {
       NodeSketch sketch;
       sketch.host = hosts;
       sketch.table = table;
+      sketch.given = table;
       const toml::node* name = table->get("name");
       if (!name || !name->is_string()) {
         problems_.expected(name ? name->source() : table->source(), path + ".name", "a node name",
@@ -492,6 +506,8 @@ class ScenarioReader {
   // A [[switches]] entry naming a generated switch: its keys over the generated ones, its
   // `ports` added after the generated ports (for [[links]] of the scenario's own).
   void override_generated(NodeSketch& sketch, const toml::table& table, const std::string& path) {
+    sketch.given = &table;
+    sketch.given_port_offset = sketch.ports.size();
     toml::table merged = *sketch.table;
     toml::array* ports = merged.get_as<toml::array>("ports");
     for (const auto& [key, node] : table) {
@@ -946,6 +962,7 @@ class ScenarioReader {
           port->insert_or_assign("rate", static_cast<int64_t>(link_rate(static_cast<int>(n), p)));
         }
       }
+      size_t fib_from_routes = 0;  // the merged [[fib]]'s first entries: from `routes`
       if (routes_copy) {
         toml::array fib;
         for (const auto& [host, port] : *routes_copy) {
@@ -962,6 +979,7 @@ class ScenarioReader {
           entry.insert("port", port);
           fib.push_back(std::move(entry));
         }
+        fib_from_routes = fib.size();
         if (toml::array* given = merged.get_as<toml::array>("fib"))
           for (const toml::node& e : *given) fib.push_back(e);
         merged.insert_or_assign("fib", std::move(fib));
@@ -974,11 +992,11 @@ class ScenarioReader {
         node.config = config::read_switch_config(merged, out_.file);
       } catch (const config::ConfigError& error) {
         for (const std::string& p : error.problems())
-          node_config_problems_.add(located(p), sketch.name);
+          node_config_problems_.add(located(p, sketch, fib_from_routes), sketch.name);
         continue;
       }
       for (const std::string& w : node.config.warnings)
-        node_config_warnings_.add(located(w), sketch.name);
+        node_config_warnings_.add(located(w, sketch, fib_from_routes), sketch.name);
       node.static_fib = node.config.fib;  // its own `routes` and [[fib]]: they win
       if (out_.routing.initial && out_.routing.topology_switch[n] >= 0) {
         const int sw = out_.routing.topology_switch[n];
@@ -1000,26 +1018,67 @@ class ScenarioReader {
     }
   }
 
-  // A node's config is read from tables the lab merged, which keep no place in the file: a
-  // problem there reads "FILE:0:0: key: …". Put back the place of the key in the scenario
-  // (its top-level section, or the --set that gave it) when it has one.
-  std::string located(const std::string& problem) const {
+  // A node's config is read from a table the lab merged (the shared sections, the node's
+  // entry, its tagger rules), and toml++ does not copy a node's place in the file: a problem
+  // there reads "FILE:0:0: key: …". Put back the place the node got the key from, in the
+  // order the merge gave it: its tagger rules, its own entry, a --set, a shared section; a key
+  // found nowhere (a missing one) is placed at the node's entry.
+  std::string located(const std::string& problem, const NodeSketch& sketch,
+                      size_t fib_from_routes) const {
     const std::string unplaced = out_.file + ":0:0: ";
     if (problem.rfind(unplaced, 0) != 0) return problem;
-    const size_t key_end = problem.find(": ", unplaced.size());
+    const std::string message = problem.substr(unplaced.size());
+    const size_t key_end = message.find(": ");
     if (key_end == std::string::npos) return problem;
-    std::string key = problem.substr(unplaced.size(), key_end - unplaced.size());
-    // A --set value keeps no place either: name the --set.
+    const std::string key = message.substr(0, key_end);
+    const auto placed = [&](const toml::node* node,
+                            const std::string& file) -> std::optional<std::string> {
+      if (!node || !node->source().begin) return std::nullopt;
+      const toml::source_region& at = node->source();
+      return fmt::format("{}:{}:{}: {}", at.path && !at.path->empty() ? *at.path : file,
+                         at.begin.line, at.begin.column, message);
+    };
+    if (!sketch.host && !tagger_rules_file_.empty() && key.rfind("tagger.rules", 0) == 0)
+      if (auto at =
+              placed(tagger_rules_.at_path(sketch.name + key.substr(6)).node(), tagger_rules_file_))
+        return *at;
+    if (const std::string own = given_key(key, sketch, fib_from_routes);
+        sketch.given && !own.empty())
+      if (auto at = placed(sketch.given->at_path(own).node(), out_.file)) return *at;
+    // A --set value keeps no place: name the --set.
     for (const std::string& assignment : out_.overrides)
       if (assignment.rfind(key + "=", 0) == 0)
-        return fmt::format("--set {}: {}", assignment, problem.substr(unplaced.size()));
-    // Port keys (ports[2].x) come from the node's own table; the lab's sections have none.
-    const toml::node_view<const toml::node> found = reader_.raw().at_path(key);
-    if (!found || !found.node()->source().begin) return problem;
-    const toml::source_region& at = found.node()->source();
-    const std::string source = at.path && !at.path->empty() ? *at.path : out_.file;
-    return fmt::format("{}:{}:{}: {}", source, at.begin.line, at.begin.column,
-                       problem.substr(unplaced.size()));
+        return fmt::format("--set {}: {}", assignment, message);
+    if (auto at = placed(reader_.raw().at_path(key).node(), out_.file)) return *at;
+    const toml::node* entry = sketch.given ? sketch.given : reader_.raw().get("topology");
+    if (auto at = placed(entry, out_.file)) return *at;
+    return problem;
+  }
+
+  // `key` of the merged config as a path in the node's own entry: a generated switch's
+  // overriding entry numbers its ports after the generated ones, and the merged [[fib]] lists
+  // the entry's `routes` first.
+  static std::string given_key(const std::string& key, const NodeSketch& sketch,
+                               size_t fib_from_routes) {
+    if (auto own = renumbered(key, "ports", sketch.given_port_offset, "")) return *own;
+    if (auto own = renumbered(key, "fib", fib_from_routes, "routes")) return *own;
+    return key;
+  }
+
+  // `array[i]rest` as `array[i − offset]rest`, or `below` for an i under the offset; nothing
+  // for a key of another array.
+  static std::optional<std::string> renumbered(const std::string& key, std::string_view array,
+                                               size_t offset, std::string_view below) {
+    if (key.size() <= array.size() || key.compare(0, array.size(), array) != 0 ||
+        key[array.size()] != '[')
+      return std::nullopt;
+    const size_t open = array.size() + 1, close = key.find(']', open);
+    size_t index = 0;
+    if (close == std::string::npos) return std::nullopt;
+    const auto [end, error] = std::from_chars(key.data() + open, key.data() + close, index);
+    if (error != std::errc{} || end != key.data() + close) return std::nullopt;
+    if (index < offset) return std::string(below);
+    return fmt::format("{}[{}]{}", array, index - offset, key.substr(close + 1));
   }
 
   std::string where(const toml::node& node) const {

@@ -44,4 +44,15 @@ void collect_flow_control(MetricFamilySet& out, const Labels& at, const TxTask& 
   tx.engine_counters(priority, add_counter);
 }
 
+void collect_control_decode_errors(MetricFamilySet& out, const Labels& at, const RxTask& rx) {
+  for (int s = 1; s < static_cast<int>(wire::ControlDecodeStatus::kCount); ++s) {  // not kOk
+    Labels labels = at;
+    labels.push_back({"why", std::string(wire::kControlDecodeStatusNames[s])});
+    out.add("fcswitch_control_decode_errors_total", MetricType::kCounter,
+            "Flow-control frames refused as invalid (drop reason control_invalid), by why",
+            std::move(labels),
+            static_cast<double>(rx.decode_errors(static_cast<wire::ControlDecodeStatus>(s))));
+  }
+}
+
 }  // namespace fcswitch::metrics

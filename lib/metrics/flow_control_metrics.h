@@ -7,6 +7,7 @@
 
 #include "fc/counter_descriptor.h"
 #include "metrics/metric_family_set.h"
+#include "switch/rx_task.h"
 #include "switch/tx_task.h"
 
 namespace fcswitch::metrics {
@@ -18,5 +19,9 @@ fc::CounterSink family_sink(MetricFamilySet& out, const Labels& labels);
 // `at`: the node, port and prio labels; `engine` joins them.
 void collect_flow_control(MetricFamilySet& out, const Labels& at, const TxTask& tx, int priority,
                           std::string_view engine);
+
+// Why the port's RX refused flow-control frames (the drop reason control_invalid, broken
+// down by wire::ControlDecodeStatus): `at`, the node and port labels; `why` joins them.
+void collect_control_decode_errors(MetricFamilySet& out, const Labels& at, const RxTask& rx);
 
 }  // namespace fcswitch::metrics

@@ -58,6 +58,7 @@ void collect_ports(MetricFamilySet& out, const std::string& node, const SwitchNo
             static_cast<double>(sw.rx_control_frames(p)));
     out.add("fcswitch_nic_rx_missed_total", C, "Frames the NIC dropped before software saw them",
             at_port, static_cast<double>(sw.nic_rx_dropped(p)));
+    collect_control_decode_errors(out, at_port, sw.rx(p));
     out.add("fcswitch_pfc_frames_sent_total", C, "PFC-layout frames sent (pause, resume, stage)",
             at_port, static_cast<double>(sw.tx(p).pfc_frames_sent()));
     out.add("fcswitch_credit_frames_sent_total", C, "CBFC credit frames sent", at_port,

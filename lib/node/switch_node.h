@@ -8,6 +8,7 @@
 
 #include "config/switch_config.h"
 #include "dpdk/eth_port.h"
+#include "dpdk/link_watch.h"
 #include "switch/fwd_task.h"
 #include "switch/l2_fib.h"
 #include "switch/port_io.h"
@@ -126,12 +127,24 @@ class SwitchNode {
     return state_->egress_by_ingress[egress_port]->value(
         SwitchState::queued_from_slot(ingress_port, priority, queue));
   }
+  // Its ethdev ports, for a dpdk::LinkWatch (empty on ports made elsewhere: the lab's).
+  std::vector<dpdk::LinkWatch::Port> link_watch_ports() const {
+    std::vector<dpdk::LinkWatch::Port> out;
+    for (size_t p = 0; p < eth_ports_.size(); ++p)
+      out.push_back({eth_ports_[p]->id(), config_.ports[p].name});
+    return out;
+  }
   uint64_t nic_rx_dropped(int port) const {
     return eth_ports_.empty() ? 0 : eth_ports_[port]->nic_rx_dropped();
   }
   const FwdTask& fwd() const { return *fwd_; }
   // The lab's thread, which runs FWD: port `port`'s link went down or came back.
-  void link_changed(int port, bool up) { fwd_->link_changed(port, up); }
+  void link_changed(int port, bool up) {
+    fwd_->link_changed(port, up);
+    if (up) link_restored(port);
+  }
+  // Any thread (fcswitch's link watch): port `port`'s link came back.
+  void link_restored(int port) { tx_tasks_[port]->link_restored(); }
   // The flow-control engine of (port, priority), as registered ("pfc", "gfc-buffer", …).
   std::string_view engine_name(int port, int priority) const {
     const auto* engine = config_.ports[port].flow_control.priorities[priority].engine;

@@ -80,6 +80,10 @@ std::string report_text(const SwitchNode& node, const ShutdownCheck& check) {
     }
     for (const DropReasonInfo& r : kDropReasons)
       if (uint64_t n = node.drops(p, r.reason)) out += fmt::format("  drop {}: {}\n", r.name, n);
+    for (int s = 1; s < static_cast<int>(wire::ControlDecodeStatus::kCount); ++s)
+      if (uint64_t n = node.rx(p).decode_errors(static_cast<wire::ControlDecodeStatus>(s)))
+        out +=
+            fmt::format("  control frame refused, {}: {}\n", wire::kControlDecodeStatusNames[s], n);
     const TxTask& tx = node.tx(p);
     if (const uint64_t frames = tx.residence().samples())
       out += fmt::format(
@@ -181,6 +185,12 @@ std::string report_json(const SwitchNode& node, const ShutdownCheck& check) {
     for (const DropReasonInfo& r : kDropReasons)
       drops[std::string(r.name)] = node.drops(p, r.reason);
     port["drops"] = drops;
+    // control_invalid, by why (wire/control_decode_status.h).
+    Json refused = Json::object();
+    for (int s = 1; s < static_cast<int>(wire::ControlDecodeStatus::kCount); ++s)
+      refused[std::string(wire::kControlDecodeStatusNames[s])] =
+          node.rx(p).decode_errors(static_cast<wire::ControlDecodeStatus>(s));
+    port["control_decode_errors"] = refused;
     const TxTask& tx = node.tx(p);
     port["pfc_frames_sent"] = tx.pfc_frames_sent();
     port["credit_frames_sent"] = tx.credit_frames_sent();

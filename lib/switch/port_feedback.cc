@@ -19,6 +19,12 @@ PortFeedback::PortFeedback(int port, std::array<fc::EngineInstance, kNumPrioriti
 
 bool PortFeedback::poll(uint64_t now, fc::FeedbackOut& fresh) {
   if (!generating_) return false;
+  if (const uint32_t restores = restores_requested_.load(std::memory_order_acquire);
+      restores != restores_seen_) {
+    restores_seen_ = restores;
+    for (auto& generator : generators_)
+      if (generator) generator->link_restored();
+  }
   for (int prio = 0; prio < kNumPriorities; ++prio) {
     if (!has_priority(generating_, prio)) continue;
     const int slot = SwitchState::occupancy_slot(port_, prio);

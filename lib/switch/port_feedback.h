@@ -5,6 +5,7 @@
 // TX(p)'s thread polls it; other threads read levels and counters.
 
 #include <array>
+#include <atomic>
 #include <cstdint>
 #include <memory>
 
@@ -35,6 +36,9 @@ class PortFeedback {
     return response_times_[priority].get();
   }
   uint64_t next_action_ticks() const;
+  // Any thread (fcswitch's link watch, the lab's events): the link came back. The generators
+  // hear it (fc::FeedbackGenerator::link_restored) at the next poll, on TX's thread.
+  void link_restored() { restores_requested_.fetch_add(1, std::memory_order_release); }
   void counters(int priority, const fc::CounterSink& sink) const {
     if (generators_[priority]) generators_[priority]->counters(sink);
   }
@@ -46,6 +50,8 @@ class PortFeedback {
   PriorityMask generating_ = 0;
   std::array<std::unique_ptr<fc::ResponseTimeMeter>, kNumPriorities> response_times_;
   std::array<uint64_t, kNumPriorities> paused_level_{};  // the generator's level at the last poll
+  std::atomic<uint32_t> restores_requested_{0};
+  uint32_t restores_seen_ = 0;
 };
 
 }  // namespace fcswitch

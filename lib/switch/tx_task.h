@@ -119,6 +119,8 @@ class TxTask : public Task {
   }
   // The feedback generator's level (fc::FeedbackGenerator::level); 0 without one.
   uint64_t feedback_level(int priority) const { return feedback_.level(priority); }
+  // Any thread: the port's link came back (switch/port_feedback.h).
+  void link_restored() { feedback_.link_restored(); }
 
   // The time data frames spent inside the switch, from the RX poll that received them to the
   // TX burst that handed them to this port, in ticks (LatencyHistogram units: residence_unit).

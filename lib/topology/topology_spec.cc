@@ -2,6 +2,7 @@
 
 #include <array>
 #include <charconv>
+#include <cmath>
 #include <cstdint>
 #include <stdexcept>
 #include <string>
@@ -93,6 +94,20 @@ int as_int(int64_t n) {
   return static_cast<int>(n);
 }
 
+// A network is built whole, every port with its rings: refuse one that would not fit in a
+// machine's memory before building it (fat-tree:128 is 3.1 M ports; GFC's largest, K = 16, is
+// 6 144). Counted in double: the products of numbers up to 2^20 overflow 64 bits.
+constexpr double kMaxPorts = 1 << 20;
+
+void check_size(const SpecForm& form, double links, const std::string& found) {
+  const double ports = 2 * links;
+  if (ports > kMaxPorts)
+    fail(form,
+         "a network of at most " + std::to_string(static_cast<int64_t>(kMaxPorts)) +
+             " ports (2 per link)",
+         found + " (" + std::to_string(static_cast<uint64_t>(ports)) + " ports)");
+}
+
 }  // namespace
 
 Topology from_spec(std::string_view spec) {
@@ -105,31 +120,47 @@ Topology from_spec(std::string_view spec) {
   if (form->kind == "clos") {
     if (n[0] < 1 || n[1] < 1 || n[2] < 1 || n[3] < 1 || n[4] < 0)
       fail(*form, "PODS, TORS, LEAVES, SPINES >= 1 and HOSTS >= 0", found);
+    const double pods = static_cast<double>(n[0]), tors = pods * static_cast<double>(n[1]);
+    check_size(*form,
+               tors * static_cast<double>(n[2] + n[4]) +
+                   pods * static_cast<double>(n[2]) * static_cast<double>(n[3]),
+               found);
     return clos(
         ClosShape{as_int(n[0]), as_int(n[1]), as_int(n[2]), as_int(n[3]), as_int(n[4]), false});
   }
   if (form->kind == "fat-tree") {
     if (n[0] < 2 || n[0] % 2 != 0) fail(*form, "an even K >= 2", found);
+    const double k = static_cast<double>(n[0]);
+    check_size(*form, k * k * k * 3 / 4, found);  // k³/2 between switches, k³/4 to hosts
     return fat_tree(as_int(n[0]));
   }
   if (form->kind == "jellyfish") {
     if (n[0] < 2 || n[2] < 1 || n[2] > n[1] || n[2] >= n[0])
       fail(*form, "N >= 2 and 1 <= R <= PORTS with R < N", found);
     if (n.size() > 3 && n[3] < 0) fail(*form, "SEED >= 0", found);
+    // At most N·PORTS links: R/2 per switch between switches, the rest to hosts.
+    check_size(*form, static_cast<double>(n[0]) * static_cast<double>(n[1]), found);
     // SEED 1 when absent: what tagger-gen has always used.
     return jellyfish(as_int(n[0]), as_int(n[1]), as_int(n[2]),
                      n.size() > 3 ? static_cast<uint64_t>(n[3]) : 1);
   }
   if (form->kind == "bcube") {
     if (n[0] < 2 || n[1] < 0 || n[1] > 6) fail(*form, "N >= 2 and 0 <= K <= 6", found);
+    // (k+1)·n^(k+1) server-to-switch links, one host port per server
+    check_size(*form,
+               static_cast<double>(n[1] + 2) *
+                   std::pow(static_cast<double>(n[0]), static_cast<double>(n[1] + 1)),
+               found);
     return bcube(as_int(n[0]), as_int(n[1]));
   }
   if (form->kind == "ring") {
     if (n[0] < 3) fail(*form, "N >= 3 (a cycle)", found);
+    check_size(*form, 2 * static_cast<double>(n[0]), found);
     return ring(as_int(n[0]));
   }
   if (n[0] < 1 || n[1] < 1 || n[2] < 0)
     fail(*form, "LEAVES >= 1, SPINES >= 1 and HOSTS_PER_LEAF >= 0", found);
+  check_size(*form, static_cast<double>(n[0]) * static_cast<double>(n[1] + n[2]), found);
   return leaf_spine(as_int(n[0]), as_int(n[1]), as_int(n[2]));
 }
 

@@ -9,7 +9,8 @@
 //   ring:N                               N switches in a cycle, a host on each (GFC Fig. 1)
 //   leaf-spine:LEAVES,SPINES,HOSTS_PER_LEAF
 //
-// Numbers are plain decimal integers separated by commas, nothing else.
+// Numbers are plain decimal integers separated by commas, nothing else. A network of more
+// than 2^20 ports (2 per link) is refused before it is built.
 
 #include <string_view>
 

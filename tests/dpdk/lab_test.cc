@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <filesystem>
 #include <map>
 #include <set>
 #include <string>
@@ -33,6 +34,17 @@ constexpr double kHalfLineBps = 5e9 * 1514 / 1538;
 LabResult run(const std::string& file, std::vector<std::string> sets) {
   LabNetwork network(load_lab_scenario(file, sets));
   return network.run();
+}
+
+// The problems a scenario is refused with ("accepted" when it is not refused).
+std::vector<std::string> problems_of(const std::string& text,
+                                     const std::vector<std::string>& sets = {}) {
+  try {
+    parse_lab_scenario(text, "bad.toml", sets);
+  } catch (const config::ConfigError& e) {
+    return e.problems();
+  }
+  return {"accepted"};
 }
 
 // Whatever the engine: every frame accounted for, nothing lossless dropped, nothing lost on
@@ -554,6 +566,82 @@ restore = "S1:S2"
   }
 }
 
+// A stage sent while the link is down is lost (issue 22, fault injection). H1 and H3 send to
+// H2 at line rate through S1: buffer-based GFC holds each at stage 1 (C/2). H1's link is cut
+// at 0.6 ms; S1's input from H1 drains and its stage-0 message goes into the cut link. The
+// link is back at 0.9 ms; H3 stops at 1.2 ms. Unless S1 says its stage again when the link
+// comes back (fc::FeedbackGenerator::link_restored), H1 runs at C/2 to the end with S1's
+// input empty — nothing left that would change the stage. The engines that repeat themselves
+// (PFC's pauses run out, CBFC and time-based GFC send credits every period) recover as before.
+TEST(LabLinkEvents, AStageLostOnACutLinkIsSaidAgainWhenItComesBack) {
+  const std::string text = R"([lab]
+duration = "3ms"
+[switch]
+lossless_priorities = [3]
+mac_learning = false
+[buffer]
+lossless_ingress = "1MB"
+[flow_control]
+engine = "gfc-buffer"
+response_time = "10us"
+[flow_control.gfc-buffer]
+b1 = "100KB"
+[flow_control.pfc]
+xoff = "100KB"
+xon = "90KB"
+[flow_control.cbfc]
+period = "5.24us"
+[flow_control.gfc-time]
+period = "5.24us"
+b0 = "100KB"
+[[hosts]]
+name = "H1"
+[[hosts]]
+name = "H2"
+[[hosts]]
+name = "H3"
+[[switches]]
+name = "S1"
+ports = [{ name = "h1" }, { name = "h2" }, { name = "h3" }]
+routes = { H1 = "h1", H2 = "h2", H3 = "h3" }
+[[links]]
+a = "H1"
+b = "S1:h1"
+[[links]]
+a = "S1:h2"
+b = "H2"
+[[links]]
+a = "H3"
+b = "S1:h3"
+[[flows]]
+from = "H1"
+to = "H2"
+priority = 3
+[[flows]]
+from = "H3"
+to = "H2"
+priority = 3
+duration = "1.2ms"
+[[events]]
+at = "0.6ms"
+fail = "S1:h1"
+[[events]]
+at = "0.9ms"
+restore = "S1:h1"
+)";
+  for (const char* engine : {"gfc-buffer", "pfc", "cbfc", "gfc-time"}) {
+    SCOPED_TRACE(engine);
+    LabNetwork network(
+        parse_lab_scenario(text, "stale.toml", {std::string("flow_control.engine=") + engine}));
+    const LabResult r = network.run();
+    EXPECT_TRUE(r.conservation.holds())
+        << r.conservation.generated << " generated, " << r.conservation.received << " received, "
+        << r.conservation.dropped << " dropped, " << r.conservation.in_flight << " in flight";
+    EXPECT_EQ(r.lossless_drops, 0u);
+    EXPECT_GT(r.flows[0].tail_throughput_bps, 9e9);  // H1 alone (2.4–3 ms): line rate
+  }
+}
+
 // [topology] rate and delay are every link's, the scenario's own [[links]] included, unless a
 // link gives its own (config/lab/pabo-tree.toml's 1 Gb/s tree has no generated links): the
 // star's links take the rate and keep their own 1 µs.
@@ -817,26 +905,21 @@ to = "H2"
 frame = 64
 transport = "timely"
 )";
-  try {
-    parse_lab_scenario(text, "bad.toml", {});
-    FAIL() << "accepted";
-  } catch (const config::ConfigError& e) {
-    const std::vector<std::string> expected{
-        "bad.toml:5:7: transport.window.rto: expected a duration in ns (integer, or a string "
-        "such as \"90us\", \"200ms\") in [1, 3600000000000], found integer 0",
-        "bad.toml:7:16: transport.dcqcn.cnp_interval: expected a duration in ns (integer, or a "
-        "string such as \"90us\", \"200ms\") in [1, 3600000000000], found string \"0us\"",
-        "bad.toml:8:5: transport.dcqcn.g: expected a number in [1e-09, 1], found integer 0",
-        "bad.toml:10:9: transport.timely.t_low: expected T_low below T_high (500000 ns), found "
-        "600000 ns",
-        "bad.toml:28:13: flows[0].transport: expected a window ([transport.window] window, 1000 "
-        "bytes) of at least one frame (1514 bytes), found string \"window\"",
-        "bad.toml:33:8: flows[1].rate: expected no rate on a dcqcn flow (it sets the rate, from "
-        "the line rate), found string \"1Gbps\"",
-        "bad.toml:38:13: flows[2].transport: expected frames of at least 66 bytes for timely "
-        "(their send time), not 64, found string \"timely\""};
-    EXPECT_EQ(e.problems(), expected) << e.what();
-  }
+  const std::vector<std::string> expected{
+      "bad.toml:5:7: transport.window.rto: expected a duration in ns (integer, or a string "
+      "such as \"90us\", \"200ms\") in [1, 3600000000000], found integer 0",
+      "bad.toml:7:16: transport.dcqcn.cnp_interval: expected a duration in ns (integer, or a "
+      "string such as \"90us\", \"200ms\") in [1, 3600000000000], found string \"0us\"",
+      "bad.toml:8:5: transport.dcqcn.g: expected a number in [1e-09, 1], found integer 0",
+      "bad.toml:10:9: transport.timely.t_low: expected T_low below T_high (500000 ns), found "
+      "600000 ns",
+      "bad.toml:28:13: flows[0].transport: expected a window ([transport.window] window, 1000 "
+      "bytes) of at least one frame (1514 bytes), found string \"window\"",
+      "bad.toml:33:8: flows[1].rate: expected no rate on a dcqcn flow (it sets the rate, from "
+      "the line rate), found string \"1Gbps\"",
+      "bad.toml:38:13: flows[2].transport: expected frames of at least 66 bytes for timely "
+      "(their send time), not 64, found string \"timely\""};
+  EXPECT_EQ(problems_of(text), expected);
 }
 
 // A problem in the config every node shares is one line, at its place in the scenario (or
@@ -871,6 +954,110 @@ b = "H2"
     EXPECT_EQ(e.problems()[0].rfind("--set buffer.lossy_alpha=100: buffer.lossy_alpha:", 0), 0u)
         << e.what();
   }
+}
+
+// A run whose samples would fill the disk (the ring for an hour at 100 µs: about 20 GB of
+// CSV) is refused before it writes anything, at lab.sample_interval; a short run with the
+// same interval writes its CSV.
+TEST(LabScenario, ARunWhoseCsvWouldExceedTheLimitIsRefusedAtStart) {
+  const std::string out = ::testing::TempDir() + "/csv_limit";
+  std::filesystem::create_directories(out);
+  std::filesystem::remove(out + "/queues.csv");
+  try {
+    LabNetwork(load_lab_scenario(kRing, {"lab.duration=\"3600s\""})).run(out);
+    FAIL() << "ran";
+  } catch (const config::ConfigError& e) {
+    ASSERT_EQ(e.problems().size(), 1u);
+    EXPECT_EQ(e.problems()[0].rfind(kRing + ":27:19: lab.sample_interval: expected samples whose "
+                                            "CSV stays within lab.csv_limit (1000000000 bytes), "
+                                            "found 100000 ns over 3600000000000 ns: 36000001 "
+                                            "samples of 12 series",
+                                    0),
+              0u)
+        << e.what();
+  }
+  EXPECT_FALSE(std::filesystem::exists(out + "/queues.csv"));
+  EXPECT_NO_THROW(LabNetwork(load_lab_scenario(
+                                 kRing, {"lab.duration=\"1ms\"", "lab.sample_interval=\"100us\""}))
+                      .run(out));
+  EXPECT_TRUE(std::filesystem::exists(out + "/queues.csv"));
+}
+
+// Found by fuzzing fclab's scenario reader (tests/fuzz/lab_scenario_fuzz.cc): an empty
+// [topology.failures] read a key that was not there (UBSan: a null reference).
+TEST(LabScenario, EmptyFailuresTableIsRefusedAtTheTable) {
+  const std::string text = R"([lab]
+duration = "1ms"
+[topology]
+spec = "ring:3"
+[topology.failures]
+)";
+  const std::vector<std::string> expected{
+      "bad.toml:5:1: topology.failures.probability: expected a probability in [0, 1], or "
+      "links to fail, found nothing"};
+  EXPECT_EQ(problems_of(text), expected);
+}
+
+// A problem in a node's own entry is placed there, not at the shared section's key of the
+// same name nor at FILE:0:0; a generated switch's overriding entry numbers its ports after
+// the generated ones; a rule broken by one value is said once, not again for every port.
+TEST(LabScenario, NodeConfigProblemsAreAtTheNodesEntry) {
+  const std::string text = R"([lab]
+duration = "1ms"
+[switch]
+lossless_priorities = [3]
+[flow_control]
+engine = "pfc"
+pfc = { xoff = "500KB", xon = "400KB" }
+[topology]
+spec = "ring:3"
+[[switches]]
+name = "S1"
+flow_control = { engine = "bogus" }
+ports = [{ name = "x", mtu = 5 }]
+[[hosts]]
+name = "A"
+flow_control = { pfc = { xon = "600KB" } }
+[[links]]
+a = "A"
+b = "S1:x"
+)";
+  const std::vector<std::string> expected{
+      "bad.toml:13:30: ports[3].mtu: expected an integer in [68, 16000], found integer 5 (S1)",
+      "bad.toml:12:27: flow_control.engine: expected one of \"cbfc\" \"gfc-buffer\" "
+      "\"gfc-time\" \"none\" \"pfc\", found string \"bogus\" (S1)",
+      "bad.toml:16:32: flow_control.pfc.xon: expected less than xoff (500000 bytes), found "
+      "600000 bytes (A)"};
+  EXPECT_EQ(problems_of(text), expected);
+}
+
+// A node's `routes` come first in the [[fib]] the lab merges: a problem in its own [[fib]]
+// is still at that entry, and one in `routes` at `routes`.
+TEST(LabScenario, FibProblemsAreAtTheRoutesOrTheFibEntry) {
+  const std::string text = R"([lab]
+duration = "1ms"
+[switch]
+lossless_priorities = [3]
+[[switches]]
+name = "S1"
+ports = [{ name = "a" }, { name = "b" }]
+routes = { A = "nowhere" }
+fib = [{ mac = "02:00:00:00:00:99", port = "elsewhere" }]
+[[hosts]]
+name = "A"
+[[hosts]]
+name = "B"
+[[links]]
+a = "A"
+b = "S1:a"
+[[links]]
+a = "B"
+b = "S1:b"
+)";
+  const std::vector<std::string> problems = problems_of(text);
+  ASSERT_EQ(problems.size(), 2u) << ::testing::PrintToString(problems);
+  EXPECT_EQ(problems[0].rfind("bad.toml:8:10: fib[0].port: ", 0), 0u) << problems[0];
+  EXPECT_EQ(problems[1].rfind("bad.toml:9:44: fib[1].port: ", 0), 0u) << problems[1];
 }
 
 }  // namespace

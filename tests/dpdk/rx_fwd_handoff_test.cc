@@ -9,6 +9,8 @@
 #include <rte_mbuf.h>
 
 #include <fmt/format.h>
+#include <prometheus/text_serializer.h>
+#include <nlohmann/json.hpp>
 
 #include <cstring>
 #include <stdexcept>
@@ -17,7 +19,9 @@
 #include "core/units.h"
 #include "fc/cbfc_engine.h"
 #include "frame_builder.h"
+#include "metrics/switch_metrics.h"
 #include "node/switch_node.h"
+#include "node/switch_report.h"
 #include "ring_testbed.h"
 #include "wire/control_frame_kind.h"
 #include "wire/credit_frame.h"
@@ -265,6 +269,16 @@ TEST(RxFwdHandoff, RxConsumesPyrrhaMessagesAndForwardsTheDataAroundThem) {
   EXPECT_EQ(node->rx(0).control_frames(), 1u);
   EXPECT_EQ(node->rx(0).decode_errors(wire::ControlDecodeStatus::kBadField), 1u);
   EXPECT_EQ(node->drops(0, DropReason::kControlInvalid), 1u);
+  // Why it was refused, in /metrics and the JSON report (not only as control_invalid).
+  const std::string metrics = prometheus::TextSerializer().Serialize(
+      metrics::collect_switch_metrics({{"pyrrha", node.get()}}));
+  EXPECT_NE(metrics.find("fcswitch_control_decode_errors_total{node=\"pyrrha\",port=\"h0\","
+                         "why=\"bad_field\"} 1"),
+            std::string::npos)
+      << metrics.substr(0, 2000);
+  const auto report = nlohmann::json::parse(report_json(*node, {}));
+  EXPECT_EQ(report["ports"][0]["control_decode_errors"]["bad_field"], 1);
+  EXPECT_EQ(report["ports"][0]["control_decode_errors"]["too_short"], 0);
   EXPECT_EQ(node->fwd().handed_over(), 3u);
   task(*node, "fwd").run_once(0);
   EXPECT_EQ(node->drops(0, DropReason::kLinkLocal), 0u);

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds the fuzz targets with clang's libFuzzer, ASan and UBSan, and runs each for a fixed
-# number of inputs: the frame parsers, and fcswitch's config reader (issue 22). Exit code 0
-# when no target crashed.
+# number of inputs: the frame parsers, fcswitch's config reader and fclab's scenario reader
+# (issue 22). Exit code 0 when no target crashed.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 out=build-fuzz
@@ -28,20 +28,49 @@ for target in frame_header_fuzz control_frame_fuzz; do
     "$seeds" 2>&1 | tail -1
 done
 
-# fcswitch's config reader on mutated configs, seeded with every config we ship and every bad
-# one the tests refuse. Linked with Debian's toml++ library, as fcswitch is (header-only
-# toml++ built with assertions aborts inside its parser on some bad keys, where the library
-# reports a parse error: we fuzz what runs).
+# The config readers on mutated text: fcswitch's (seeded with every config we ship and every
+# bad one the tests refuse) and fclab's scenario reader (seeded with every scenario). Linked
+# with Debian's toml++ library, as the programs are (header-only toml++ built with assertions
+# aborts inside its parser on some bad keys, where the library reports a parse error: we fuzz
+# what runs). Their sources are compiled once, two at a time, for both targets.
 config_seeds="$out/config_seeds"
-rm -rf "$config_seeds" && mkdir -p "$config_seeds"
+lab_seeds="$out/lab_seeds"
+rm -rf "$config_seeds" "$lab_seeds" && mkdir -p "$config_seeds" "$lab_seeds"
 cp config/*.toml config/lab/*.toml tests/configs/bad/*.toml "$config_seeds/"
+cp config/lab/*.toml tests/lab/*.toml "$lab_seeds/"
 config_sources=(lib/config/*.cc lib/fc/*.cc lib/wire/*.cc lib/shaping/*.cc lib/tagger/*.cc
   lib/topology/*.cc)
+# The scenario reader's part of lib/lab: DPDK's headers only (inline), no EAL.
+lab_sources=(lib/workload/*.cc lib/lab/lab_scenario.cc lib/lab/flow_shape_reader.cc
+  lib/lab/workload_flows.cc lib/lab/workload_spec.cc lib/lab/workload_hosts.cc
+  lib/lab/lab_routing.cc lib/lab/flow_transport.cc lib/lab/flow_frame.cc)
+objects="$out/objects"
+mkdir -p "$objects"
 # shellcheck disable=SC2046
-clang++ "${flags[@]}" $(pkg-config --cflags tomlplusplus) "${config_sources[@]}" \
-  tests/fuzz/switch_config_fuzz.cc -lfmt $(pkg-config --libs tomlplusplus) \
-  -o "$out/switch_config_fuzz"
-echo "switch_config_fuzz:"
-mkdir -p "$out/corpus_switch_config_fuzz"
-"$out/switch_config_fuzz" -runs="${FUZZ_CONFIG_RUNS:-200000}" -max_len=4096 -seed=1 \
-  "$out/corpus_switch_config_fuzz" "$config_seeds" 2>&1 | tail -1
+compile=(clang++ -std=c++20 -O1 -g -fsanitize=fuzzer-no-link,address,undefined
+  -fno-sanitize-recover=all -Ilib $(pkg-config --cflags tomlplusplus libdpdk)
+  "-DFCSWITCH_WORKLOAD_DIR=\"$PWD/config/workloads\"")
+printf '%s\n' "${config_sources[@]}" "${lab_sources[@]}" |
+  xargs -P "$(nproc)" -I{} sh -c '"$@" -c "$0" -o "'"$objects"'/$(echo "$0" | tr / _).o"' {} \
+    "${compile[@]}"
+config_objects=()
+for f in "${config_sources[@]}"; do config_objects+=("$objects/$(echo "$f" | tr / _).o"); done
+lab_objects=("${config_objects[@]}")
+for f in "${lab_sources[@]}"; do lab_objects+=("$objects/$(echo "$f" | tr / _).o"); done
+link() {  # TARGET OBJECTS...
+  local target=$1
+  shift
+  # shellcheck disable=SC2046
+  "${compile[@]}" -fsanitize=fuzzer "$@" "tests/fuzz/$target.cc" -lfmt \
+    $(pkg-config --libs tomlplusplus) -o "$out/$target"
+}
+link switch_config_fuzz "${config_objects[@]}"
+link lab_scenario_fuzz "${lab_objects[@]}"
+fuzz_config() {  # TARGET RUNS SEEDS
+  echo "$1:"
+  mkdir -p "$out/corpus_$1"
+  "$out/$1" -runs="$2" -max_len=8192 -seed=1 -timeout=10 "$out/corpus_$1" "$3" 2>&1 | tail -1
+}
+fuzz_config switch_config_fuzz "${FUZZ_CONFIG_RUNS:-200000}" "$config_seeds"
+# About 2 000 scenarios a second (each builds its network's routes): half a minute's worth.
+fuzz_config lab_scenario_fuzz "${FUZZ_LAB_RUNS:-60000}" "$lab_seeds"

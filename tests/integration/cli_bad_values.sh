@@ -33,6 +33,20 @@ dir=$(mktemp -d)
 mkdir "$dir/rules.toml"
 printf '[lab]\ntagger_rules = "rules.toml"\n' > "$dir/s.toml"
 expect_refused "$fclab" "rules.toml is a directory, not a TOML file" "$dir/s.toml" --check
+# More ports than the DPDK build's ethdevs (Debian's: 32) or the port masks' 64: said at
+# --check, at the first port too many (a run went on to the EAL, which refused the 33rd vdev
+# as if its device string were wrong).
+{
+  printf '[switch]\nlossless_priorities = [3]\n'
+  for i in $(seq 0 69); do printf '[[ports]]\nname = "p%d"\ndevice = "net_null%d"\n' "$i" "$i"; done
+} > "$dir/many.toml"
+expect_refused "$fcswitch" \
+  "many.toml:[0-9]*:1: ports\[\(32\|64\)\]: expected at most \(32\|64\) ports (\(RTE_MAX_ETHPORTS\|port masks\)" \
+  "$dir/many.toml" --check
+# A run whose samples would write more CSV than [lab] csv_limit: refused at --check, before
+# the first run of a sweep starts.
+expect_refused "$fclab" "gfc-ring.toml:[0-9]*:[0-9]*: lab.sample_interval: expected samples whose CSV stays within lab.csv_limit (1000 bytes)" \
+  "$scenario" --check --set lab.csv_limit=1000
 rm -rf "$dir"
 # And good ones still pass.
 if "$fcswitch" "$config" --check --duration 2.5 --log-level warn >/dev/null 2>&1; then

@@ -11,7 +11,8 @@ H1 → S → H2 over net_memif, as in fchost_engines.py: H1's flow at 1 Gb/s, S'
     at C/2^N (GFC §5.1), so while S's egress is down S's input overflows at that rate — at most
     that rate times the time the link was down, which the test measures and prints;
   - the flow moves again after the link comes back (the new H2 receives; no pause, credit or
-    stage of the old peer holds S's port for ever);
+    stage of the old peer holds S's port for ever), and S logs the link going down and up
+    (it then says its flow-control state again: fc::FeedbackGenerator::link_restored);
   - every process exits 0 with its pool full.
 usage: link_flap.py FCSWITCH FCHOST SOURCE_DIR WORK_DIR
 """
@@ -103,6 +104,12 @@ def run(engine):
     check(0 <= on_link <= ON_THE_LINK,
           f"{engine}: {on_link} frames lost, more than the {ON_THE_LINK} on the link")
     check(after > 1000, f"{engine}: only {after} frames after the link came back")
+    # S saw it (dpdk::LinkWatch), and its engines said their state again to the new H2.
+    log = (d / "s.log").read_text()
+    # At start the link is down until the first H2 connects (an info line); the cut is a
+    # warning, and the link comes up twice: to the first H2, then to the second.
+    check("[warning] port h2: link down" in log and log.count("port h2: link up") >= 2,
+          f"{engine}: S did not log port h2's link going down and coming back ({d}/s.log)")
     check(all(h["mempool_in_use_after_shutdown"] == 0 for h in (h1, a, b))
           and sw["mempool_in_use"] == 0, f"{engine}: mbufs not back in a pool")
 

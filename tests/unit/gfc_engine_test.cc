@@ -30,15 +30,18 @@ ControlMessage stage_message(uint32_t stage, uint16_t opcode = wire::kPfcOpcode)
   return ControlMessage{0, ControlKind::kClassTime, 3, opcode, stage};
 }
 
+// The stage a poll at `occupancy` sends, or -1 for none.
+int stage_sent(GfcBufferFeedbackGenerator& generator, uint64_t occupancy) {
+  FeedbackOut out;
+  generator.poll(0, IngressView{occupancy, 0}, out);
+  EXPECT_EQ(out.class_enable, 0);  // stages go in their own entry, never as a pause
+  return out.stage_enable ? static_cast<int>(out.stage[3]) : -1;
+}
+
 TEST(GfcBufferGenerator, SendsTheStageOnlyWhenItChanges) {
   const GfcStageTable table(kTestbedLink, 750'000);
   GfcBufferFeedbackGenerator generator(table, context());
-  auto poll = [&](uint64_t occupancy) {
-    FeedbackOut out;
-    generator.poll(0, IngressView{occupancy, 0}, out);
-    EXPECT_EQ(out.class_enable, 0);  // stages go in their own entry, never as a pause
-    return out.stage_enable ? static_cast<int>(out.stage[3]) : -1;
-  };
+  auto poll = [&](uint64_t occupancy) { return stage_sent(generator, occupancy); };
   EXPECT_EQ(poll(0), -1);
   EXPECT_EQ(poll(749'999), -1);
   EXPECT_EQ(poll(750'000), 1);
@@ -55,6 +58,25 @@ TEST(GfcBufferGenerator, SendsTheStageOnlyWhenItChanges) {
   });
   EXPECT_EQ(messages, 5u);
   EXPECT_EQ(max_stage, 4u);
+}
+
+// A stage sent while the link was down is lost: when it comes back the stage is said once
+// more, even if it holds (stage 0 too: the upstream may still be at the old one), then only
+// on change again.
+TEST(GfcBufferGenerator, SaysItsStageAgainWhenTheLinkComesBack) {
+  const GfcStageTable table(kTestbedLink, 750'000);
+  GfcBufferFeedbackGenerator generator(table, context());
+  auto poll = [&](uint64_t occupancy) { return stage_sent(generator, occupancy); };
+  EXPECT_EQ(poll(900'000), 2);
+  EXPECT_EQ(poll(10), 0);  // into the cut link
+  generator.link_restored();
+  EXPECT_EQ(generator.next_action_ticks(), 0u);  // a poll is due now
+  EXPECT_EQ(poll(10), 0);
+  EXPECT_EQ(poll(10), -1);
+  EXPECT_EQ(generator.next_action_ticks(), kNeverTicks);
+  generator.link_restored();
+  EXPECT_EQ(poll(900'000), 2);
+  EXPECT_EQ(poll(900'000), -1);
 }
 
 TEST(GfcBufferGate, StageKSetsTheRateToCOver2ToTheK) {

@@ -176,6 +176,14 @@ TEST(TopologySpec, BadSpecsSayWhatWasExpectedAndFound) {
             "leaf-spine:LEAVES,SPINES,HOSTS_PER_LEAF: expected LEAVES >= 1, SPINES >= 1 and "
             "HOSTS_PER_LEAF >= 0, found 0,2,2");
   EXPECT_EQ(message_of("bcube:2,7"), "bcube:N,K: expected N >= 2 and 0 <= K <= 6, found 2,7");
+  // Too big to build: refused before the generator tries (fat-tree:128 is 2·¾·128³ ports).
+  EXPECT_EQ(message_of("fat-tree:128"),
+            "fat-tree:K: expected a network of at most 1048576 ports (2 per link), found 128 "
+            "(3145728 ports)");
+  EXPECT_EQ(message_of("bcube:1048576,6").rfind("bcube:N,K: expected a network of at most", 0), 0u);
+  EXPECT_EQ(message_of("ring:1048576"),
+            "ring:N: expected a network of at most 1048576 ports (2 per link), found 1048576 "
+            "(4194304 ports)");
   EXPECT_EQ(message_of("torus:4"),
             "topology: expected " + std::string(spec_forms()) + ", found \"torus:4\"");
 }

@@ -57,12 +57,21 @@ def _metrics(port):
     return f'[metrics]\naddress = "127.0.0.1"\nport = {port}\n' if port else ""
 
 
+def _flow_control(engine, buffer):
+    """One engine on priority 3 (FLOW_CONTROL with B_m = `buffer`), or `engine` = (lossless
+    priorities, the [buffer] and [flow_control] sections as TOML text) for anything else."""
+    if isinstance(engine, tuple):
+        return engine
+    return [3], FLOW_CONTROL.format(buffer=buffer, engine=engine)
+
+
 def switch_toml(name, ports, fib, engine, prefix, metrics_port=None, cpus=None,
-                queueing="output"):
+                queueing="output", buffer=BUFFER):
     """`ports`: [(name, device, {extra key: TOML value})]; `fib`: {mac: port name}."""
-    out = [f'[switch]\nname = "{name}"\nlossless_priorities = [3]\nmbufs = 32767\n'
+    lossless, flow_control = _flow_control(engine, buffer)
+    out = [f'[switch]\nname = "{name}"\nlossless_priorities = {lossless}\nmbufs = 32767\n'
            f'mac_learning = false\nqueueing = "{queueing}"\n',
-           _eal(prefix, cpus), FLOW_CONTROL.format(buffer=BUFFER, engine=engine)]
+           _eal(prefix, cpus), flow_control]
     for port, device, extra in ports:
         out.append(f'[[ports]]\nname = "{port}"\ndevice = "{device}"\nrate = "{LINK_RATE}"\n'
                    'emulate_wire = true\n' +
@@ -73,11 +82,12 @@ def switch_toml(name, ports, fib, engine, prefix, metrics_port=None, cpus=None,
     return "\n".join(out)
 
 
-def host_toml(name, ip, mac, device, engine, flows, prefix, metrics_port=None, cpus=None):
+def host_toml(name, ip, mac, device, engine, flows, prefix, metrics_port=None, cpus=None,
+              buffer=BUFFER):
     """`flows`: [{key: TOML value}] as fchost's [[flows]] (host/host_program_config.h)."""
-    out = [f'[switch]\nname = "{name}"\nlossless_priorities = [3]\nmbufs = 8191\n',
-           f'[host]\nip = "{ip}"\n', _eal(prefix, cpus),
-           FLOW_CONTROL.format(buffer=BUFFER, engine=engine),
+    lossless, flow_control = _flow_control(engine, buffer)
+    out = [f'[switch]\nname = "{name}"\nlossless_priorities = {lossless}\nmbufs = 8191\n',
+           f'[host]\nip = "{ip}"\n', _eal(prefix, cpus), flow_control,
            f'[[ports]]\nname = "nic"\ndevice = "{device}"\nmac = "{mac}"\nrate = "{LINK_RATE}"\n'
            'emulate_wire = true\n']
     for flow in flows:
@@ -90,6 +100,12 @@ def host_toml(name, ip, mac, device, engine, flows, prefix, metrics_port=None, c
 # sends at 200 Mb/s, H1's flow leaves at its 1 Gb/s, so S holds H1 back with the engine.
 BOTTLENECK_MACS = {"H1": "02:00:00:00:01:01", "H2": "02:00:00:00:02:01"}
 BOTTLENECK_BPS = 200e6
+# A bigger buffer than the ring's: buffer-based GFC settles between B_2 and B_3 here (200 Mb/s
+# lies between C/4 and C/8), and the room above B_3 is (B_m − B_1)/4. S forwards on two lcores:
+# while its TX thread waits for a CPU, its RX thread admits what H1 sends at the stage's rate
+# (250 Mb/s) with no stage going back. With B_m = 1 MB that room (125 KB) held 4 ms of it, and a
+# CI run overflowed it by 2 frames; with 2 MB (375 KB) it holds 12 ms.
+BOTTLENECK_BUFFER = "2MB"
 
 
 def bottleneck(run_dir, engine, prefix, flow_keys, receivers=("h2",)):
@@ -101,16 +117,16 @@ def bottleneck(run_dir, engine, prefix, flow_keys, receivers=("h2",)):
         f.write(switch_toml(
             "S", [("h1", memif(0, s1, "server"), {}),
                   ("h2", memif(1, s2, "server"), {"rate_limit": f"{int(BOTTLENECK_BPS)}"})],
-            {h1: "h1", h2: "h2"}, engine, f"{prefix}_s", cpus="1,0"))
+            {h1: "h1", h2: "h2"}, engine, f"{prefix}_s", cpus="1,0", buffer=BOTTLENECK_BUFFER))
     flow = {"id": 1, "to": '"H2"', "to_mac": f'"{h2}"', "to_ip": '"10.0.2.1"', "priority": 3,
             "rate": '"line"', **flow_keys}
     with open(f"{run_dir}/h1.toml", "w") as f:
         f.write(host_toml("H1", "10.0.1.1", h1, memif(0, s1, "client"), engine, [flow],
-                          f"{prefix}_h1"))
+                          f"{prefix}_h1", buffer=BOTTLENECK_BUFFER))
     for name in receivers:
         with open(f"{run_dir}/{name}.toml", "w") as f:
             f.write(host_toml("H2", "10.0.2.1", h2, memif(0, s2, "client"), engine, [],
-                              f"{prefix}_{name}"))
+                              f"{prefix}_{name}", buffer=BOTTLENECK_BUFFER))
 
 
 def wait_forwarding(log, proc, seconds=30):

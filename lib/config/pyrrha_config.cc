@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <charconv>
 #include <cmath>
 #include <optional>
 #include <string>
@@ -134,6 +135,124 @@ void refuse_conflicts(TableReader& reader, const SwitchConfig& config, int prior
                   fmt::format("queueing = \"{}\"", queueing_name(config.queueing)));
 }
 
+// `host_ports`: names of this switch's ports, each once.
+std::vector<int> read_host_ports(TableReader& reader, const SwitchConfig& config) {
+  std::vector<int> ports;
+  const toml::array* names = reader.array("host_ports");
+  if (!names) return ports;
+  for (const toml::node& item : *names) {
+    const auto* name = item.as_string();
+    const int port = name ? config.port_index(name->get()) : -1;
+    if (port < 0 || std::find(ports.begin(), ports.end(), port) != ports.end()) {
+      reader.refuse("host_ports", "names of ports in [[ports]], each once", describe(item));
+      return {};
+    }
+    ports.push_back(port);
+  }
+  return ports;
+}
+
+// "SWITCH_ID:PORT" (a root's name, Pyrrha §4.1), or nothing.
+std::optional<PyrrhaHop> parse_hop(std::string_view text) {
+  const size_t colon = text.find(':');
+  if (colon == std::string_view::npos) return std::nullopt;
+  uint64_t id = 0, port = 0;
+  const auto whole = [](std::string_view digits, uint64_t& out, uint64_t max) {
+    const auto [end, error] = std::from_chars(digits.data(), digits.data() + digits.size(), out);
+    return !digits.empty() && error == std::errc{} && end == digits.data() + digits.size() &&
+           out <= max;
+  };
+  if (!whole(text.substr(0, colon), id, UINT32_MAX) ||
+      !whole(text.substr(colon + 1), port, UINT16_MAX))
+    return std::nullopt;
+  return PyrrhaHop{static_cast<uint32_t>(id), static_cast<uint16_t>(port)};
+}
+
+// [[pyrrha.paths]]: { egress, to, hops }, one entry per (egress, to).
+std::vector<PyrrhaPath> read_paths(TableReader& pyrrha, const SwitchConfig& config,
+                                   const std::vector<int>& host_ports, uint32_t switch_id) {
+  std::vector<PyrrhaPath> paths;
+  const toml::array* entries = pyrrha.array("paths");
+  if (!entries) return paths;
+  for (size_t i = 0; i < entries->size(); ++i) {
+    const toml::node& node = *entries->get(i);
+    const std::string key = fmt::format("pyrrha.paths[{}]", i);
+    const auto* table = node.as_table();
+    if (!table) {
+      pyrrha.problems().expected(node.source(), key, "a table { egress, to, hops }",
+                                 describe(node));
+      continue;
+    }
+    TableReader reader(*table, key, pyrrha.problems());
+    const auto egress_name = reader.string("egress", true);
+    const auto to = reader.string("to", true);
+    const toml::array* hops = reader.array("hops", true);
+    reader.reject_unknown_keys();
+    PyrrhaPath path;
+    bool ok = egress_name && to && hops;
+    if (egress_name) {
+      path.egress = config.port_index(*egress_name);
+      if (path.egress < 0) {
+        reader.refuse("egress", "the name of a port in [[ports]]");
+        ok = false;
+      } else if (std::find(host_ports.begin(), host_ports.end(), path.egress) != host_ports.end()) {
+        // Past a host port the next hop is the host: nothing onward to predict.
+        reader.refuse("egress", "a port that does not face a host (host_ports)",
+                      fmt::format("\"{}\", one of host_ports", *egress_name));
+        ok = false;
+      }
+    }
+    if (to) {
+      const auto mac = wire::MacAddress::parse(*to);
+      if (!mac || mac->is_multicast()) {
+        reader.refuse("to", "a unicast MAC address");
+        ok = false;
+      } else {
+        path.dst = *mac;
+      }
+    }
+    if (hops) {
+      if (hops->empty() || hops->size() > kMaxPyrrhaPathHops) {
+        reader.refuse("hops",
+                      fmt::format("1 to {} hops past this switch, near to far", kMaxPyrrhaPathHops),
+                      fmt::format("{} hops", hops->size()));
+        ok = false;
+      }
+      for (const toml::node& item : *hops) {
+        const auto* text = item.as_string();
+        const auto hop = text ? parse_hop(text->get()) : std::nullopt;
+        if (!hop) {
+          reader.refuse("hops",
+                        "\"SWITCH_ID:PORT\" for each hop (a switch_id and its port's index in "
+                        "that switch's [[ports]])",
+                        describe(item));
+          ok = false;
+          break;
+        }
+        // A path back through this switch is a routing loop: Pyrrha ignores a root that names
+        // itself (§4.5), so a hop here could never hold anything.
+        if (hop->switch_id == switch_id) {
+          reader.refuse("hops", "hops at other switches than this one (switch_id)", describe(item));
+          ok = false;
+          break;
+        }
+        path.hops.push_back(*hop);
+      }
+    }
+    if (!ok) continue;
+    const auto same = [&](const PyrrhaPath& p) {
+      return p.egress == path.egress && p.dst == path.dst;
+    };
+    if (const auto first = std::find_if(paths.begin(), paths.end(), same); first != paths.end()) {
+      reader.refuse("to", "one path per (egress, to)",
+                    fmt::format("\"{}\" by \"{}\" again", *to, *egress_name));
+      continue;
+    }
+    paths.push_back(std::move(path));
+  }
+  return paths;
+}
+
 }  // namespace
 
 uint64_t largest_one_hop_bdp_bytes(const SwitchConfig& config) {
@@ -204,6 +323,8 @@ void read_pyrrha(TableReader& root, SwitchConfig& config) {
               describe_threshold(s.table.k_pause_bytes, s.k_pause_bdp, s.one_hop_bdp_bytes)));
     }
   }
+  s.host_ports = read_host_ports(reader, config);
+  s.paths = read_paths(reader, config, s.host_ports, s.switch_id);
   if (priority) refuse_conflicts(reader, config, s.priority);
   reader.reject_unknown_keys();
   config.pyrrha = s;

@@ -997,6 +997,16 @@ class ScenarioReader {
       }
       for (const std::string& w : node.config.warnings)
         node_config_warnings_.add(located(w, sketch, fib_from_routes), sketch.name);
+      // The lab predicts Pyrrha's onward paths from its routes (lab/lab_path_oracle.h) and
+      // knows which ports face hosts: fcswitch's table of them would be ignored.
+      if (const auto& pyrrha = node.config.pyrrha;
+          pyrrha && (!pyrrha->paths.empty() || !pyrrha->host_ports.empty()))
+        node_config_problems_.add(
+            located(fmt::format("{}:0:0: pyrrha.{}: expected no table of paths in a lab "
+                                "scenario (the lab predicts them from its routes), found one",
+                                out_.file, pyrrha->paths.empty() ? "host_ports" : "paths"),
+                    sketch, fib_from_routes),
+            sketch.name);
       node.static_fib = node.config.fib;  // its own `routes` and [[fib]]: they win
       if (out_.routing.initial && out_.routing.topology_switch[n] >= 0) {
         const int sw = out_.routing.topology_switch[n];

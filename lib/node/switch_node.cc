@@ -1,5 +1,7 @@
 #include "node/switch_node.h"
 
+#include "node/config_path_oracle.h"
+
 #include <rte_cycles.h>
 #include <rte_errno.h>
 #include <rte_mbuf.h>
@@ -103,10 +105,16 @@ void SwitchNode::build(RxHandoff handoff) {
   for (const auto& port : config.ports) fwd.ecn.push_back(port.ecn);
   fwd.ecn_seed = config.ecn.seed ? config.ecn.seed : name_seed(config.name + "/ecn");
   if (config.pyrrha) {
-    if (!pyrrha_oracle_)
-      throw std::runtime_error(
-          "[pyrrha] needs the onward path of every packet (Pyrrha §4.2), which only fclab "
-          "predicts today (from its routes): fcswitch cannot run Pyrrha yet");
+    // Pyrrha §4.2 needs each packet's onward path: the lab's routes predict it; fcswitch has
+    // its config's table ([[pyrrha.paths]]).
+    if (!pyrrha_oracle_) {
+      auto table = std::make_shared<ConfigPathOracle>(*config.pyrrha, n);
+      spdlog::info(
+          "{}: Pyrrha's onward paths from [[pyrrha.paths]]: {} (egress, destination) "
+          "pairs, {} host ports",
+          config.name, table->paths(), config.pyrrha->host_ports.size());
+      pyrrha_oracle_ = std::move(table);
+    }
     state_->add_pyrrha_rings(prefix);
     fwd.pyrrha = config.pyrrha;
     fwd.pyrrha_oracle = pyrrha_oracle_;

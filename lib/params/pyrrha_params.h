@@ -3,7 +3,11 @@
 // table is built from. Thresholds are bytes here; the paper states them in one-hop BDPs
 // (K_pause = 2, K_resume = 1 in its evaluation, NOTES.md), and `one_hop_bdp_bytes` converts.
 
+#include <cstddef>
 #include <cstdint>
+#include <vector>
+
+#include "wire/mac_address.h"
 
 namespace fcswitch::config {
 
@@ -17,6 +21,28 @@ struct PyrrhaParams {
   uint16_t max_isolation_queues = 100;
   // Congestion roots one switch remembers at once (its table is sized for them at start).
   uint32_t max_roots = 1024;
+};
+
+// One hop of a packet's onward path as a config gives it: the switch it reaches (its
+// switch_id) and the port it leaves that switch by (its index in that switch's [[ports]]),
+// which is how Pyrrha names a congestion root (Pyrrha §4.1, pyrrha/root_id.h).
+struct PyrrhaHop {
+  uint32_t switch_id = 0;
+  uint16_t port = 0;
+};
+
+// The most hops past this switch a path may list: a fat-tree's longest path has 4 switches
+// past the first; FWD keeps this many per packet (switch/pyrrha_path_oracle.h).
+inline constexpr size_t kMaxPyrrhaPathHops = 7;
+
+// fcswitch's onward-path table ([[pyrrha.paths]]), Pyrrha §4.2 on a testbed: a packet to
+// `dst` that leaves this switch by port `egress` then crosses `hops`, near to far. It holds
+// where the downstream switches' routes are fixed (a leaf-spine: a core reaches a host through
+// one ToR); the lab predicts the paths from its own routes instead.
+struct PyrrhaPath {
+  int egress = 0;
+  wire::MacAddress dst;
+  std::vector<PyrrhaHop> hops;
 };
 
 // [pyrrha] of a switch (config/pyrrha_config.h): Pyrrha on one priority of every port, in
@@ -36,6 +62,11 @@ struct PyrrhaSettings {
   // less than this: the ring and TX's head are the last stage, which the OQ's length
   // (self-nomination) does not see, so it is kept short — a few frames.
   uint64_t stage_bytes = 4096;
+  // fcswitch's own path oracle (node/config_path_oracle.h): the paths past this switch and
+  // the ports that face hosts (hosts send no DEALLOC: the table's leaf rule). The lab leaves
+  // both empty and predicts from its routes.
+  std::vector<PyrrhaPath> paths;
+  std::vector<int> host_ports;
 };
 
 // One-hop BDP as the authors' ns-3 code computes it: the egress rate times twice the

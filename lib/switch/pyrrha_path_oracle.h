@@ -9,6 +9,7 @@
 #include <cstddef>
 #include <span>
 
+#include "params/pyrrha_params.h"
 #include "pyrrha/root_id.h"
 #include "topology/flow_hash.h"
 #include "wire/mac_address.h"
@@ -18,7 +19,7 @@ namespace fcswitch {
 class PyrrhaPathOracle {
  public:
   // Longest onward path FWD keeps per packet: a fat-tree's is at most 4 switches past the first.
-  static constexpr size_t kMaxHops = 7;
+  static constexpr size_t kMaxHops = config::kMaxPyrrhaPathHops;
 
   virtual ~PyrrhaPathOracle() = default;
   // The hops after this switch of a packet to `dst` with `tuple` leaving by `egress`, near to

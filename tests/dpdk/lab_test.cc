@@ -1031,6 +1031,29 @@ b = "S1:x"
   EXPECT_EQ(problems_of(text), expected);
 }
 
+// fcswitch's table of Pyrrha's onward paths has no place in the lab, which predicts them
+// from its routes: refused at the node's entry, not ignored.
+TEST(LabScenario, PyrrhaPathTablesAreRefused) {
+  const std::string text = R"([lab]
+duration = "1ms"
+[topology]
+spec = "ring:3"
+[switch]
+lossless_priorities = [3]
+[flow_control]
+engine = "none"
+[pyrrha]
+priority = 3
+[[switches]]
+name = "S1"
+pyrrha = { host_ports = ["h"] }
+)";
+  EXPECT_EQ(problems_of(text),
+            std::vector<std::string>{
+                "bad.toml:13:25: pyrrha.host_ports: expected no table of paths in a lab scenario "
+                "(the lab predicts them from its routes), found one (S1)"});
+}
+
 // A node's `routes` come first in the [[fib]] the lab merges: a problem in its own [[fib]]
 // is still at that entry, and one in `routes` at `routes`.
 TEST(LabScenario, FibProblemsAreAtTheRoutesOrTheFibEntry) {

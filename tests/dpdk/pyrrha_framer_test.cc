@@ -368,16 +368,37 @@ class PathThroughRootA : public PyrrhaPathOracle {
   bool faces_host(int port) const override { return port == 0; }
 };
 
+// Where a NodeBed's switch learns the onward paths: none (no [pyrrha]), an oracle handed to
+// it (the lab's way), or its own config's [[pyrrha.paths]] (fcswitch's).
+enum class Paths { kNoPyrrha, kOracle, kConfigTable };
+
+// The same switch and paths as PathThroughRootA, in fcswitch's config.
+constexpr char kPyrrhaWithPathTable[] = R"(
+[pyrrha]
+priority = 3
+switch_id = 10
+k_pause_bytes = 3000
+k_resume_bytes = 1500
+max_isolation_queues = 4
+max_roots = 16
+host_ports = ["a"]
+[[pyrrha.paths]]
+egress = "b"
+to = "02:00:00:00:00:0a"
+hops = ["20:1"]
+)";
+
 // A two-port switch on ring ports that the test feeds and drains, every task polled once a
 // step in the layout's order; [pyrrha] on priority 3 or none.
 class NodeBed {
  public:
-  NodeBed(const std::string& name, bool with_pyrrha) {
+  NodeBed(const std::string& name, Paths paths) {
     control_pool_ = create_control_pool(name + "_ctl", 63, 0);
     frame_pool_ =
         rte_pktmbuf_pool_create((name + "_hp").c_str(), 63, 0, 0, RTE_MBUF_DEFAULT_BUF_SIZE, 0);
     if (!frame_pool_) throw std::runtime_error("pool");
-    auto config = config::parse_switch_config(fmt::format(R"(
+    auto config = config::parse_switch_config(
+        fmt::format(R"(
 [switch]
 name = "{}"
 lossless_priorities = [3]
@@ -392,11 +413,11 @@ device = "unused_b"
 [[fib]]
 mac = "02:00:00:00:00:0a"
 port = "b"
-)",
-                                                          name),
-                                              "test.toml");
+{})",
+                    name, paths == Paths::kConfigTable ? kPyrrhaWithPathTable : ""),
+        "test.toml");
     std::shared_ptr<const PyrrhaPathOracle> oracle;
-    if (with_pyrrha) {
+    if (paths == Paths::kOracle) {
       config::PyrrhaSettings pyrrha;
       pyrrha.priority = kPyrrhaPriority;
       pyrrha.switch_id = kNodeSwitchId;
@@ -521,8 +542,7 @@ wire::PyrrhaFrame decoded(const SentFrame& frame) {
 // down by port b (the authors' CheckAndSendDealloc). The IQ is empty once FWD has moved its
 // packets into the port's short egress stage (PyrrhaSettings::stage_bytes), so the DEALLOC,
 // a control frame, leaves ahead of them.
-TEST(PyrrhaFramer, ASwitchPausesAndResumesItsUpstreamWithFramesOutOfTheIngressPort) {
-  NodeBed bed("pfrnode", true);
+void expect_pause_and_resume_through_root_a(NodeBed& bed) {
   ASSERT_TRUE(bed.node().tx(0).sends_pyrrha());
   ASSERT_TRUE(bed.node().tx(1).sends_pyrrha());
   bed.send(1, pyrrha_from_downstream(wire::PyrrhaOpcode::kPause, 1));
@@ -558,9 +578,21 @@ TEST(PyrrhaFramer, ASwitchPausesAndResumesItsUpstreamWithFramesOutOfTheIngressPo
   EXPECT_TRUE(bed.node().progress().empty);
 }
 
+TEST(PyrrhaFramer, ASwitchPausesAndResumesItsUpstreamWithFramesOutOfTheIngressPort) {
+  NodeBed bed("pfrnode", Paths::kOracle);
+  expect_pause_and_resume_through_root_a(bed);
+}
+
+// fcswitch's way: the same switch with the paths in its config ([[pyrrha.paths]], host_ports)
+// and no oracle handed to it isolates the same packets and sends the same frames.
+TEST(PyrrhaFramer, FcswitchTakesTheOnwardPathsFromItsConfig) {
+  NodeBed bed("pfrcfg", Paths::kConfigTable);
+  expect_pause_and_resume_through_root_a(bed);
+}
+
 // Without [pyrrha] no TX has a framer (nor Pyrrha counters to report).
 TEST(PyrrhaFramer, WithoutPyrrhaNoTxFramesIt) {
-  NodeBed bed("pfrnone", false);
+  NodeBed bed("pfrnone", Paths::kNoPyrrha);
   for (int p = 0; p < 2; ++p) EXPECT_FALSE(bed.node().tx(p).sends_pyrrha()) << p;
 }
 

@@ -233,7 +233,7 @@ TEST_F(PyrrhaOutputs, PromtoolChecksTheExposition) {
 }
 
 // The dashboard's Pyrrha panels query families the switches expose (the observability test
-// checks the others against fcswitch, which cannot run Pyrrha by itself).
+// checks the others against an fcswitch process without Pyrrha).
 TEST_F(PyrrhaOutputs, DashboardPyrrhaPanelsQueryExposedFamilies) {
   std::ifstream in(kSource + "/tools/grafana/fcswitch.json");
   const std::string dashboard((std::istreambuf_iterator<char>(in)), {});

@@ -21,6 +21,8 @@ import time
 import urllib.parse
 import urllib.request
 
+from pcap_files import read_pcap, write_pcap
+
 FRAME_BYTES = 1000
 ECT0 = 0b10  # RFC 3168's ECT(0)
 FRAMES_PER_INPUT = 500  # 500 KB into each of two ports: past XOFF, below the 1 MB buffer
@@ -55,26 +57,6 @@ def frame(src, dst, dscp, seq, size, ecn=0):
     udp = struct.pack("!HHHH", 4791, 4791, ip_len - 20, 0)  # RoCEv2's port
     payload = bytes(ip_len - 28)
     return dst + src + b"\x08\x00" + ip + udp + payload
-
-
-def write_pcap(path, frames):
-    with open(path, "wb") as f:
-        f.write(struct.pack("<IHHiIII", 0xA1B2C3D4, 2, 4, 0, 0, 65535, 1))
-        for i, data in enumerate(frames):
-            f.write(struct.pack("<IIII", 0, i, len(data), len(data)))
-            f.write(data)
-
-
-def read_pcap(path):
-    """The frames of a pcap file (microsecond, little-endian: what net_pcap writes)."""
-    with open(path, "rb") as f:
-        data = f.read()
-    frames, at = [], 24
-    while at + 16 <= len(data):
-        length = struct.unpack_from("<I", data, at + 8)[0]
-        frames.append(data[at + 16:at + 16 + length])
-        at += 16 + length
-    return frames
 
 
 def free_port():

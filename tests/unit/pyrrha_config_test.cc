@@ -200,10 +200,11 @@ TEST(PyrrhaConfig, TheReferenceSectionIsReadAsDocumented) {
     section += key + "\n";
   }
   ASSERT_NE(section.find("max_isolation_queues"), std::string::npos) << section;
-  const SwitchConfig c =
-      parse_switch_config("[[ports]]\nname = \"p0\"\ndevice = \"net_null0\"\nrate = \"100Gbps\"\n" +
-                              section + "\n[switch]\nlossless_priorities = [5]\n",
-                          "reference.toml");
+  const SwitchConfig c = parse_switch_config(
+      "[[ports]]\nname = \"p0\"\ndevice = \"net_null0\"\nrate = \"100Gbps\"\n"
+      "[[ports]]\nname = \"p1\"\ndevice = \"net_null1\"\nrate = \"100Gbps\"\n" +
+          section + "\n[switch]\nlossless_priorities = [5]\n",
+      "reference.toml");
   const PyrrhaSettings& s = *c.pyrrha;
   EXPECT_EQ(s.priority, 5);
   EXPECT_EQ(s.switch_id, 0u);
@@ -212,6 +213,11 @@ TEST(PyrrhaConfig, TheReferenceSectionIsReadAsDocumented) {
   EXPECT_EQ(s.table.max_isolation_queues, PyrrhaParams{}.max_isolation_queues);
   EXPECT_EQ(s.table.max_roots, PyrrhaParams{}.max_roots);
   EXPECT_EQ(s.stage_bytes, PyrrhaSettings{}.stage_bytes);
+  EXPECT_EQ(s.host_ports, std::vector<int>{0});
+  ASSERT_EQ(s.paths.size(), 1u);
+  EXPECT_EQ(s.paths[0].egress, 1);
+  ASSERT_EQ(s.paths[0].hops.size(), 2u);
+  EXPECT_EQ(s.paths[0].hops[1].switch_id, 9u);
 }
 
 TEST(PyrrhaConfig, RefusesAMissingOrOutOfRangePriority) {
@@ -388,6 +394,80 @@ enabled = false
 )",
                                              "off.toml");
   EXPECT_FALSE(c.pyrrha.has_value());
+}
+
+// fcswitch's own onward paths (Pyrrha §4.2 on a testbed): a ToR whose uplink "up" reaches
+// host 02:…:0b through switch 7's port 2, then switch 9's port 0; "h" faces a host.
+constexpr char kTorWithPaths[] = R"([switch]
+lossless_priorities = [3]
+[[ports]]
+name = "h"
+device = "net_null0"
+[[ports]]
+name = "up"
+device = "net_null1"
+[pyrrha]
+priority = 3
+switch_id = 1
+host_ports = ["h"]
+[[pyrrha.paths]]
+egress = "up"
+to = "02:00:00:00:00:0b"
+hops = ["7:2", "9:0"]
+)";
+
+TEST(PyrrhaConfig, PathsAndHostPortsAreReadByName) {
+  const SwitchConfig c = parse_switch_config(kTorWithPaths, "tor.toml");
+  ASSERT_TRUE(c.pyrrha.has_value());
+  EXPECT_EQ(c.pyrrha->host_ports, std::vector<int>{0});
+  ASSERT_EQ(c.pyrrha->paths.size(), 1u);
+  const PyrrhaPath& path = c.pyrrha->paths[0];
+  EXPECT_EQ(path.egress, 1);
+  EXPECT_EQ(path.dst.value, 0x02'00'00'00'00'0Bull);
+  ASSERT_EQ(path.hops.size(), 2u);
+  EXPECT_EQ(path.hops[0].switch_id, 7u);
+  EXPECT_EQ(path.hops[0].port, 2);
+  EXPECT_EQ(path.hops[1].switch_id, 9u);
+  EXPECT_EQ(path.hops[1].port, 0);
+}
+
+// Each refusal of the table, at its key: what was expected and what was found.
+TEST(PyrrhaConfig, BadPathsAreRefusedAtTheirKey) {
+  const auto refused = [](const std::string& from, const std::string& to) {
+    std::string text = kTorWithPaths;
+    const size_t at = text.find(from);
+    EXPECT_NE(at, std::string::npos) << from;
+    text.replace(at, from.size(), to);
+    return problems(text);
+  };
+  using Lines = std::vector<std::string>;
+  EXPECT_EQ(refused(R"(host_ports = ["h"])", R"(host_ports = ["h", "x"])"),
+            Lines{"p.toml:12:14: pyrrha.host_ports: expected names of ports in [[ports]], each "
+                  "once, found string \"x\""});
+  EXPECT_EQ(refused(R"(egress = "up")", R"(egress = "h")"),
+            Lines{"p.toml:14:10: pyrrha.paths[0].egress: expected a port that does not face a "
+                  "host (host_ports), found \"h\", one of host_ports"});
+  EXPECT_EQ(refused(R"(egress = "up")", R"(egress = "nope")"),
+            Lines{"p.toml:14:10: pyrrha.paths[0].egress: expected the name of a port in "
+                  "[[ports]], found string \"nope\""});
+  EXPECT_EQ(refused("02:00:00:00:00:0b", "01:00:5e:00:00:01"),
+            Lines{"p.toml:15:6: pyrrha.paths[0].to: expected a unicast MAC address, found "
+                  "string \"01:00:5e:00:00:01\""});
+  EXPECT_EQ(refused(R"("9:0")", R"("9")"),
+            Lines{"p.toml:16:8: pyrrha.paths[0].hops: expected \"SWITCH_ID:PORT\" for each hop "
+                  "(a switch_id and its port's index in that switch's [[ports]]), found string "
+                  "\"9\""});
+  EXPECT_EQ(refused(R"("9:0")", R"("1:0")"),
+            Lines{"p.toml:16:8: pyrrha.paths[0].hops: expected hops at other switches than this "
+                  "one (switch_id), found string \"1:0\""});
+  EXPECT_EQ(refused(R"(hops = ["7:2", "9:0"])", "hops = []"),
+            Lines{"p.toml:16:8: pyrrha.paths[0].hops: expected 1 to 7 hops past this switch, "
+                  "near to far, found 0 hops"});
+  EXPECT_EQ(refused(R"(hops = ["7:2", "9:0"])",
+                    "hops = [\"7:2\"]\n[[pyrrha.paths]]\negress = \"up\"\n"
+                    "to = \"02:00:00:00:00:0b\"\nhops = [\"8:1\"]"),
+            Lines{"p.toml:19:6: pyrrha.paths[1].to: expected one path per (egress, to), found "
+                  "\"02:00:00:00:00:0b\" by \"up\" again"});
 }
 
 }  // namespace

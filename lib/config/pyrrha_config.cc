@@ -152,22 +152,6 @@ std::vector<int> read_host_ports(TableReader& reader, const SwitchConfig& config
   return ports;
 }
 
-// "SWITCH_ID:PORT" (a root's name, Pyrrha §4.1), or nothing.
-std::optional<PyrrhaHop> parse_hop(std::string_view text) {
-  const size_t colon = text.find(':');
-  if (colon == std::string_view::npos) return std::nullopt;
-  uint64_t id = 0, port = 0;
-  const auto whole = [](std::string_view digits, uint64_t& out, uint64_t max) {
-    const auto [end, error] = std::from_chars(digits.data(), digits.data() + digits.size(), out);
-    return !digits.empty() && error == std::errc{} && end == digits.data() + digits.size() &&
-           out <= max;
-  };
-  if (!whole(text.substr(0, colon), id, UINT32_MAX) ||
-      !whole(text.substr(colon + 1), port, UINT16_MAX))
-    return std::nullopt;
-  return PyrrhaHop{static_cast<uint32_t>(id), static_cast<uint16_t>(port)};
-}
-
 // [[pyrrha.paths]]: { egress, to, hops }, one entry per (egress, to).
 std::vector<PyrrhaPath> read_paths(TableReader& pyrrha, const SwitchConfig& config,
                                    const std::vector<int>& host_ports, uint32_t switch_id) {
@@ -220,12 +204,9 @@ std::vector<PyrrhaPath> read_paths(TableReader& pyrrha, const SwitchConfig& conf
       }
       for (const toml::node& item : *hops) {
         const auto* text = item.as_string();
-        const auto hop = text ? parse_hop(text->get()) : std::nullopt;
+        const auto hop = text ? parse_pyrrha_hop(text->get()) : std::nullopt;
         if (!hop) {
-          reader.refuse("hops",
-                        "\"SWITCH_ID:PORT\" for each hop (a switch_id and its port's index in "
-                        "that switch's [[ports]])",
-                        describe(item));
+          reader.refuse("hops", kPyrrhaHopForm, describe(item));
           ok = false;
           break;
         }
@@ -254,6 +235,21 @@ std::vector<PyrrhaPath> read_paths(TableReader& pyrrha, const SwitchConfig& conf
 }
 
 }  // namespace
+
+std::optional<PyrrhaHop> parse_pyrrha_hop(std::string_view text) {
+  const size_t colon = text.find(':');
+  if (colon == std::string_view::npos) return std::nullopt;
+  uint64_t id = 0, port = 0;
+  const auto whole = [](std::string_view digits, uint64_t& out, uint64_t max) {
+    const auto [end, error] = std::from_chars(digits.data(), digits.data() + digits.size(), out);
+    return !digits.empty() && error == std::errc{} && end == digits.data() + digits.size() &&
+           out <= max;
+  };
+  if (!whole(text.substr(0, colon), id, UINT32_MAX) ||
+      !whole(text.substr(colon + 1), port, UINT16_MAX))
+    return std::nullopt;
+  return PyrrhaHop{static_cast<uint32_t>(id), static_cast<uint16_t>(port)};
+}
 
 uint64_t largest_one_hop_bdp_bytes(const SwitchConfig& config) {
   uint64_t largest = 0;

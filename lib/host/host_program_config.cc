@@ -7,6 +7,7 @@
 
 #include "config/config_error.h"
 #include "config/config_problems.h"
+#include "config/pyrrha_config.h"
 #include "config/table_reader.h"
 #include "config/text_file.h"
 #include "config/toml_text.h"
@@ -20,7 +21,59 @@ using config::ConfigProblems;
 using config::TableReader;
 
 // Sections of an fcswitch config that mean nothing on a host: it forwards nothing.
-constexpr std::string_view kSwitchOnlySections[] = {"fib", "tagger", "layout", "pyrrha", "trace"};
+constexpr std::string_view kSwitchOnlySections[] = {"fib", "tagger", "layout", "trace"};
+
+// A host's path: the switches from its own to the destination's, one more than a switch's
+// onward path holds.
+constexpr size_t kMaxHostPathHops = config::kMaxPyrrhaPathHops + 1;
+
+std::vector<config::PyrrhaHop> read_pyrrha_path(TableReader& r) {
+  std::vector<config::PyrrhaHop> path;
+  const toml::array* hops = r.array("pyrrha_path");
+  if (!hops) return path;
+  if (hops->empty() || hops->size() > kMaxHostPathHops) {
+    r.refuse(
+        "pyrrha_path",
+        fmt::format("1 to {} hops, from the host's switch to the destination's", kMaxHostPathHops),
+        fmt::format("{} hops", hops->size()));
+    return {};
+  }
+  for (const toml::node& item : *hops) {
+    const auto* text = item.as_string();
+    const auto hop = text ? config::parse_pyrrha_hop(text->get()) : std::nullopt;
+    if (!hop) {
+      r.refuse("pyrrha_path", config::kPyrrhaHopForm, config::describe(item));
+      return {};
+    }
+    path.push_back(*hop);
+  }
+  return path;
+}
+
+// What [pyrrha] means on a host: its class, the roots it remembers, how much it queues ahead
+// (stage_bytes). The paths are its flows' own (pyrrha_path), not a switch's table; a flow's path
+// needs the section and the section's class.
+void check_pyrrha(const toml::table& root, const HostProgramConfig& out, ConfigProblems& problems) {
+  const auto& pyrrha = out.node.pyrrha;
+  for (std::string_view key : {"paths", "host_ports"})
+    if (const toml::node* given = root["pyrrha"][key].node(); given && pyrrha)
+      problems.expected(given->source(), fmt::format("pyrrha.{}", key),
+                        "nothing on a host: its flows give their own paths ([[flows]] "
+                        "pyrrha_path)",
+                        config::describe(*given));
+  for (size_t i = 0; i < out.flows.size(); ++i) {
+    const HostFlow& flow = out.flows[i];
+    if (flow.pyrrha_path.empty()) continue;
+    const toml::node* given = root["flows"][i]["pyrrha_path"].node();
+    const std::string key = fmt::format("flows[{}].pyrrha_path", i);
+    if (!pyrrha)
+      problems.expected(given->source(), key, "a [pyrrha] section for the path to matter", "none");
+    else if (flow.spec.priority != pyrrha->priority)
+      problems.expected(
+          given->source(), key, fmt::format("a flow of Pyrrha's priority {}", pyrrha->priority),
+          fmt::format("priority {} (from its DSCP {})", flow.spec.priority, flow.spec.dscp));
+  }
+}
 
 void read_host_section(TableReader& root, HostProgramConfig& out) {
   const toml::table* table = root.table("host", true);
@@ -72,6 +125,7 @@ void read_flows(TableReader& root, HostProgramConfig& out) {
       }
     }
     flow.to = r.string("to").value_or(flow.to_mac.to_string());
+    flow.pyrrha_path = read_pyrrha_path(r);
     const std::string pattern = r.choice("pattern", {"constant", "on-off"}).value_or("constant");
     lab::read_flow_shape(r, pattern, no_transport, flow.spec);
     if (flow.spec.transport != lab::FlowTransport::kRaw)
@@ -119,11 +173,14 @@ HostProgramConfig parse_host_program_config(std::string_view text, const std::st
   } catch (const config::ConfigError& error) {
     messages = error.problems();
   }
+  // The queue a flow waits in: what the host's classifier makes of its DSCP (as the lab's).
+  if (messages.empty()) {
+    for (HostFlow& flow : out.flows)
+      flow.spec.priority = out.node.priority_maps.dscp_to_priority[flow.spec.dscp];
+    check_pyrrha(root, out, problems);
+  }
   for (std::string& p : problems.take()) messages.push_back(std::move(p));
   if (!messages.empty()) throw config::ConfigError(std::move(messages));
-  // The queue a flow waits in: what the host's classifier makes of its DSCP (as the lab's).
-  for (HostFlow& flow : out.flows)
-    flow.spec.priority = out.node.priority_maps.dscp_to_priority[flow.spec.dscp];
   return out;
 }
 

@@ -31,6 +31,9 @@ struct HostFlow {
   std::string to;      // a name for the summary; to_mac's text when none was given
   wire::MacAddress to_mac;
   uint32_t to_ip = 0;
+  // With [pyrrha]: every switch the flow crosses and the port it leaves each by, first to last
+  // (`pyrrha_path`). The flow waits while one of them is a paused root (Pyrrha §4.4).
+  std::vector<config::PyrrhaHop> pyrrha_path;
 };
 
 struct HostProgramConfig {

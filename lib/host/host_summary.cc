@@ -53,6 +53,15 @@ lab::LabResult host_result(const PortHost& host, const HostRun& run) {
     const lab::FlowReceived& rx = host.received()[spec.spec.id];
     lab::add_received(f, rx, ticks);
     f.tail_throughput_bps = tail_bps(f.id, f.received_bytes);
+    if (h.root_pauses()) {
+      // Held by paused roots up to the stop, or to the flow's end if it came first.
+      const uint64_t stop = ticks.from_ns(static_cast<uint64_t>(run.duration_s * 1e9));
+      const uint64_t until = spec.spec.stop_ns == kNeverTicks
+                                 ? stop
+                                 : std::min(stop, ticks.from_ns(spec.spec.stop_ns));
+      f.pyrrha_blocked_s = seconds(ticks, lab::pyrrha_blocked_ticks(host.sent()[i], until));
+      f.pyrrha_pauses = host.sent()[i].pyrrha_pauses.read();
+    }
     listed[spec.spec.id] = true;
     r.flows.push_back(std::move(f));
   }

@@ -51,8 +51,10 @@ PortHost::PortHost(const HostProgramConfig& config, uint64_t tick_hz)
                                     static_cast<uint32_t>(flow.spec.id),
                                     flow.spec.frame_bytes,
                                     false};
+    std::vector<pyrrha::RootId> path;
+    for (const config::PyrrhaHop& hop : flow.pyrrha_path) path.push_back({hop.switch_id, hop.port});
     host_->source().add_flow(flow.spec, lab::make_flow_frame(frames), sent_[i],
-                             lab::TransportSettings{});
+                             lab::TransportSettings{}, std::move(path));
   }
 }
 

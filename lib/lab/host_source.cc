@@ -22,6 +22,13 @@ HostSource::HostSource(std::string name, SwitchState& state, rte_mempool* pool,
 
 HostSource::~HostSource() = default;
 
+uint64_t pyrrha_blocked_ticks(const FlowSent& sent, uint64_t until) {
+  uint64_t blocked = sent.pyrrha_blocked_ticks.read();
+  if (const uint64_t since = sent.pyrrha_blocked_since.read(); since && until > since - 1)
+    blocked += until - (since - 1);
+  return blocked;
+}
+
 void HostSource::set_root_pauses(const pyrrha::HostRootPauses* pauses, int priority,
                                  uint64_t stage_bytes) {
   root_pauses_ = pauses;

@@ -74,6 +74,10 @@ struct FlowSent {
   OwnedGauge pyrrha_blocked_since;
 };
 
+// The ticks a flow spent stopped by paused roots up to `until` (the end of the run, or of the
+// flow if it stopped first): the episodes that ended and the one still running.
+uint64_t pyrrha_blocked_ticks(const FlowSent& sent, uint64_t until);
+
 class HostSource : public Task {
  public:
   static constexpr unsigned kQueueAheadPackets = 64;

@@ -509,13 +509,9 @@ LabResult LabNetwork::collect(const LabSampler& sampler, uint64_t end) const {
     }
     if (hosts_[spec.src]->root_pauses()) {
       // An episode still running ends with the run, or with the flow if it stopped first.
-      uint64_t blocked = s.pyrrha_blocked_ticks.read();
-      if (const uint64_t since = s.pyrrha_blocked_since.read()) {
-        const uint64_t until =
-            spec.stop_ns == kNeverTicks ? end : std::min(end, ticks_.from_ns(spec.stop_ns));
-        if (until > since - 1) blocked += until - (since - 1);
-      }
-      f.pyrrha_blocked_s = static_cast<double>(ticks_.to_ns(blocked)) / 1e9;
+      const uint64_t until =
+          spec.stop_ns == kNeverTicks ? end : std::min(end, ticks_.from_ns(spec.stop_ns));
+      f.pyrrha_blocked_s = static_cast<double>(ticks_.to_ns(pyrrha_blocked_ticks(s, until))) / 1e9;
       f.pyrrha_pauses = s.pyrrha_pauses.read();
     }
     if (scenario_.nodes[spec.src].config.pabo.enabled()) {

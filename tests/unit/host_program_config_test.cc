@@ -72,6 +72,46 @@ TEST(HostProgramConfig, ReadsTheHostItsPortAndItsFlows) {
   EXPECT_EQ(b.spec.stop_ns, 1'000'000'000u);
 }
 
+// With [pyrrha] a flow of its class names the switches it crosses (Pyrrha §4.4: the host
+// pauses per root); without the section a path is refused.
+TEST(HostProgramConfig, AFlowOfPyrrhasClassCarriesItsPath) {
+  const std::string text = R"([switch]
+lossless_priorities = [3]
+[host]
+ip = "10.0.1.1"
+[flow_control]
+engine = "none"
+[[ports]]
+name = "nic"
+device = "net_null0"
+[pyrrha]
+priority = 3
+[[flows]]
+id = 1
+to_mac = "02:00:00:00:00:02"
+to_ip = "10.0.2.1"
+priority = 3
+pyrrha_path = ["1:1", "7:2"]
+)";
+  const HostProgramConfig c = parse_host_program_config(text, "p.toml");
+  ASSERT_TRUE(c.node.pyrrha.has_value());
+  ASSERT_EQ(c.flows.size(), 1u);
+  ASSERT_EQ(c.flows[0].pyrrha_path.size(), 2u);
+  EXPECT_EQ(c.flows[0].pyrrha_path[1].switch_id, 7u);
+  EXPECT_EQ(c.flows[0].pyrrha_path[1].port, 2);
+
+  std::string without = text;
+  without.erase(without.find("[pyrrha]"), std::string("[pyrrha]\npriority = 3\n").size());
+  try {
+    parse_host_program_config(without, "p.toml");
+    ADD_FAILURE() << "accepted a path without [pyrrha]";
+  } catch (const config::ConfigError& e) {
+    EXPECT_EQ(e.problems(),
+              std::vector<std::string>{"p.toml:15:15: flows[0].pyrrha_path: expected a [pyrrha] "
+                                       "section for the path to matter, found none"});
+  }
+}
+
 TEST(HostProgramConfig, ShippedTestbedHostConfigIsValid) {
   const HostProgramConfig c =
       load_host_program_config(FCSWITCH_SOURCE_DIR "/config/testbed-82599-host.toml");
@@ -91,7 +131,7 @@ TEST(HostProgramConfig, BadFilesAreRefusedWithThePlaceKeyExpectedAndFound) {
       FCSWITCH_BAD_HOST_CONFIG_DIR, [](const std::string& text, const std::string& file) {
         parse_host_program_config(text, file);
       });
-  EXPECT_GE(files, 8);
+  EXPECT_GE(files, 9);
 }
 
 }  // namespace

@@ -345,7 +345,7 @@ PortSubTables read_ports(TableReader& root, SwitchConfig& config, PortLimit limi
                       fmt::format("{} ports", ports->size()));
   std::map<std::string, size_t> names;
   std::map<std::string, size_t> devices;
-  for (size_t i = 0; i < ports->size() && i < 64; ++i) {
+  for (size_t i = 0; i < ports->size() && i < limit.ports; ++i) {  // past it: refused above
     const toml::node& node = *ports->get(i);
     const auto* table = node.as_table();
     if (!table) {

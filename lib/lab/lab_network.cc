@@ -11,7 +11,6 @@
 #include <chrono>
 #include <stdexcept>
 
-#include "config/config_error.h"
 #include "core/units.h"
 #include "lab/deadlock_detector.h"
 #include "lab/flow_frame.h"

@@ -1044,9 +1044,7 @@ class ScenarioReader {
     const auto placed = [&](const toml::node* node,
                             const std::string& file) -> std::optional<std::string> {
       if (!node || !node->source().begin) return std::nullopt;
-      const toml::source_region& at = node->source();
-      return fmt::format("{}:{}:{}: {}", at.path && !at.path->empty() ? *at.path : file,
-                         at.begin.line, at.begin.column, message);
+      return fmt::format("{}: {}", config::ConfigProblems::place(file, node->source()), message);
     };
     if (!sketch.host && !tagger_rules_file_.empty() && key.rfind("tagger.rules", 0) == 0)
       if (auto at =

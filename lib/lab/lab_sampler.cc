@@ -58,7 +58,8 @@ LabSampler::LabSampler(const LabScenario& scenario, const std::vector<const Swit
   if (!pyrrha_switches_.empty()) {
     pyrrha_csv_.open(out_dir + "/pyrrha.csv");
     if (!pyrrha_csv_) throw std::runtime_error("cannot write CSV files in " + out_dir);
-    pyrrha_csv_ << "time_s,node,roots_active,iqs_in_use,iqs_paused,iqs_soft_merging,held_bytes\n";
+    pyrrha_csv_ << "time_s,node,roots_active,iqs_in_use,iqs_paused,iqs_soft_merging,held_bytes,"
+                   "self_nominated_ports\n";
   }
   queues_csv_.open(out_dir + "/queues.csv");
   flows_csv_.open(out_dir + "/flows.csv");
@@ -110,8 +111,8 @@ uint64_t csv_bytes_per_sample(const LabScenario& scenario, const SampledSeries& 
         fmt::formatted_size("{:.6f},{},{},{},{},{},{},{}\n", kTime, f, name(scenario.flows[f].src),
                             name(scenario.flows[f].dst), kRate, kCount, kCount, kCount);
   for (int n : series.pyrrha_switches)
-    bytes += fmt::formatted_size("{:.6f},{},{},{},{},{},{}\n", kTime, name(n), 100, 100, 100, 100,
-                                 kCount);
+    bytes += fmt::formatted_size("{:.6f},{},{},{},{},{},{},{}\n", kTime, name(n), 100, 100, 100,
+                                 100, kCount, 100);
   return bytes;
 }
 
@@ -188,9 +189,10 @@ void LabSampler::sample_pyrrha(double time_s) {
     const SwitchNode& node = *switches_[n];
     const PyrrhaQueues& q = *node.fwd().pyrrha();
     // The lab's one thread polls FWD too: the bytes FWD keeps for itself may be read here.
-    pyrrha_csv_ << fmt::format("{:.6f},{},{},{},{},{},{}\n", time_s, scenario_.nodes[n].name,
+    pyrrha_csv_ << fmt::format("{:.6f},{},{},{},{},{},{},{}\n", time_s, scenario_.nodes[n].name,
                                q.roots_active(), q.iqs_in_use(), q.iqs_paused(),
-                               q.iqs_soft_merging(), pyrrha_held_bytes(node));
+                               q.iqs_soft_merging(), pyrrha_held_bytes(node),
+                               q.self_nominated_ports());
   }
 }
 

@@ -26,22 +26,6 @@ std::mt19937_64 rng_for(uint64_t seed, size_t entry, uint64_t offset, uint64_t w
   return std::mt19937_64(seeds);
 }
 
-// Indices into hosts.hosts of the hosts taking part.
-std::vector<int> participants(const WorkloadSpec& spec, const HostInfo& hosts) {
-  std::vector<int> out;
-  if (spec.hosts.empty()) {
-    out.resize(hosts.hosts.size());
-    std::iota(out.begin(), out.end(), 0);
-    return out;
-  }
-  for (const std::string& name : spec.hosts) {
-    const int h = hosts.find(name);
-    if (h < 0) throw std::invalid_argument("expand_workloads: no host named " + name);
-    out.push_back(h);
-  }
-  return out;
-}
-
 workload::OtherRackHostPicker picker_of(const std::vector<int>& taking_part,
                                         const HostInfo& hosts) {
   std::vector<int> racks;
@@ -69,7 +53,7 @@ void expand_poisson(const WorkloadSpec& spec, size_t entry, const HostInfo& host
   if (!spec.sizes) throw std::invalid_argument("expand_workloads: a poisson workload needs a CDF");
   if (!(spec.load > 0) || spec.load > 1)
     throw std::invalid_argument("expand_workloads: load must be in (0, 1]");
-  const std::vector<int> taking_part = participants(spec, hosts);
+  const std::vector<int> taking_part = workload_participants(spec, hosts);
   const workload::OtherRackHostPicker picker = picker_of(taking_part, hosts);
   for (size_t i = 0; i < taking_part.size(); ++i) {
     const WorkloadHost& host = hosts.hosts[taking_part[i]];
@@ -121,7 +105,7 @@ std::vector<int> destinations_of(const WorkloadSpec& spec, const HostInfo& hosts
 // lib/workload's incast_schedule one incast at a time, so that a given period is kept exactly.
 void expand_incast(const WorkloadSpec& spec, size_t entry, const HostInfo& hosts, uint64_t stop_ns,
                    uint64_t seed, std::vector<FlowSpec>& out) {
-  const std::vector<int> taking_part = participants(spec, hosts);
+  const std::vector<int> taking_part = workload_participants(spec, hosts);
   const workload::OtherRackHostPicker picker = picker_of(taking_part, hosts);
   const std::vector<int> destinations = destinations_of(spec, hosts, taking_part);
   workload::IncastParams params;
@@ -150,6 +134,29 @@ void expand_incast(const WorkloadSpec& spec, size_t entry, const HostInfo& hosts
   }
 }
 
+// Pyrrha Fig. 7's stress test: every sender starts `flows` flows of `size` at `start`, each to
+// a destination of `to` outside its rack, drawn uniformly from its own stream.
+void expand_burst(const WorkloadSpec& spec, size_t entry, const HostInfo& hosts, uint64_t seed,
+                  std::vector<FlowSpec>& out) {
+  std::vector<int> destinations;
+  for (const std::string& name : spec.to) destinations.push_back(hosts.find(name));
+  for (int s : burst_senders(spec, hosts)) {
+    const WorkloadHost& sender = hosts.hosts[s];
+    std::vector<int> reachable;
+    for (int d : destinations)
+      if (hosts.hosts[d].rack != sender.rack) reachable.push_back(d);
+    if (reachable.empty())
+      throw std::invalid_argument("expand_workloads: no destination outside " + sender.name +
+                                  "'s rack");
+    std::mt19937_64 rng = rng_for(seed, entry, spec.seed_offset, sender.node, 3);
+    for (int f = 0; f < spec.flows_per_host; ++f) {
+      const int d = reachable[workload::uniform_index(rng, reachable.size())];
+      out.push_back(
+          flow_of(spec, sender.node, hosts.hosts[d].node, spec.size_bytes, spec.start_ns));
+    }
+  }
+}
+
 }  // namespace
 
 uint64_t incast_period_of(const WorkloadSpec& spec, const HostInfo& hosts) {
@@ -157,7 +164,7 @@ uint64_t incast_period_of(const WorkloadSpec& spec, const HostInfo& hosts) {
   if (!(spec.load > 0) || spec.load > 1 || spec.senders < 1)
     throw std::invalid_argument("expand_workloads: an incast needs senders and a period or load");
   // The slowest destination's link: no destination is loaded above `load`.
-  const std::vector<int> taking_part = participants(spec, hosts);
+  const std::vector<int> taking_part = workload_participants(spec, hosts);
   uint64_t rate_bps = UINT64_MAX;
   for (int d : destinations_of(spec, hosts, taking_part))
     rate_bps = std::min(rate_bps, hosts.hosts[taking_part[d]].link_rate_bps);
@@ -181,10 +188,16 @@ std::vector<FlowSpec> expand_workloads(const std::vector<WorkloadSpec>& workload
   for (size_t w = 0; w < workloads.size(); ++w) {
     const WorkloadSpec& spec = workloads[w];
     const uint64_t stop_ns = spec.stop_ns.value_or(duration_ns);
-    if (spec.kind == WorkloadKind::kPoisson) {
-      expand_poisson(spec, w, hosts, stop_ns, seed, flows);
-    } else {
-      expand_incast(spec, w, hosts, stop_ns, seed, flows);
+    switch (spec.kind) {
+      case WorkloadKind::kPoisson:
+        expand_poisson(spec, w, hosts, stop_ns, seed, flows);
+        break;
+      case WorkloadKind::kIncast:
+        expand_incast(spec, w, hosts, stop_ns, seed, flows);
+        break;
+      case WorkloadKind::kBurst:
+        expand_burst(spec, w, hosts, seed, flows);
+        break;
     }
     entry_of.resize(flows.size(), w);
   }

@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <filesystem>
 #include <set>
+#include <span>
+#include <stdexcept>
 
 #include "config/config_problems.h"
 #include "core/tick_rate.h"
@@ -17,12 +19,27 @@ namespace {
 using config::TableReader;
 
 constexpr uint64_t kMaxWorkloadNs = 3600ull * kNsPerSecond;  // as the lab's own durations
-constexpr std::string_view kPoissonOnlyKeys[] = {"cdf"};
-constexpr std::string_view kIncastOnlyKeys[] = {"senders", "size", "size_mtus",
-                                                "period",  "to",   "jitter"};
 
-std::string kind_name(WorkloadKind kind) {
-  return kind == WorkloadKind::kPoisson ? "poisson" : "incast";
+// The keys each kind has besides the ones all kinds share (read_common's).
+struct KindKeys {
+  WorkloadKind kind;
+  std::string_view name;
+  std::span<const std::string_view> keys;
+};
+constexpr std::string_view kPoissonKeys[] = {"cdf", "load", "stop"};
+constexpr std::string_view kIncastKeys[] = {"senders", "size", "size_mtus", "period",
+                                            "load",    "to",   "jitter",    "stop"};
+constexpr std::string_view kBurstKeys[] = {"flows", "size", "to"};
+constexpr KindKeys kKinds[] = {{WorkloadKind::kPoisson, "poisson", kPoissonKeys},
+                               {WorkloadKind::kIncast, "incast", kIncastKeys},
+                               {WorkloadKind::kBurst, "burst", kBurstKeys}};
+
+const KindKeys& kind_keys(WorkloadKind kind) {
+  return kKinds[static_cast<size_t>(kind)];
+}
+
+bool has_key(std::span<const std::string_view> keys, std::string_view key) {
+  return std::find(keys.begin(), keys.end(), key) != keys.end();
 }
 
 // `load` in (0, 1]: TableReader::number takes closed ranges, and a load of 0 generates nothing.
@@ -118,18 +135,30 @@ class WorkloadReader {
   // False when the entry has a problem (each recorded).
   bool read(WorkloadSpec& spec) {
     bool ok = true;
-    if (auto kind = r_.choice("kind", {"poisson", "incast"})) {
-      spec.kind = *kind == "incast" ? WorkloadKind::kIncast : WorkloadKind::kPoisson;
+    if (auto kind = r_.choice("kind", {"poisson", "incast", "burst"})) {
+      for (const KindKeys& k : kKinds)
+        if (k.name == *kind) spec.kind = k.kind;
     } else {
       if (!r_.has("kind"))
         r_.problems().expected(r_.raw().source(), r_.key_path("kind"),
-                               "one of \"poisson\" \"incast\"", "nothing");
+                               "one of \"poisson\" \"incast\" \"burst\"", "nothing");
       // Without a kind the other keys cannot be judged: say only what is missing.
       for (const auto& [key, node] : r_.raw()) r_.node(key.str());
       return false;
     }
+    refuse_other_kinds(spec.kind, ok);
     ok &= read_common(spec);
-    ok &= spec.kind == WorkloadKind::kPoisson ? read_poisson(spec) : read_incast(spec);
+    switch (spec.kind) {
+      case WorkloadKind::kPoisson:
+        ok &= read_poisson(spec);
+        break;
+      case WorkloadKind::kIncast:
+        ok &= read_incast(spec);
+        break;
+      case WorkloadKind::kBurst:
+        ok &= read_burst(spec);
+        break;
+    }
     r_.reject_unknown_keys();
     return ok && known_keys_only();
   }
@@ -150,7 +179,8 @@ class WorkloadReader {
       }
     }
     if (auto s = got("start", r_.duration_ns("start", 0, kMaxWorkloadNs), ok)) spec.start_ns = *s;
-    if (auto s = got("stop", r_.duration_ns("stop", 1, kMaxWorkloadNs), ok)) spec.stop_ns = *s;
+    if (has_key(kind_keys(spec.kind).keys, "stop"))
+      if (auto s = got("stop", r_.duration_ns("stop", 1, kMaxWorkloadNs), ok)) spec.stop_ns = *s;
     if (spec.stop_ns && *spec.stop_ns <= spec.start_ns) {
       r_.refuse("stop", fmt::format("a stop after start ({} ns)", spec.start_ns));
       ok = false;
@@ -161,22 +191,25 @@ class WorkloadReader {
     return ok && hosts_ok_;
   }
 
-  // Keys of the other kind are errors, not silently ignored (DESIGN.md §7).
-  void refuse_other_kind(std::span<const std::string_view> keys, WorkloadKind kind, bool& ok) {
-    for (std::string_view key : keys) {
-      if (!r_.has(key)) continue;
-      r_.node(key);
-      const WorkloadKind other =
-          kind == WorkloadKind::kPoisson ? WorkloadKind::kIncast : WorkloadKind::kPoisson;
-      r_.refuse(key, fmt::format("no `{}` for kind \"{}\" (a key of kind \"{}\")", key,
-                                 kind_name(kind), kind_name(other)));
-      ok = false;
+  // Keys of another kind are errors, not silently ignored (DESIGN.md §7): each is refused once,
+  // naming the first kind that has it.
+  void refuse_other_kinds(WorkloadKind kind, bool& ok) {
+    const KindKeys& own = kind_keys(kind);
+    std::set<std::string_view> refused;
+    for (const KindKeys& other : kKinds) {
+      for (std::string_view key : other.keys) {
+        if (other.kind == kind || has_key(own.keys, key) || !r_.has(key)) continue;
+        if (!refused.insert(key).second) continue;
+        r_.node(key);
+        r_.refuse(key, fmt::format("no `{}` for kind \"{}\" (a key of kind \"{}\")", key, own.name,
+                                   other.name));
+        ok = false;
+      }
     }
   }
 
   bool read_poisson(WorkloadSpec& spec) {
     bool ok = true;
-    refuse_other_kind(kIncastOnlyKeys, WorkloadKind::kPoisson, ok);
     if (auto load = got("load", read_load(r_), ok)) spec.load = *load;
     if (!r_.has("load")) {
       r_.refuse("load", "a load in (0, 1] of each host's link", "nothing");
@@ -189,7 +222,7 @@ class WorkloadReader {
     }
     // GFC §6.2.3: every destination is in another rack, so the hosts must span two racks.
     std::set<int> racks;
-    for (int h : participants(spec)) racks.insert(hosts_.hosts[h].rack);
+    for (int h : workload_participants(spec, hosts_)) racks.insert(hosts_.hosts[h].rack);
     if (hosts_ok_ && racks.size() < 2) {
       r_.refuse("hosts", "hosts in at least two racks (each flow goes to another rack)",
                 racks.empty() ? "no host" : "every host in one rack");
@@ -215,12 +248,7 @@ class WorkloadReader {
 
   bool read_incast(WorkloadSpec& spec) {
     bool ok = true;
-    refuse_other_kind(kPoissonOnlyKeys, WorkloadKind::kIncast, ok);
-    if (auto n = r_.integer("senders", 1, 1'000'000, true)) {
-      spec.senders = static_cast<int>(*n);
-    } else {
-      ok = false;
-    }
+    ok &= read_count("senders", spec.senders);
     // The size is workload::IncastParams::mtu_payload_bytes (32 bits) when fixed.
     if (auto s = got("size", r_.bytes("size", 1, UINT32_MAX), ok)) spec.size_bytes = *s;
     ok &= read_size_mtus(r_, spec);
@@ -245,7 +273,7 @@ class WorkloadReader {
     if (!ok || !hosts_ok_) return false;
     // Pyrrha §6: senders come from outside the destination's rack, so each destination needs
     // a taking-part host elsewhere.
-    const std::vector<int> taking_part = participants(spec);
+    const std::vector<int> taking_part = workload_participants(spec, hosts_);
     std::vector<int> destinations;
     for (const std::string& name : spec.to) destinations.push_back(hosts_.find(name));
     if (spec.to.empty()) destinations = taking_part;
@@ -269,6 +297,46 @@ class WorkloadReader {
     return true;
   }
 
+  // Pyrrha Fig. 7's stress test: senders are the hosts of `hosts` not in `to`, each sending to
+  // hosts of `to` outside its own rack.
+  bool read_burst(WorkloadSpec& spec) {
+    bool ok = true;
+    ok &= read_count("flows", spec.flows_per_host);
+    if (auto s = got("size", r_.bytes("size", 1, UINT32_MAX), ok)) spec.size_bytes = *s;
+    if (!r_.has("size")) {
+      r_.refuse("size", "each flow's size (\"24KB\")", "nothing");
+      ok = false;
+    }
+    if (!r_.has("to")) {
+      r_.refuse("to", "the destinations: a host or a list of hosts", "nothing");
+      return false;
+    }
+    if (!read_host_names(r_, "to", hosts_, spec.to) || !ok || !hosts_ok_) return false;
+    const std::vector<int> senders = burst_senders(spec, hosts_);
+    if (senders.empty()) {
+      r_.refuse("hosts", "a host of `hosts` that is not one of `to` (the senders)", "none");
+      return false;
+    }
+    for (int s : senders) {
+      const bool reaches = std::any_of(spec.to.begin(), spec.to.end(), [&](const std::string& d) {
+        return hosts_.hosts[hosts_.find(d)].rack != hosts_.hosts[s].rack;
+      });
+      if (!reaches) {
+        r_.refuse("to", "a host outside each sender's rack",
+                  fmt::format("none for \"{}\"", hosts_.hosts[s].name));
+        return false;
+      }
+    }
+    return true;
+  }
+
+  // A required count in [1, 10^6] (senders of an incast, flows of a burst's host).
+  bool read_count(std::string_view key, int& out) {
+    const auto n = r_.integer(key, 1, 1'000'000, true);
+    if (n) out = static_cast<int>(*n);
+    return n.has_value();
+  }
+
   // `value` as read; a key present but not read (a problem was recorded) clears `ok`.
   template <typename T>
   std::optional<T> got(std::string_view key, std::optional<T> value, bool& ok) const {
@@ -279,22 +347,12 @@ class WorkloadReader {
   // The entry's keys are all known ones (reject_unknown_keys recorded the others).
   bool known_keys_only() const {
     static constexpr std::string_view kKnown[] = {
-        "kind", "priority", "dscp", "frame",     "start",  "stop",   "seed", "hosts",    "cdf",
-        "load", "senders",  "size", "size_mtus", "period", "jitter", "to",   "transport"};
+        "kind", "priority", "dscp", "frame",     "start",  "stop",   "seed", "hosts",     "cdf",
+        "load", "senders",  "size", "size_mtus", "period", "jitter", "to",   "transport", "flows"};
     for (const auto& [key, node] : r_.raw())
       if (std::find(std::begin(kKnown), std::end(kKnown), key.str()) == std::end(kKnown))
         return false;
     return true;
-  }
-
-  std::vector<int> participants(const WorkloadSpec& spec) const {
-    std::vector<int> out;
-    if (spec.hosts.empty()) {
-      for (size_t h = 0; h < hosts_.hosts.size(); ++h) out.push_back(static_cast<int>(h));
-    } else {
-      for (const std::string& name : spec.hosts) out.push_back(hosts_.find(name));
-    }
-    return out;
   }
 
   TableReader& r_;
@@ -305,6 +363,28 @@ class WorkloadReader {
 };
 
 }  // namespace
+
+std::vector<int> workload_participants(const WorkloadSpec& spec, const HostInfo& hosts) {
+  std::vector<int> out;
+  if (spec.hosts.empty()) {
+    for (size_t h = 0; h < hosts.hosts.size(); ++h) out.push_back(static_cast<int>(h));
+    return out;
+  }
+  for (const std::string& name : spec.hosts) {
+    const int h = hosts.find(name);
+    if (h < 0) throw std::invalid_argument("workload: no host named " + name);
+    out.push_back(h);
+  }
+  return out;
+}
+
+std::vector<int> burst_senders(const WorkloadSpec& spec, const HostInfo& hosts) {
+  std::vector<int> out;
+  for (int h : workload_participants(spec, hosts))
+    if (std::find(spec.to.begin(), spec.to.end(), hosts.hosts[h].name) == spec.to.end())
+      out.push_back(h);
+  return out;
+}
 
 std::string resolve_cdf_path(const std::string& value, const WorkloadFiles& files) {
   const std::filesystem::path path(value);

@@ -12,7 +12,14 @@
 //                     `hosts` outside the destination's rack go to one destination of `to`
 //                     (default: the first host of each rack, in turn, as Pyrrha's ns-3 code).
 //                     Keys: senders, size or size_mtus, period or load, to, jitter.
-//   Both: priority or dscp, frame, transport, start, stop, hosts, seed.
+//   kind = "burst"    Pyrrha §4.5's stress test of IQ use (Fig. 7: "(m − 1) out of m ToRs send
+//                     traffic simultaneously to the left 1/m of the ToRs … each host sends 40
+//                     one-BDP flows"): at `start`, every host of `hosts` that is not one of
+//                     `to` starts `flows` flows of `size`, each to a host of `to` outside its
+//                     own rack drawn uniformly. The flows start together, so a host's flows
+//                     take turns on its link and it sends them as one continuous burst.
+//                     Keys: flows, size, to (no stop: nothing starts after `start`).
+//   All: priority or dscp, frame, transport, start, hosts, seed; stop for poisson and incast.
 //
 // Sizes are in the lab's unit: bytes of Ethernet frames without FCS (FlowSpec::size_bytes; a
 // source sends `frame`-byte frames until it has sent that many). A CDF's sizes are taken as
@@ -37,7 +44,7 @@
 
 namespace fcswitch::lab {
 
-enum class WorkloadKind : uint8_t { kPoisson, kIncast };
+enum class WorkloadKind : uint8_t { kPoisson, kIncast, kBurst };
 
 struct WorkloadSpec {
   WorkloadKind kind = WorkloadKind::kPoisson;
@@ -51,11 +58,15 @@ struct WorkloadSpec {
 
   // incast
   int senders = 0;
-  uint64_t size_bytes = 0;                // every flow this size; 0: size_mtus
+  uint64_t size_bytes = 0;                // every flow this size; 0: size_mtus (burst: required)
   uint32_t min_mtus = 30, max_mtus = 40;  // Pyrrha §6: 30–40 MTUs
   uint64_t period_ns = 0;                 // 0: from load
-  std::vector<std::string> to;            // destinations, in turn; empty: first host of each rack
+  // incast: destinations, in turn; empty: first host of each rack. burst: the destinations.
+  std::vector<std::string> to;
   uint64_t jitter_ns = 100;  // each flow starts up to this late (Pyrrha's code: 100 ns)
+
+  // burst
+  int flows_per_host = 0;
 
   // both
   uint8_t dscp = 0;
@@ -82,6 +93,12 @@ struct WorkloadFiles {
 std::vector<WorkloadSpec> read_workloads(config::TableReader& root, const HostInfo& hosts,
                                          const WorkloadFiles& files,
                                          const TransportSettings& transport = {});
+
+// Indices into hosts.hosts of the hosts taking part in `spec` (`hosts`, or every host).
+// Throws std::invalid_argument on a name that is not a host's.
+std::vector<int> workload_participants(const WorkloadSpec& spec, const HostInfo& hosts);
+// A burst's senders: the hosts taking part that are not among its destinations (`to`).
+std::vector<int> burst_senders(const WorkloadSpec& spec, const HostInfo& hosts);
 
 // The path a `cdf` value names (see WorkloadFiles).
 std::string resolve_cdf_path(const std::string& value, const WorkloadFiles& files);

@@ -97,8 +97,16 @@ inline constexpr std::array kPyrrhaSwitchCounters = {
     pyrrha_rows::iqs("iqs_paused", "paused"),
     pyrrha_rows::iqs("iqs_soft_merging", "soft_merging"),
     pyrrha_rows::iqs("iqs_resumed", "resumed"),
+    pyrrha_rows::row(fc::gauge("max_roots_active", "fcswitch_pyrrha_roots_active_max",
+                               "The most congestion roots in this switch's table at once so far "
+                               "(Pyrrha Fig. 7)")),
     pyrrha_rows::row(fc::gauge("max_iqs_in_use", "fcswitch_pyrrha_iqs_in_use_max",
-                               "The most isolation queues in use at once so far (Pyrrha Fig. 7)")),
+                               "The most isolation queues in use at once so far, over the egress "
+                               "ports (Pyrrha Fig. 7)")),
+    pyrrha_rows::row(
+        fc::gauge("max_iqs_on_a_port", "fcswitch_pyrrha_iqs_on_a_port_max",
+                  "The most isolation queues in use at once so far on one egress "
+                  "port, the busiest (Pyrrha Fig. 7; max_isolation_queues bounds it)")),
     pyrrha_rows::row(fc::counter("iq_exhaustion", "fcswitch_pyrrha_iq_exhaustion_total",
                                  "Roots that found no free isolation queue on an egress port and "
                                  "shared one in use (Pyrrha §4.5)")),

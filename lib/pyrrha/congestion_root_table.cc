@@ -1,5 +1,6 @@
 #include "pyrrha/congestion_root_table.h"
 
+#include <algorithm>
 #include <utility>
 
 namespace fcswitch::pyrrha {
@@ -331,6 +332,7 @@ int32_t CongestionRootTable::find_or_add(RootId root, uint16_t hop) {
   if (inserted) {
     root_ids_[slot] = root;
     hops_[slot] = hop;
+    max_roots_active_ = std::max(max_roots_active_, index_.size());
   }
   return slot;
 }
@@ -432,6 +434,9 @@ uint64_t CongestionRootTable::root_ingress_bytes(RootId root, uint16_t ingress) 
 PyrrhaGauges CongestionRootTable::gauges() const {
   PyrrhaGauges g;
   g.roots_active = index_.size();
+  g.max_roots_active = max_roots_active_;
+  g.max_iqs_in_use = pool_.max_in_use();
+  g.max_iqs_on_a_port = pool_.max_in_use_on_a_port();
   for (uint16_t e = 0; e < num_ports_; ++e) {
     if (self_paused_[e] > 0) {
       ++g.self_nominated_ports;

@@ -150,6 +150,7 @@ class CongestionRootTable {
   std::vector<bool> host_ports_;
 
   RootIndex index_;
+  uint32_t max_roots_active_ = 0;  // the most entries index_ has held at once
   IsolationQueuePool pool_;
   // Per root slot.
   std::vector<RootId> root_ids_;

@@ -26,6 +26,8 @@ IsolationQueuePool::Grant IsolationQueuePool::acquire(uint16_t egress, RootId ro
   if (top > 0) {
     --top;
     grant.iq = free_[size_t{egress} * per_port_ + top];
+    max_in_use_ = std::max(max_in_use_, ++in_use_);
+    max_in_use_on_a_port_ = std::max(max_in_use_on_a_port_, in_use(egress));
   } else {
     grant.iq = static_cast<uint16_t>(RootIdHash{}(root) % per_port_);
     grant.shared = true;
@@ -40,6 +42,7 @@ void IsolationQueuePool::release(uint16_t egress, uint16_t iq) {
   if (--q.users > 0) return;
   q = Queue{};
   free_[size_t{egress} * per_port_ + free_top_[egress]++] = iq;
+  --in_use_;
 }
 
 void IsolationQueuePool::remove_bytes(uint16_t egress, uint16_t iq, uint32_t bytes) {

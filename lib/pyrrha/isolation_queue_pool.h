@@ -42,6 +42,11 @@ class IsolationQueuePool {
   uint16_t paused_users(uint16_t egress, uint16_t iq) const { return at(egress, iq).paused; }
   uint16_t soft_users(uint16_t egress, uint16_t iq) const { return at(egress, iq).soft; }
   uint16_t in_use(uint16_t egress) const;
+  // High-water marks, kept exactly as queues are taken (Pyrrha Fig. 7's question: how many IQs
+  // a port, and a switch, need at once): the most in use at once over every port together,
+  // and on any one port.
+  uint32_t max_in_use() const { return max_in_use_; }
+  uint16_t max_in_use_on_a_port() const { return max_in_use_on_a_port_; }
   uint16_t queues_per_port() const { return per_port_; }
   uint16_t num_ports() const { return num_ports_; }
 
@@ -62,6 +67,9 @@ class IsolationQueuePool {
   std::vector<Queue> queues_;
   std::vector<uint16_t> free_;      // per port, a stack of per_port_ entries
   std::vector<uint16_t> free_top_;  // per port, how many of its stack are free
+  uint32_t in_use_ = 0;             // over every port
+  uint32_t max_in_use_ = 0;
+  uint16_t max_in_use_on_a_port_ = 0;
 };
 
 }  // namespace fcswitch::pyrrha

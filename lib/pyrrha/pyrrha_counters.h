@@ -32,6 +32,11 @@ struct PyrrhaGauges {
   uint32_t iqs_paused = 0;            // held by at least one paused root
   uint32_t iqs_soft_merging = 0;      // every root using it is soft-merging
   uint32_t iqs_resumed = 0;           // the rest of those in use
+  // High-water marks since start, kept exactly as roots and IQs are taken (Pyrrha Fig. 7:
+  // IQs in use against concurrent roots).
+  uint32_t max_roots_active = 0;
+  uint32_t max_iqs_in_use = 0;     // over all egress ports at once
+  uint32_t max_iqs_on_a_port = 0;  // on the busiest egress port
 };
 
 }  // namespace fcswitch::pyrrha

@@ -456,8 +456,10 @@ FwdTask::Fate FwdTask::link_local_fate(rte_mbuf* m) const {
   }
 
   // Marked on enqueue (DCQCN §3.1: on the egress queue a packet joins), once it is sure to join.
-  if (ecn_header && (ecn_ports_by_queue_[queue] >> out_port & 1)) [[unlikely]]
-    mark_ecn(m, *ecn_header, out_port, queue);
+  // Pyrrha's class is marked by the OQ or IQ it joins, once held (below).
+  const bool marks = ecn_header && (ecn_ports_by_queue_[queue] >> out_port & 1);
+  if (marks && !pyrrha) [[unlikely]]
+    mark_ecn(m, *ecn_header, out_port, queue, state_.egress_depth[out_port]->value(queue));
 
   const uint32_t bytes = rte_pktmbuf_pkt_len(m);
   const int slot = SwitchState::occupancy_slot(in_port, priority);
@@ -479,7 +481,8 @@ FwdTask::Fate FwdTask::link_local_fate(rte_mbuf* m) const {
   }
   if (pyrrha) [[unlikely]] {
     // Every Pyrrha packet comes through admit(), which passes its header.
-    pyrrha_->hold(m, in_port, out_port, *ecn_header);
+    const uint64_t ahead_bytes = pyrrha_->hold(m, in_port, out_port, *ecn_header);
+    if (marks) mark_ecn(m, *ecn_header, out_port, queue, ahead_bytes);
     return true;
   }
   if (stage.count == 0) touched_stages_.push_back(stage_index);
@@ -487,14 +490,15 @@ FwdTask::Fate FwdTask::link_local_fate(rte_mbuf* m) const {
   return true;
 }
 
-void FwdTask::mark_ecn(rte_mbuf* m, const wire::FrameHeader& header, int out_port, int queue) {
+void FwdTask::mark_ecn(rte_mbuf* m, const wire::FrameHeader& header, int out_port, int queue,
+                       uint64_t depth_bytes) {
   const ecn::MarkingProbability& profile = *ecn_profiles_[out_port * kNumEgressQueues + queue];
   uint8_t* frame = rte_pktmbuf_mtod(m, uint8_t*);
   const wire::EcnCodepoint codepoint = wire::read_ecn(frame, header);
   if (codepoint == wire::EcnCodepoint::kCe)
     return ecn_counters_.increment(EcnCounters::kCeArrived, out_port, queue);
   // q: the bytes ahead of it in the queue, before its own charge.
-  if (!ecn_marker_->marks(profile, state_.egress_depth[out_port]->value(queue))) return;
+  if (!ecn_marker_->marks(profile, depth_bytes)) return;
   // RFC 3168 §5: a Not-ECT packet is not marked, and congestion alone never drops it here
   // (the buffer's admission does that, for its own reasons).
   if (codepoint == wire::EcnCodepoint::kNotEct)

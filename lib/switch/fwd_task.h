@@ -173,10 +173,10 @@ class FwdTask : public Task {
   // packet's parsed header where the queue may mark it (null on PABO's paths, which do not).
   bool enqueue(rte_mbuf* m, int in_port, int out_port, uint8_t priority, int queue, bool lossless,
                uint64_t occupancy, PaboSubqueue pabo, const wire::FrameHeader* ecn_header);
-  // ECN: the draw on (out_port, queue)'s profile at its depth before the packet joins, then CE
-  // on an ECT packet. Out of line: only ports with a marking queue call it.
+  // ECN: the draw on (out_port, queue)'s profile at `depth_bytes`, the queue's depth before the
+  // packet joins, then CE on an ECT packet. Out of line: only ports with a marking queue call it.
   [[gnu::noinline]] void mark_ecn(rte_mbuf* m, const wire::FrameHeader& header, int out_port,
-                                  int queue);
+                                  int queue, uint64_t depth_bytes);
   // PABO: Eq. 4 on the sub-queue the packet would join at `out_port`, then forward or bounce.
   void admit_pabo(rte_mbuf* m, int in_port, int out_port, uint8_t priority,
                   const wire::FrameHeader& header);

@@ -68,7 +68,8 @@ void PyrrhaQueues::push(int port, const Entry& e) {
   }
 }
 
-void PyrrhaQueues::hold(rte_mbuf* m, int in_port, int out_port, const wire::FrameHeader& header) {
+uint64_t PyrrhaQueues::hold(rte_mbuf* m, int in_port, int out_port,
+                            const wire::FrameHeader& header) {
   Entry e;
   e.m = m;
   e.bytes = rte_pktmbuf_pkt_len(m);
@@ -81,11 +82,14 @@ void PyrrhaQueues::hold(rte_mbuf* m, int in_port, int out_port, const wire::Fram
   }
   const auto egress = static_cast<uint16_t>(out_port);
   e.where = table_.classify(egress, e.onward());
+  const uint64_t ahead =
+      e.where.output() ? table_.oq_bytes(egress) : table_.pool().bytes(egress, e.where.iq);
   push(out_port, e);
   p.held_bytes += e.bytes;
   held_packets_.set(held_packets_.read() + 1);
   held_bytes_.set(held_bytes_.read() + e.bytes);
   send(table_.enqueued(egress, e.where, e.ingress, e.bytes, e.onward()));
+  return ahead;
 }
 
 void PyrrhaQueues::received(int in_port, const wire::PyrrhaFrame& frame) {
@@ -293,8 +297,9 @@ void PyrrhaQueues::publish() {
   iqs_paused_.set(g.iqs_paused);
   iqs_soft_merging_.set(g.iqs_soft_merging);
   iqs_resumed_.set(g.iqs_resumed);
-  max_iqs_seen_ = std::max<uint64_t>(max_iqs_seen_, g.iqs_in_use);
-  max_iqs_in_use_.set(max_iqs_seen_);
+  max_roots_active_.set(g.max_roots_active);
+  max_iqs_in_use_.set(g.max_iqs_in_use);
+  max_iqs_on_a_port_.set(g.max_iqs_on_a_port);
   order_waits_.set(order_waits_local_);
 }
 

@@ -49,8 +49,10 @@ class PyrrhaQueues {
 
   int queue() const { return queue_; }
   // FWD admitted `m` to (out_port, queue()) and charged it: classify it (Pyrrha §4.2) and hold
-  // it in the OQ or an IQ.
-  void hold(rte_mbuf* m, int in_port, int out_port, const wire::FrameHeader& header);
+  // it in the OQ or an IQ. Returns the bytes ahead of it in the queue it joined: the depth ECN
+  // marks it by (its own queue, as Pyrrha §6.2.2 has HPCC's uncongested flows carry the OQ's
+  // length and congested ones their IQ's, not the port's whole backlog).
+  uint64_t hold(rte_mbuf* m, int in_port, int out_port, const wire::FrameHeader& header);
   // A PAUSE, RESUME or MERGE from downstream, or a DEALLOC from upstream, on `in_port`.
   void received(int in_port, const wire::PyrrhaFrame& frame);
   // `port`'s link went down or came back (Appendix A: a failed root port sends RESUME; its
@@ -84,8 +86,10 @@ class PyrrhaQueues {
   uint64_t iqs_paused() const { return iqs_paused_.read(); }
   uint64_t iqs_soft_merging() const { return iqs_soft_merging_.read(); }
   uint64_t iqs_resumed() const { return iqs_resumed_.read(); }
-  // The most IQs in use at once over the switch, as the publishes saw it (Pyrrha Fig. 7).
+  // High-water marks (Pyrrha Fig. 7), exact: the table keeps them as roots and IQs are taken.
+  uint64_t max_roots_active() const { return max_roots_active_.read(); }
   uint64_t max_iqs_in_use() const { return max_iqs_in_use_.read(); }
+  uint64_t max_iqs_on_a_port() const { return max_iqs_on_a_port_.read(); }
   // Turns an IQ's head waited for older OQ packets to leave first (see Order).
   uint64_t order_waits() const { return order_waits_.read(); }
   // Bytes held in the OQ and the IQs of `port` (FWD's thread, or stopped lcores).
@@ -164,7 +168,6 @@ class PyrrhaQueues {
   OwnedGauge held_bytes_;
   bool dirty_ = false;  // the table changed since the last publish
   uint64_t serves_since_publish_ = 0;
-  uint64_t max_iqs_seen_ = 0;
   uint64_t order_waits_local_ = 0;
 
   std::array<OwnedGauge, pyrrha::kMessageKinds> sent_;
@@ -179,7 +182,9 @@ class PyrrhaQueues {
   OwnedGauge iqs_paused_;
   OwnedGauge iqs_soft_merging_;
   OwnedGauge iqs_resumed_;
+  OwnedGauge max_roots_active_;
   OwnedGauge max_iqs_in_use_;
+  OwnedGauge max_iqs_on_a_port_;
   OwnedGauge order_waits_;
 };
 

@@ -32,7 +32,9 @@
 #include "switch/switch_state.h"
 #include "switch/tx_task.h"
 #include "wire/control_frame_kind.h"
+#include "wire/ecn_mark.h"
 #include "wire/ether_type.h"
+#include "wire/frame_header.h"
 #include "wire/pyrrha_frame.h"
 
 namespace fcswitch {
@@ -389,10 +391,10 @@ hops = ["20:1"]
 )";
 
 // A two-port switch on ring ports that the test feeds and drains, every task polled once a
-// step in the layout's order; [pyrrha] on priority 3 or none.
+// step in the layout's order; [pyrrha] on priority 3 or none; `extra`: more config text.
 class NodeBed {
  public:
-  NodeBed(const std::string& name, Paths paths) {
+  NodeBed(const std::string& name, Paths paths, const std::string& extra = "") {
     control_pool_ = create_control_pool(name + "_ctl", 63, 0);
     frame_pool_ =
         rte_pktmbuf_pool_create((name + "_hp").c_str(), 63, 0, 0, RTE_MBUF_DEFAULT_BUF_SIZE, 0);
@@ -413,8 +415,8 @@ device = "unused_b"
 [[fib]]
 mac = "02:00:00:00:00:0a"
 port = "b"
-{})",
-                    name, paths == Paths::kConfigTable ? kPyrrhaWithPathTable : ""),
+{}{})",
+                    name, paths == Paths::kConfigTable ? kPyrrhaWithPathTable : "", extra),
         "test.toml");
     std::shared_ptr<const PyrrhaPathOracle> oracle;
     if (paths == Paths::kOracle) {
@@ -594,6 +596,64 @@ TEST(PyrrhaFramer, FcswitchTakesTheOnwardPathsFromItsConfig) {
 TEST(PyrrhaFramer, WithoutPyrrhaNoTxFramesIt) {
   NodeBed bed("pfrnone", Paths::kNoPyrrha);
   for (int p = 0; p < 2; ++p) EXPECT_FALSE(bed.node().tx(p).sends_pyrrha()) << p;
+}
+
+// ECN under Pyrrha (§6.2.2: HPCC's uncongested flows carry the OQ's length, congested ones
+// their IQ's): a packet is marked by the depth of the queue it joins, not by the port's whole
+// backlog. Four frames to A wait in the paused IQ; three to B (no root on its path) join the
+// empty OQ and leave unmarked though 4000 bytes are held at the port, above the 2500-byte step.
+// After RESUME, A's frames leave: only the fourth, which found 3000 bytes ahead in its IQ, CE.
+constexpr uint64_t kDstB = 0x02'00'00'00'00'0Bull;
+constexpr char kEcnStepAndRouteToB[] = R"(
+[ecn]
+queues = [3]
+k_min = 2500
+k_max = 2500
+[[fib]]
+mac = "02:00:00:00:00:0b"
+port = "b"
+)";
+
+std::vector<uint8_t> ect_data(uint64_t dst, uint32_t sequence) {
+  traffic::FrameSpec spec;
+  spec.dst = dst;
+  spec.src = kHostMac;
+  spec.dscp = 24;
+  spec.sequence = sequence;
+  spec.size = kNodeFrameBytes;
+  spec.ecn = static_cast<uint8_t>(wire::EcnCodepoint::kEct0);
+  return traffic::build_frame(spec);
+}
+
+wire::EcnCodepoint ecn_of(const SentFrame& frame) {
+  const auto header = wire::parse_frame_header(frame.bytes.data(), frame.bytes.size());
+  return wire::read_ecn(frame.bytes.data(), header);
+}
+
+TEST(PyrrhaFramer, EcnMarksAPacketByTheQueueItJoins) {
+  NodeBed bed("pfrecn", Paths::kConfigTable, kEcnStepAndRouteToB);
+  bed.send(1, pyrrha_from_downstream(wire::PyrrhaOpcode::kPause, 1));
+  bed.step();
+  for (uint32_t s = 0; s < 4; ++s) bed.send(0, ect_data(kDstA, s));
+  for (uint32_t s = 10; s < 13; ++s) bed.send(0, ect_data(kDstB, s));
+  bed.step(4);
+  const auto to_b = bed.drain(1);
+  ASSERT_EQ(to_b.size(), 3u);
+  for (uint32_t i = 0; i < 3; ++i) {
+    EXPECT_EQ(traffic::sequence_of(to_b[i].bytes), 10 + i);
+    EXPECT_EQ(ecn_of(to_b[i]), wire::EcnCodepoint::kEct0) << i;
+  }
+  bed.send(1, pyrrha_from_downstream(wire::PyrrhaOpcode::kResume, 0));
+  bed.step(8);
+  std::vector<SentFrame> to_a;
+  for (const SentFrame& f : bed.drain(1))
+    if (!is_pyrrha(f)) to_a.push_back(f);
+  ASSERT_EQ(to_a.size(), 4u);
+  for (uint32_t s = 0; s < 4; ++s) {
+    EXPECT_EQ(traffic::sequence_of(to_a[s].bytes), s);
+    EXPECT_EQ(ecn_of(to_a[s]), s == 3 ? wire::EcnCodepoint::kCe : wire::EcnCodepoint::kEct0) << s;
+  }
+  bed.drain(0);
 }
 
 // --- In the lab: every message FWD's tables send leaves as a frame ---

@@ -144,7 +144,9 @@ TEST_F(PyrrhaOutputs, TheCoreIsTheRootAndTheTorsIsolateTheIncast) {
     EXPECT_GE(rows.at("pause_received"), 1u) << tor;
     EXPECT_GE(rows.at("pause_sent"), 1u) << tor;  // to its host
     EXPECT_EQ(rows.at("max_iqs_in_use"), 1u) << tor;
+    EXPECT_EQ(rows.at("max_iqs_on_a_port"), 1u) << tor;
     EXPECT_EQ(rows.at("roots_active"), 1u) << tor;
+    EXPECT_EQ(rows.at("max_roots_active"), 1u) << tor;
     // The IQ states partition the IQs in use.
     EXPECT_EQ(rows.at("iqs_in_use"),
               rows.at("iqs_paused") + rows.at("iqs_soft_merging") + rows.at("iqs_resumed"))
@@ -285,18 +287,20 @@ TEST_F(PyrrhaOutputs, LabSummaryHasPyrrhaPerSwitch) {
 TEST_F(PyrrhaOutputs, LabWritesPyrrhaCsv) {
   const auto rows = read_csv(*out_dir_ + "/pyrrha.csv");
   ASSERT_FALSE(rows.empty());
-  EXPECT_EQ(rows[0], (std::vector<std::string>{"time_s", "node", "roots_active", "iqs_in_use",
-                                               "iqs_paused", "iqs_soft_merging", "held_bytes"}));
+  EXPECT_EQ(rows[0],
+            (std::vector<std::string>{"time_s", "node", "roots_active", "iqs_in_use", "iqs_paused",
+                                      "iqs_soft_merging", "held_bytes", "self_nominated_ports"}));
   EXPECT_EQ(rows.size(), 1u + kSamples * kSwitches);
-  std::map<std::string, uint64_t> max_roots, max_iqs, max_paused, max_held;
+  std::map<std::string, uint64_t> max_roots, max_iqs, max_paused, max_held, max_self;
   std::map<std::string, std::vector<std::string>> last;
   for (size_t i = 1; i < rows.size(); ++i) {
-    ASSERT_EQ(rows[i].size(), 7u);
+    ASSERT_EQ(rows[i].size(), 8u);
     const std::string& n = rows[i][1];
     max_roots[n] = std::max<uint64_t>(max_roots[n], std::stoull(rows[i][2]));
     max_iqs[n] = std::max<uint64_t>(max_iqs[n], std::stoull(rows[i][3]));
     max_paused[n] = std::max<uint64_t>(max_paused[n], std::stoull(rows[i][4]));
     max_held[n] = std::max<uint64_t>(max_held[n], std::stoull(rows[i][6]));
+    max_self[n] = std::max<uint64_t>(max_self[n], std::stoull(rows[i][7]));
     last[n] = rows[i];
   }
   for (const char* tor : {"L1", "L2"}) {
@@ -306,6 +310,7 @@ TEST_F(PyrrhaOutputs, LabWritesPyrrhaCsv) {
   }
   EXPECT_EQ(max_iqs[kCore], 0u);
   EXPECT_GT(max_held[kCore], 0u);
+  EXPECT_EQ(max_self[kCore], 1u);  // its port to the incast's ToR, the root at first
   // The last sample is at the end of the run: the gauges the summary has.
   for (const auto& [n, row] : last) {
     EXPECT_EQ(row[0], "0.001000") << n;

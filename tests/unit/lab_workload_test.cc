@@ -232,6 +232,36 @@ TEST(WorkloadFlows, IncastWithAGivenPeriodSizeAndDestination) {
   }
 }
 
+// Pyrrha Fig. 7's stress test: every host outside `to` starts `flows` flows of `size` at once,
+// each to a host of `to` outside its rack; hosts of `to` send nothing.
+TEST(WorkloadFlows, BurstFromEverySenderToTheDestinationRacks) {
+  const HostInfo hosts = make_hosts(4, 2);  // H0 H1 | H2 H3 | H4 H5 | H6 H7
+  WorkloadSpec spec;
+  spec.kind = WorkloadKind::kBurst;
+  spec.flows_per_host = 40;
+  spec.size_bytes = 24'000;
+  spec.start_ns = 7'000;
+  spec.to = {"H0", "H1", "H3"};
+  const auto flows = expand_workloads({spec}, hosts, 1'000'000, 1);
+  // Senders H2, H4, H5, H6, H7 (H3 is a destination); H2 reaches only H0 and H1.
+  ASSERT_EQ(flows.size(), 5u * 40);
+  std::map<int, int> from;
+  std::map<int, std::set<int>> to_of;
+  for (const FlowSpec& f : flows) {
+    EXPECT_EQ(f.start_ns, 7'000u);
+    EXPECT_EQ(f.size_bytes, 24'000u);
+    EXPECT_NE(rack_of_node(hosts, f.src), rack_of_node(hosts, f.dst));
+    EXPECT_TRUE(f.dst == 100 || f.dst == 101 || f.dst == 103) << f.dst;
+    ++from[f.src];
+    to_of[f.src].insert(f.dst);
+  }
+  EXPECT_EQ(from, (std::map<int, int>{{102, 40}, {104, 40}, {105, 40}, {106, 40}, {107, 40}}));
+  EXPECT_EQ(to_of[102], (std::set<int>{100, 101}));
+  EXPECT_EQ(to_of[104], (std::set<int>{100, 101, 103}));  // 40 draws of 3: each is drawn
+  EXPECT_TRUE(same_flows(flows, expand_workloads({spec}, hosts, 1'000'000, 1)));
+  EXPECT_FALSE(same_flows(flows, expand_workloads({spec}, hosts, 1'000'000, 2)));
+}
+
 // ---- Reading [[workloads]]: every bad input named, with its place.
 
 class ReadWorkloads : public ::testing::Test {
@@ -347,11 +377,11 @@ load = 1
 TEST_F(ReadWorkloads, UnknownKind) {
   EXPECT_EQ(problems("[[workloads]]\nkind = \"closed-loop\"\nload = 0.5\n"),
             (std::vector<std::string>{
-                "scen.toml:2:8: workloads[0].kind: expected one of \"poisson\" \"incast\", found "
-                "string \"closed-loop\""}));
+                "scen.toml:2:8: workloads[0].kind: expected one of \"poisson\" \"incast\" "
+                "\"burst\", found string \"closed-loop\""}));
   EXPECT_EQ(problems("[[workloads]]\nload = 0.5\n"),
             (std::vector<std::string>{"scen.toml:1:1: workloads[0].kind: expected one of "
-                                      "\"poisson\" \"incast\", found nothing"}));
+                                      "\"poisson\" \"incast\" \"burst\", found nothing"}));
   EXPECT_TRUE(specs_.empty());
 }
 
@@ -437,6 +467,44 @@ TEST_F(ReadWorkloads, KeysOfTheOtherKindAndRulesBetweenKeys) {
                 "\"poisson\" (a key of kind \"incast\"), found integer 3",
                 "scen.toml:7:8: workloads[0].stop: expected a stop after start (2000000 ns), "
                 "found string \"1ms\""}));
+  EXPECT_TRUE(specs_.empty());
+}
+
+TEST_F(ReadWorkloads, BurstKeysAndItsRefusals) {
+  EXPECT_TRUE(problems("[[workloads]]\nkind = \"burst\"\nflows = 40\nsize = \"24KB\"\n"
+                       "to = [\"H0\", \"H1\"]\nstart = \"1ms\"\npriority = 3\n")
+                  .empty());
+  ASSERT_EQ(specs_.size(), 1u);
+  EXPECT_EQ(specs_[0].kind, WorkloadKind::kBurst);
+  EXPECT_EQ(specs_[0].flows_per_host, 40);
+  EXPECT_EQ(specs_[0].size_bytes, 24'000u);
+  EXPECT_EQ(specs_[0].start_ns, 1'000'000u);
+  EXPECT_EQ(specs_[0].dscp, 3 << 3);
+  EXPECT_EQ(problems("[[workloads]]\nkind = \"burst\"\nstop = \"1ms\"\nload = 0.5\n"),
+            (std::vector<std::string>{
+                "scen.toml:1:1: workloads[0].flows: expected an integer in [1, 1000000], found "
+                "nothing",
+                "scen.toml:1:1: workloads[0].size: expected each flow's size (\"24KB\"), found "
+                "nothing",
+                "scen.toml:1:1: workloads[0].to: expected the destinations: a host or a list of "
+                "hosts, found nothing",
+                "scen.toml:3:8: workloads[0].stop: expected no `stop` for kind \"burst\" (a key "
+                "of kind \"poisson\"), found string \"1ms\"",
+                "scen.toml:4:8: workloads[0].load: expected no `load` for kind \"burst\" (a key "
+                "of kind \"poisson\"), found float 0.5"}));
+  EXPECT_EQ(problems("[[workloads]]\nkind = \"burst\"\nflows = 1\nsize = 1000\n"),
+            (std::vector<std::string>{"scen.toml:1:1: workloads[0].to: expected the "
+                                      "destinations: a host or a list of hosts, found nothing"}));
+  // H0 and H1 share a rack: H1, the only sender, has no destination outside it.
+  EXPECT_EQ(problems("[[workloads]]\nkind = \"burst\"\nflows = 1\nsize = 1000\n"
+                     "to = \"H0\"\nhosts = [\"H0\", \"H1\"]\n"),
+            (std::vector<std::string>{"scen.toml:5:6: workloads[0].to: expected a host outside "
+                                      "each sender's rack, found none for \"H1\""}));
+  EXPECT_EQ(problems("[[workloads]]\nkind = \"burst\"\nflows = 1\nsize = 1000\n"
+                     "to = [\"H0\", \"H2\"]\nhosts = [\"H0\", \"H2\"]\n"),
+            (std::vector<std::string>{"scen.toml:6:9: workloads[0].hosts: expected a host of "
+                                      "`hosts` that is not one of `to` (the senders), found "
+                                      "none"}));
   EXPECT_TRUE(specs_.empty());
 }
 

@@ -342,6 +342,33 @@ TEST(PyrrhaTable, ExhaustedIqsAreSharedByHash) {
   EXPECT_EQ(t.gauges().iqs_in_use, 2u);
 }
 
+// Fig. 7's question, counted exactly: the most roots and IQs in use at once, over the switch
+// and on its busiest port, stay at their peak after a root has gone; a root sharing an IQ
+// (exhaustion) takes no new one.
+TEST(PyrrhaTable, HighWaterMarksOfRootsAndIqsStayAtTheirPeak) {
+  CongestionRootTable t(1, 4, params(2));
+  hold(t, {7, 1}, 0, 3, 100);
+  hold(t, {7, 2}, 0, 3, 100);
+  hold(t, {7, 3}, 0, 3, 100);  // port 0 has no IQ left: shares one
+  hold(t, {8, 1}, 1, 3, 100);
+  PyrrhaGauges g = t.gauges();
+  EXPECT_EQ(g.roots_active, 4u);
+  EXPECT_EQ(g.iqs_in_use, 3u);
+  EXPECT_EQ(g.max_roots_active, 4u);
+  EXPECT_EQ(g.max_iqs_in_use, 3u);
+  EXPECT_EQ(g.max_iqs_on_a_port, 2u);
+  const RootId gone{8, 1};
+  const std::vector<PathHop> path{gone};
+  t.received(1, resume(gone));
+  t.dequeued(1, QueueChoice{*t.iq_of(gone, 1), 1}, 3, 100, path);
+  g = t.gauges();
+  EXPECT_EQ(g.roots_active, 3u);
+  EXPECT_EQ(g.iqs_in_use, 2u);
+  EXPECT_EQ(g.max_roots_active, 4u);
+  EXPECT_EQ(g.max_iqs_in_use, 3u);
+  EXPECT_EQ(g.max_iqs_on_a_port, 2u);
+}
+
 // Fig. 5(b)/(c): a flow through P6 then P5 waits in IQ_P6, then, leaving it, in IQ_P5: it goes
 // on only when both have resumed. A flow through P5 alone skips IQ_P6.
 TEST(PyrrhaTable, LeavingAnIqMatchesTheFartherRoots) {

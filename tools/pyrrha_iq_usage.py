@@ -18,6 +18,7 @@ everything the senders send), runs fclab and reads its outputs:
                     of any switch, and the mean over the switches that used any (exact)
   IQs a port        the most IQs in use at once on one egress port (exact)
   exhausted         roots that found no free IQ and shared one (Pyrrha §4.5; 100 IQs a port)
+  left              roots and IQs still in the tables at the end (every tree released: 0/0)
   drops, balanced   lossless drops, and frame conservation (generated = received + dropped)
 
 usage: tools/pyrrha_iq_usage.py [--fclab FCLAB] [--k K] [--m M]... [--seed N] [--out DIR]
@@ -118,6 +119,9 @@ def read_run(k, m, out_dir):
         "switches": len(pyrrha),
         "max_iqs_port": max((p["max_iqs_on_a_port"] for p in pyrrha), default=0),
         "iq_exhaustion": sum(p["iq_exhaustion"] for p in pyrrha),
+        # What the tables still hold at the end, every flow delivered: the trees should be gone.
+        "roots_left": sum(p["roots_active"] + p["self_nominated_ports"] for p in pyrrha),
+        "iqs_left": sum(p["iqs_in_use"] for p in pyrrha),
         "lossless_drops": summary["lossless_drops"],
         "balanced": conservation["holds"],
         "flows": len(flows),
@@ -130,13 +134,14 @@ def print_table(rows):
     print(PAPER)
     print(f"{'k':>3} {'m':>3} {'senders':>9} {'recv':>5} {'ms':>6} {'roots at once':>13} "
           f"{'table roots':>11} {'IQs a switch (mean)':>19} {'IQs a port':>10} "
-          f"{'exhausted':>9} {'drops':>5} {'balanced':>8} {'flows done':>13}")
+          f"{'exhausted':>9} {'left':>7} {'drops':>5} {'balanced':>8} {'flows done':>13}")
     for r in rows:
         print(f"{r['k']:>3} {r['m']:>3} {r['senders']:>4} {r['senders_fraction']:>4.2f} "
               f"{r['receivers']:>5} {r['duration_ms']:>6.1f} {r['roots_at_once']:>13} "
               f"{r['max_table_roots']:>11} "
               f"{r['max_iqs_switch']:>11} ({r['mean_iqs_switch']:>5.1f}) "
-              f"{r['max_iqs_port']:>10} {r['iq_exhaustion']:>9} {r['lossless_drops']:>5} "
+              f"{r['max_iqs_port']:>10} {r['iq_exhaustion']:>9} "
+              f"{r['roots_left']:>3}/{r['iqs_left']:<3} {r['lossless_drops']:>5} "
               f"{'yes' if r['balanced'] else 'NO':>8} "
               f"{r['flows_done']:>6}/{r['flows']:<6}")
 

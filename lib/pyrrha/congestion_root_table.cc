@@ -26,6 +26,7 @@ CongestionRootTable::CongestionRootTable(uint32_t switch_id, uint16_t num_ports,
       root_ids_(params.max_roots),
       hops_(params.max_roots, 0),
       children_(params.max_roots, 0),
+      merged_into_(size_t{params.max_roots} * num_ports),
       iq_states_(size_t{params.max_roots} * num_ports, IqState::kUnassigned),
       iqs_(size_t{params.max_roots} * num_ports, QueueChoice::kOutputQueue),
       upstream_(size_t{params.max_roots} * num_ports, UpstreamState::kNone),
@@ -102,7 +103,9 @@ CongestionRootTable::Dequeued CongestionRootTable::dequeued(uint16_t egress, Que
       for (uint16_t i = 0; i < num_ports_; ++i) {
         UpstreamState& up = self_upstream_[at(egress, i)];
         if (up != UpstreamState::kPaused) continue;
-        up = UpstreamState::kResumed;
+        // A resumed host is no child of the tree: it never sends DEALLOC (the authors' ToR
+        // rule), and a MERGE skips it.
+        up = host_ports_[i] ? UpstreamState::kNone : UpstreamState::kResumed;
         emit(MessageKind::kResume, RootId{switch_id_, egress}, RootId{}, 1, i);
       }
       self_paused_[egress] = 0;
@@ -114,6 +117,10 @@ CongestionRootTable::Dequeued CongestionRootTable::dequeued(uint16_t egress, Que
   const int32_t slot = index_.find(path[q.level - 1]);
   if (slot == RootIndex::kNone) return Dequeued{next, outbox_};
   pool_.remove_bytes(egress, q.iq, bytes);
+  // A shared IQ (Pyrrha §4.5: no free one was left) emptied by this root's packet: the other
+  // roots using it may be left with nothing, and no packet of theirs will come to release them.
+  if (pool_.users(egress, q.iq) > 1 && pool_.bytes(egress, q.iq) == 0)
+    check_sharers(slot, egress, q.iq);
   uint64_t& count = ingress_bytes_[at(slot, ingress)];
   count = minus(count, bytes);
   const IqState state = iq_states_[at(slot, egress)];
@@ -127,6 +134,9 @@ CongestionRootTable::Dequeued CongestionRootTable::dequeued(uint16_t egress, Que
   } else {
     check_and_send_dealloc(slot);
   }
+  // The root whose IQ the packet joins next is about to hold it: not released under it (its
+  // own dequeue checks it later).
+  run_pending_checks(next.output() ? std::nullopt : std::optional<RootId>(path[next.level - 1]));
   return Dequeued{next, outbox_};
 }
 
@@ -153,6 +163,7 @@ std::span<const Message> CongestionRootTable::received(uint16_t port, const Mess
       on_dealloc(port, m);
       break;
   }
+  run_pending_checks();
   return outbox_;
 }
 
@@ -212,9 +223,21 @@ void CongestionRootTable::on_merge(uint16_t egress, const Message& m) {
     set_state(slot, egress, IqState::kResumed);
   }
   const int32_t old_slot = index_.find(m.old_root);
-  if (old_slot == RootIndex::kNone || old_slot == slot) return;
+  const bool old_drains =
+      old_slot != RootIndex::kNone && old_slot != slot && merge_old_tree(slot, old_slot, egress, m);
+  // The sender of the MERGE now counts us as a resumed child of the new root and waits for our
+  // DEALLOC. A leaf with nothing for the new root, here or draining into it from the old IQ,
+  // sends it now: no packet will pass through its IQs to trigger the release, and the tree
+  // would otherwise stay up after its traffic has gone.
+  if (!old_drains) check_and_send_dealloc(slot);
+}
+
+bool CongestionRootTable::merge_old_tree(int32_t slot, int32_t old_slot, uint16_t egress,
+                                         const Message& m) {
   if (iq_states_[at(old_slot, egress)] != IqState::kUnassigned) {
     set_state(old_slot, egress, IqState::kSoftMerging);
+    stop_merging_into(at(old_slot, egress));  // a second MERGE: it drains into this root now
+    merged_into_[at(old_slot, egress)] = m.root;
   }
   // Propagate to the old tree's children here, who become the new root's (resumed). A host
   // child that is not paused is skipped, as in the authors' ToR rule: it has nothing to merge.
@@ -226,7 +249,10 @@ void CongestionRootTable::on_merge(uint16_t egress, const Message& m) {
     set_upstream(slot, i, UpstreamState::kResumed);
     emit(MessageKind::kMerge, m.root, m.old_root, static_cast<uint16_t>(hops_[slot] + 1), i);
   }
+  const bool drains = iq_states_[at(old_slot, egress)] == IqState::kSoftMerging &&
+                      pool_.bytes(egress, iqs_[at(old_slot, egress)]) > 0;
   release_merged(old_slot, egress);
+  return drains;
 }
 
 void CongestionRootTable::on_dealloc(uint16_t ingress, const Message& m) {
@@ -284,6 +310,7 @@ std::span<const Message> CongestionRootTable::port_failed(uint16_t port) {
     set_upstream(slot, port, UpstreamState::kNone);
     check_and_send_dealloc(slot);
   }
+  run_pending_checks();
   return outbox_;
 }
 
@@ -312,6 +339,33 @@ void CongestionRootTable::check_and_send_dealloc(int32_t slot) {
   if (released_all) free_root(slot);
 }
 
+void CongestionRootTable::stop_merging_into(size_t e) {
+  // The IQ no longer drains into that root's (released, paused again as its own root's, or
+  // merged into another): the root's tree here may be left with nothing, and no packet of its
+  // own will come to release it.
+  if (merged_into_[e]) pending_checks_.push_back(*merged_into_[e]);
+  merged_into_[e].reset();
+}
+
+void CongestionRootTable::check_sharers(int32_t slot, uint16_t egress, uint16_t iq) {
+  for (uint32_t s = 0; s < root_ids_.size(); ++s) {
+    const auto other = static_cast<int32_t>(s);
+    if (other == slot || index_.find(root_ids_[s]) != other) continue;
+    if (iq_states_[at(other, egress)] != IqState::kUnassigned && iqs_[at(other, egress)] == iq)
+      pending_checks_.push_back(root_ids_[s]);
+  }
+}
+
+void CongestionRootTable::run_pending_checks(std::optional<RootId> receiving) {
+  while (!pending_checks_.empty()) {
+    const RootId root = pending_checks_.back();
+    pending_checks_.pop_back();
+    if (root == receiving) continue;
+    const int32_t slot = index_.find(root);
+    if (slot != RootIndex::kNone) check_and_send_dealloc(slot);
+  }
+}
+
 void CongestionRootTable::release_merged(int32_t slot, uint16_t egress) {
   const size_t e = at(slot, egress);
   if (iq_states_[e] == IqState::kSoftMerging && pool_.bytes(egress, iqs_[e]) == 0) {
@@ -333,12 +387,14 @@ int32_t CongestionRootTable::find_or_add(RootId root, uint16_t hop) {
     root_ids_[slot] = root;
     hops_[slot] = hop;
     max_roots_active_ = std::max(max_roots_active_, index_.size());
+    ++gauge_changes_;
   }
   return slot;
 }
 
 void CongestionRootTable::assign(int32_t slot, uint16_t egress) {
   const IsolationQueuePool::Grant grant = pool_.acquire(egress, root_ids_[slot]);
+  ++gauge_changes_;
   if (grant.shared) ++counters_.iq_exhaustion;
   iqs_[at(slot, egress)] = grant.iq;
   iq_states_[at(slot, egress)] = IqState::kResumed;
@@ -348,6 +404,8 @@ void CongestionRootTable::unassign(int32_t slot, uint16_t egress) {
   set_state(slot, egress, IqState::kResumed);
   const size_t e = at(slot, egress);
   pool_.release(egress, iqs_[e]);
+  ++gauge_changes_;
+  stop_merging_into(e);
   iqs_[e] = QueueChoice::kOutputQueue;
   iq_states_[e] = IqState::kUnassigned;
 }
@@ -358,6 +416,8 @@ void CongestionRootTable::set_state(int32_t slot, uint16_t egress, IqState next)
   if (prev == next) return;
   // An unassigned IQ has no queue to count on; `assign` makes it kResumed first.
   if (prev == IqState::kUnassigned) return;
+  ++gauge_changes_;
+  if (prev == IqState::kSoftMerging) stop_merging_into(e);
   const uint16_t iq = iqs_[e];
   if (prev == IqState::kPaused) pool_.count_paused(egress, iq, -1);
   if (prev == IqState::kSoftMerging) pool_.count_soft(egress, iq, -1);
@@ -391,6 +451,7 @@ void CongestionRootTable::free_root(int32_t slot) {
     ingress_bytes_[at(slot, p)] = 0;
   }
   index_.erase(root_ids_[slot]);
+  ++gauge_changes_;
   hops_[slot] = 0;
 }
 

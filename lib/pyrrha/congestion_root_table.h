@@ -123,6 +123,9 @@ class CongestionRootTable {
   const IsolationQueuePool& pool() const { return pool_; }
   const PyrrhaCounters& counters() const { return counters_; }
   PyrrhaGauges gauges() const;
+  // Changes to what gauges() reports (roots, IQs and their states) so far: a reader republishes
+  // them only when this moved, and never misses a change that came with no message.
+  uint64_t gauge_changes() const { return gauge_changes_; }
   uint32_t switch_id() const { return switch_id_; }
 
  private:
@@ -138,6 +141,19 @@ class CongestionRootTable {
   void free_root(int32_t slot);
   void check_and_send_dealloc(int32_t slot);
   void release_merged(int32_t slot, uint16_t egress);
+  // The IQ at `e` (at(slot, egress)) stops draining into the root it soft-merged into, if any:
+  // that root is checked (run_pending_checks) before the event's messages go out.
+  void stop_merging_into(size_t e);
+  // Every root but `slot` that uses IQ `iq` of `egress` is checked (run_pending_checks).
+  void check_sharers(int32_t slot, uint16_t egress, uint16_t iq);
+  // The leaf check (check_and_send_dealloc) of every root an IQ stopped draining into, or that
+  // shares an IQ another root emptied, but
+  // `receiving`, whose IQ a packet is about to join.
+  void run_pending_checks(std::optional<RootId> receiving = std::nullopt);
+  // MERGE{new root `slot`, old root `old_slot`} on `egress`: the old IQ soft-merges, the old
+  // tree's children become the new root's and hear of it. True while the old IQ still holds
+  // packets that will drain into the new root's.
+  bool merge_old_tree(int32_t slot, int32_t old_slot, uint16_t egress, const Message& m);
   void on_pause(uint16_t egress, const Message& m);
   void on_resume(uint16_t egress, const Message& m);
   void on_merge(uint16_t egress, const Message& m);
@@ -151,12 +167,16 @@ class CongestionRootTable {
 
   RootIndex index_;
   uint32_t max_roots_active_ = 0;  // the most entries index_ has held at once
+  uint64_t gauge_changes_ = 0;
   IsolationQueuePool pool_;
   // Per root slot.
   std::vector<RootId> root_ids_;
   std::vector<uint16_t> hops_;
   // How many ingress ports hold the root's tree here (see set_upstream): 0 makes us a leaf.
   std::vector<uint16_t> children_;
+  // Per (slot, egress): the root its IQ soft-merges into.
+  std::vector<std::optional<RootId>> merged_into_;
+  std::vector<RootId> pending_checks_;  // roots to check before the event's messages go out
   // Per (slot, egress port).
   std::vector<IqState> iq_states_;
   std::vector<uint16_t> iqs_;

@@ -258,7 +258,11 @@ bool PyrrhaQueues::serve() {
   for (int port = 0; port < static_cast<int>(ports_.size()); ++port)
     if (!ports_[port].active.empty()) moved |= serve_port(port);
   moved |= flush_messages();
-  if (dirty_ || ++serves_since_publish_ >= kPublishEveryServes) publish();
+  // A release after the last packet left sends no message: the table's change count catches it,
+  // so what is published at the end of a run is the table's final state.
+  if (dirty_ || table_.gauge_changes() != published_gauge_changes_ ||
+      ++serves_since_publish_ >= kPublishEveryServes)
+    publish();
   return moved;
 }
 
@@ -280,6 +284,7 @@ unsigned PyrrhaQueues::take_held(rte_mbuf** out, unsigned max) {
 
 void PyrrhaQueues::publish() {
   dirty_ = false;
+  published_gauge_changes_ = table_.gauge_changes();
   serves_since_publish_ = 0;
   const pyrrha::PyrrhaCounters& c = table_.counters();
   for (size_t k = 0; k < pyrrha::kMessageKinds; ++k) {

@@ -166,7 +166,8 @@ class PyrrhaQueues {
   uint64_t unsent_count_ = 0;
   OwnedGauge held_packets_;
   OwnedGauge held_bytes_;
-  bool dirty_ = false;  // the table changed since the last publish
+  bool dirty_ = false;                    // a message went or came since the last publish
+  uint64_t published_gauge_changes_ = 0;  // the table's gauge_changes() at the last publish
   uint64_t serves_since_publish_ = 0;
   uint64_t order_waits_local_ = 0;
 

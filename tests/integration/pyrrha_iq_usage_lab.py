@@ -9,7 +9,10 @@ Pass criteria (issue 20, Fig. 7's question):
 - Pyrrha isolated: congestion roots appeared and switches used IQs for them;
 - IQ use stays moderate: no root found the 100 IQs of a port exhausted, and no port needed more
   IQs than its switch had roots at once (one IQ a root on a port, exhaustion aside);
-- the high-water marks are exact: none is below what any pyrrha.csv sample saw.
+- the high-water marks are exact: none is below what any pyrrha.csv sample saw;
+- every tree is released once its traffic has gone: at the end no switch holds a root, an IQ
+  or a port acting as a root (DEALLOC from the leaves, a leaf reached by MERGE with nothing
+  to drain, hosts no children once resumed), and what is published says so.
 The figures (roots at once, IQs a switch and a port) are printed beside the paper's k = 12 ones.
 
 usage: pyrrha_iq_usage_lab.py FCLAB SOURCE_DIR
@@ -52,6 +55,9 @@ def check_run(check, name, out_dir, summary, row):
     pyrrha = {s["node"]: s["pyrrha"] for s in summary["switches"]}
     check(all(p["max_iqs_on_a_port"] <= p["max_roots_active"] for p in pyrrha.values()),
           f"{name}: no port needed more IQs than its switch had roots")
+    check(row["roots_left"] == 0 and row["iqs_left"] == 0,
+          f"{name}: every tree released at the end ({row['roots_left']} roots, "
+          f"{row['iqs_left']} IQs left)")
     roots, iqs = sampled_maxima(out_dir)
     check(all(pyrrha[n]["max_roots_active"] >= roots[n] and pyrrha[n]["max_iqs_in_use"] >= iqs[n]
               for n in pyrrha),

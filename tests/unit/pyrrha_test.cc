@@ -259,6 +259,79 @@ TEST(PyrrhaTable, MergeSoftMergesTheOldIqDrainsThenReleases) {
   EXPECT_EQ(t.classify(1, path), new_q);
 }
 
+// A MERGE reaching a leaf whose IQs hold nothing: the sender now counts it as a resumed child
+// of the new root and waits for its DEALLOC, and no packet will pass through the empty IQs to
+// release them, so the leaf releases both roots and sends DEALLOC{new root} at once. (Without
+// this the trees stayed up after the traffic had gone: thousands of IQs at the end of a k = 12
+// fat-tree run.)
+TEST(PyrrhaTable, AMergeReachingAnEmptyLeafReleasesTheTreeAtOnce) {
+  CongestionRootTable t(9, 4, params());
+  const RootId p1{1, 3};
+  const RootId p5{5, 1};
+  t.received(1, pause(p1, 1));
+  ASSERT_EQ(t.state(p1, 1), IqState::kPaused);
+  const auto out = copy(t.received(1, merge(p5, p1, 2)));
+  ASSERT_EQ(out.size(), 1u);
+  EXPECT_EQ(out[0], (Message{MessageKind::kDealloc, p5, {}, 0, 1}));
+  EXPECT_FALSE(t.knows(p1));
+  EXPECT_FALSE(t.knows(p5));
+  EXPECT_EQ(t.pool().in_use(1), 0);
+  // With packets for the new root's tree still in the old IQ, the leaf waits for them.
+  t.received(2, pause(p1, 1));
+  const std::vector<PathHop> path{p1, p5};
+  const QueueChoice q = t.classify(2, path);
+  t.enqueued(2, q, 0, 500, path);
+  EXPECT_TRUE(t.received(2, merge(p5, p1, 2)).empty());
+  EXPECT_TRUE(t.knows(p5));
+  // Its last packet leaves the old IQ for the new root's: the new root is not released under
+  // it, and releases once the packet has gone on.
+  const auto left = t.dequeued(2, q, 0, 500, path);
+  const QueueChoice next = left.next;
+  ASSERT_EQ(next.level, 2);
+  EXPECT_TRUE(left.messages.empty());
+  EXPECT_FALSE(t.knows(p1));
+  ASSERT_TRUE(t.knows(p5));
+  t.enqueued(2, next, 0, 500, path);
+  const auto gone = copy(t.dequeued(2, next, 0, 500, path).messages);
+  ASSERT_EQ(gone.size(), 1u);
+  EXPECT_EQ(gone[0], (Message{MessageKind::kDealloc, p5, {}, 0, 2}));
+  EXPECT_FALSE(t.knows(p5));
+}
+
+// The old IQ that a new root waited on stops draining into it: paused again as its own root's
+// (a PAUSE for the old root came after the MERGE). The new root's IQ here is left empty with
+// no packet of its own to come, so the leaf releases it then (DEALLOC), not never.
+TEST(PyrrhaTable, ANewRootLeftWithNothingWhenTheOldIqIsPausedAgainIsReleased) {
+  CongestionRootTable t(9, 4, params());
+  const RootId p1{1, 3};
+  const RootId p5{5, 1};
+  const std::vector<PathHop> path{p1, p5};
+  t.received(1, pause(p1, 1));
+  t.enqueued(1, t.classify(1, path), 0, 500, path);
+  EXPECT_TRUE(t.received(1, merge(p5, p1, 2)).empty());  // the old IQ drains into p5's
+  ASSERT_EQ(t.state(p5, 1), IqState::kResumed);
+  const auto out = copy(t.received(1, pause(p1, 1)));
+  EXPECT_EQ(t.state(p1, 1), IqState::kPaused);
+  ASSERT_EQ(out.size(), 1u);
+  EXPECT_EQ(out[0], (Message{MessageKind::kDealloc, p5, {}, 0, 1}));
+  EXPECT_FALSE(t.knows(p5));
+}
+
+// A root's RESUME to a host leaves it no child of the tree: hosts never send DEALLOC (the
+// authors' ToR rule), so the port stops counting as a root once its OQ has drained.
+TEST(PyrrhaTable, AResumedHostIsNoChildOfASelfNominatedRoot) {
+  CongestionRootTable t(1, 4, params(), {true, false, false, false});
+  t.enqueued(3, {}, 0, 2001, {});  // host port 0
+  t.enqueued(3, {}, 2, 100, {});   // switch port 2
+  ASSERT_EQ(t.gauges().self_nominated_ports, 1u);
+  const auto out = copy(t.dequeued(3, {}, 0, 2001, {}).messages);
+  ASSERT_EQ(out.size(), 2u);  // RESUME to both
+  EXPECT_EQ(t.self_upstream(3, 0), UpstreamState::kNone);
+  EXPECT_EQ(t.self_upstream(3, 2), UpstreamState::kResumed);  // waits for its DEALLOC
+  t.received(2, dealloc({1, 3}));
+  EXPECT_EQ(t.gauges().self_nominated_ports, 0u);
+}
+
 // §4.3 "the congestion tree eliminates starting from the leaf switches": U → M → R, with R's
 // port 1 the root. RESUMEs travel up; DEALLOCs travel down from the leaf once its IQ is empty
 // and resumed, and each parent releases only after its last child has.
@@ -367,6 +440,29 @@ TEST(PyrrhaTable, HighWaterMarksOfRootsAndIqsStayAtTheirPeak) {
   EXPECT_EQ(g.max_roots_active, 4u);
   EXPECT_EQ(g.max_iqs_in_use, 3u);
   EXPECT_EQ(g.max_iqs_on_a_port, 2u);
+}
+
+// §4.5's shared IQs: a root that hashed onto another's IQ is released with it when the other
+// root's packet empties it, though none of its own passes: each root a leaf, resumed, nothing
+// held. Without that the sharing root stayed in the table for good.
+TEST(PyrrhaTable, RootsSharingAnIqAreReleasedWhenItEmpties) {
+  CongestionRootTable t(1, 4, params(1));
+  const RootId a{7, 1}, c{7, 3};
+  const QueueChoice q = hold(t, a, 0, 3, 100);
+  t.received(0, pause(c, 1));  // no IQ left: shares a's
+  ASSERT_EQ(t.iq_of(c, 0), q.iq);
+  EXPECT_EQ(t.counters().iq_exhaustion, 1u);
+  t.received(0, resume(c));
+  t.received(0, resume(a));
+  EXPECT_TRUE(t.knows(c));  // the queue still holds a's packet
+  const std::vector<PathHop> path{a};
+  const auto out = copy(t.dequeued(0, q, 3, 100, path).messages);
+  ASSERT_EQ(out.size(), 2u);
+  EXPECT_EQ(out[0], (Message{MessageKind::kDealloc, a, {}, 0, 0}));
+  EXPECT_EQ(out[1], (Message{MessageKind::kDealloc, c, {}, 0, 0}));
+  EXPECT_FALSE(t.knows(a));
+  EXPECT_FALSE(t.knows(c));
+  EXPECT_EQ(t.pool().in_use(0), 0);
 }
 
 // Fig. 5(b)/(c): a flow through P6 then P5 waits in IQ_P6, then, leaving it, in IQ_P5: it goes

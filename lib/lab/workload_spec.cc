@@ -19,6 +19,10 @@ namespace {
 using config::TableReader;
 
 constexpr uint64_t kMaxWorkloadNs = 3600ull * kNsPerSecond;  // as the lab's own durations
+// A burst's flows are all expanded before the run: 10 million FlowSpecs are about 1 GB, far
+// beyond any figure's need (Pyrrha Fig. 7 at k = 12: 15 840), and a typo's 10^6 flows a host
+// would otherwise exhaust memory instead of being refused.
+constexpr uint64_t kMaxBurstFlows = 10'000'000;
 
 // The keys each kind has besides the ones all kinds share (read_common's).
 struct KindKeys {
@@ -315,6 +319,12 @@ class WorkloadReader {
     const std::vector<int> senders = burst_senders(spec, hosts_);
     if (senders.empty()) {
       r_.refuse("hosts", "a host of `hosts` that is not one of `to` (the senders)", "none");
+      return false;
+    }
+    const uint64_t total = senders.size() * static_cast<uint64_t>(spec.flows_per_host);
+    if (total > kMaxBurstFlows) {
+      r_.refuse("flows", fmt::format("at most {} flows in all", kMaxBurstFlows),
+                fmt::format("{} ({} senders × {})", total, senders.size(), spec.flows_per_host));
       return false;
     }
     for (int s : senders) {

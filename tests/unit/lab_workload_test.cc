@@ -500,6 +500,14 @@ TEST_F(ReadWorkloads, BurstKeysAndItsRefusals) {
                      "to = \"H0\"\nhosts = [\"H0\", \"H1\"]\n"),
             (std::vector<std::string>{"scen.toml:5:6: workloads[0].to: expected a host outside "
                                       "each sender's rack, found none for \"H1\""}));
+  // 15 senders × 1 000 000 flows: more than the 10 million a burst may expand to.
+  hosts_ = make_hosts(4, 4);
+  EXPECT_EQ(problems("[[workloads]]\nkind = \"burst\"\nflows = 1000000\nsize = 1000\n"
+                     "to = \"H0\"\n"),
+            (std::vector<std::string>{"scen.toml:3:9: workloads[0].flows: expected at most "
+                                      "10000000 flows in all, found 15000000 (15 senders × "
+                                      "1000000)"}));
+  hosts_ = make_hosts(2, 2);
   EXPECT_EQ(problems("[[workloads]]\nkind = \"burst\"\nflows = 1\nsize = 1000\n"
                      "to = [\"H0\", \"H2\"]\nhosts = [\"H0\", \"H2\"]\n"),
             (std::vector<std::string>{"scen.toml:6:9: workloads[0].hosts: expected a host of "

@@ -66,6 +66,7 @@ class CbfcEgressGate final : public EgressGate, public CreditSender {
 
   void on_message(const ControlMessage& message) override;
   void poll(uint64_t) override {}
+  bool polled() const override { return false; }
   uint16_t budget(uint64_t now_ticks, const uint32_t* bytes, uint16_t count) const override;
   void commit(uint64_t now_ticks, const uint32_t* bytes, uint16_t count) override;
   uint64_t next_action_ticks() const override { return kNeverTicks; }
@@ -94,6 +95,8 @@ class CbfcFeedbackGenerator final : public FeedbackGenerator {
 
   void poll(uint64_t now_ticks, const IngressView& in, FeedbackOut& out) override;
   uint64_t next_action_ticks() const override { return next_send_ticks_; }
+  // Its input is read when an update is due, not before.
+  Watch watches() const override { return Watch::kNothing; }
   void counters(const CounterSink& sink) const override;
 
   // FCCL for this view: ABR + free blocks, the free part capped at half the counter space.

@@ -39,6 +39,12 @@ class FeedbackGenerator {
   virtual void poll(uint64_t now_ticks, const IngressView& in, FeedbackOut& out) = 0;
   // The earliest time it will ask to send without a change of occupancy; kNeverTicks if none.
   virtual uint64_t next_action_ticks() const = 0;
+  // Which changes of its input could make a poll before next_action_ticks() send anything:
+  // any (the default); only a fuller input (a threshold it can cross only upwards now); or
+  // none (it reads the input only when its timer is due). The TX task watches no more than
+  // this: a lower occupancy is read over every port that releases (TxTask's quiet polls).
+  enum class Watch : uint8_t { kAnyChange, kGrowth, kNothing };
+  virtual Watch watches() const { return Watch::kAnyChange; }
   virtual void counters(const CounterSink& sink) const = 0;
   // What it holds the upstream to now, for traces: 0 nothing; PFC 1 while XOFF is asserted;
   // buffer-based GFC the stage. Any thread.
@@ -59,6 +65,8 @@ class EgressGate {
   virtual void on_message(const ControlMessage& message) = 0;
   // Once per TX poll, before any budget: lets timers run out and time be accounted.
   virtual void poll(uint64_t now_ticks) = 0;
+  // False when poll() does nothing: the TX task does not call it (one call per gate and poll).
+  virtual bool polled() const { return true; }
   // How many of the queue's head packets, `bytes[0..count)` long in order, may start now: a
   // prefix, each allowed given that the ones before it went. Asked once per burst, not per
   // packet: the TX task makes one virtual call per queue and the engine's arithmetic runs

@@ -33,6 +33,10 @@ class GfcBufferFeedbackGenerator final : public FeedbackGenerator {
   // A stage sent into a cut link is lost, and nothing else would change a stage the queue
   // holds: the upstream could stay at C/2^k with this input empty for ever.
   void link_restored() override { resend_ = true; }
+  // At stage 0 a lower occupancy is stage 0 still (the stages rise with it, GFC §4.2).
+  Watch watches() const override {
+    return stage_ == 0 && !resend_ ? Watch::kGrowth : Watch::kAnyChange;
+  }
 
   int stage() const { return stage_; }
 
@@ -52,6 +56,7 @@ class GfcBufferEgressGate final : public EgressGate {
 
   void on_message(const ControlMessage& message) override;
   void poll(uint64_t) override {}
+  bool polled() const override { return false; }
   uint16_t budget(uint64_t now_ticks, const uint32_t* bytes, uint16_t count) const override {
     return static_cast<uint16_t>(limiter_.budget(now_ticks, bytes, count));
   }

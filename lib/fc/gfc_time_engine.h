@@ -29,6 +29,7 @@ class GfcTimeEgressGate final : public EgressGate, public CreditSender {
 
   void on_message(const ControlMessage& message) override;
   void poll(uint64_t) override {}
+  bool polled() const override { return false; }
   // A packet needs both the limiter and the credits; each allows a prefix of the head, so
   // together the shorter one.
   uint16_t budget(uint64_t now_ticks, const uint32_t* bytes, uint16_t count) const override {

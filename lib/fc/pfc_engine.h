@@ -39,6 +39,8 @@ class PfcFeedbackGenerator final : public FeedbackGenerator {
   void counters(const CounterSink& sink) const override;
   uint64_t level() const override { return xoff_gauge_.read(); }
   bool level_pauses() const override { return true; }
+  // Out of XOFF only reaching xoff_bytes makes it act; in XOFF, falling below xon_bytes.
+  Watch watches() const override { return xoff_ ? Watch::kAnyChange : Watch::kGrowth; }
 
   bool xoff() const { return xoff_; }
   uint64_t xoff_transitions() const { return xoff_transitions_.read(); }

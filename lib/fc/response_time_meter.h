@@ -41,6 +41,8 @@ class ResponseTimeMeter {
   // arrived (0: none yet).
   void observe(uint64_t now_ticks, uint64_t last_arrival_ticks);
 
+  // Between a pause and the input going quiet: observe() then watches the clock.
+  bool measuring() const { return measuring_; }
   uint64_t samples() const { return histogram_.samples(); }
   uint64_t unfinished() const { return unfinished_.read(); }
   uint64_t sum_ns() const { return histogram_.sum(); }

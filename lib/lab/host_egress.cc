@@ -35,6 +35,7 @@ HostEnqueue enqueue_host_frame(SwitchState& state, rte_mempool* pool,
   state.meta(m) = meta;
   state.meta.rx_ticks(m) = now;   // the host's queue is where it waits: its residence time
   rte_ring_sp_enqueue(queue, m);  // room checked above; the host's tasks share one thread
+  state.egress_enqueued[kHostNicPort].increment();
   return HostEnqueue::kQueued;
 }
 

@@ -153,6 +153,7 @@ bool HostSink::resend_bounced(rte_mbuf* m, const wire::FrameHeader& header) {
   state_.charge(meta, port);
   state_.meta(m) = meta;
   rte_ring_sp_enqueue(ring, m);  // the ring holds more than the capacity
+  state_.egress_enqueued[port].increment();
   resent_.increment();
   return true;
 }

@@ -38,9 +38,17 @@ class ChargeReleaseCounters {
   // Σ over the releasers: O(releasers) loads. A charger may keep it a while and take
   // charged() − that as an upper bound of value(), since releases only grow.
   uint64_t released(int slot) const {
+    if (releasers_ == 1) return released_[slot].read();  // an egress port's depths: its TX
     uint64_t sum = 0;
     for (int r = 0; r < releasers_; ++r) sum += released_[r * stride_ + slot].read();
     return sum;
+  }
+  // True when every slot's charges have all been released: an idle TX task asks this of its
+  // port's egress depths once per poll instead of each queue's value() in turn.
+  bool all_released() const {
+    for (int slot = 0; slot < slots_; ++slot)
+      if (value(slot)) return false;
+    return true;
   }
   int slots() const { return slots_; }
 

@@ -20,11 +20,14 @@ EgressGates::EgressGates(std::string name, std::array<fc::EngineInstance, kNumPr
     gates_[prio] = std::move(engines[prio].gate);
     if (!gates_[prio]) continue;
     gated_ |= static_cast<QueueMask>(1u << prio);
+    if (gates_[prio]->polled()) polled_ |= static_cast<QueueMask>(1u << prio);
     watchdogs_[prio].emplace(watchdog, ticks);
   }
 }
 
 bool EgressGates::take_messages(rte_ring* control_ring) {
+  // Most polls find none: not even the burst's array is set up for them.
+  if (rte_ring_empty(control_ring)) return false;
   fc::ControlMessage messages[kBurstSize];
   const unsigned n = rte_ring_sc_dequeue_burst_elem(
       control_ring, messages, sizeof(fc::ControlMessage), kBurstSize, nullptr);
@@ -68,6 +71,7 @@ QueueMask EgressGates::check(uint64_t now, QueueMask backlogged,
     } else if (event == fc::WatchdogEvent::kRestored) {
       spdlog::info("{}: queue {} storm over", name_, prio);
     }
+    storming_ = static_cast<QueueMask>(dog.storm() ? storming_ | bit : storming_ & ~bit);
     if (dog.dropping()) {
       if (has_packets) dropping |= bit;
       continue;

@@ -6,6 +6,7 @@
 // (commit). TX(p)'s thread; other threads read the counters.
 
 #include <array>
+#include <bit>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -35,16 +36,22 @@ class EgressGates {
   bool take_messages(rte_ring* control_ring);
   // Once per TX poll, before check: lets the gates' timers run out.
   void poll(uint64_t now) {
-    for (int prio = 0; prio < kNumPriorities; ++prio)
-      if (gated_ >> prio & 1u) gates_[prio]->poll(now);
+    for (QueueMask left = polled_; left; left &= static_cast<QueueMask>(left - 1))
+      gates_[std::countr_zero(left)]->poll(now);
   }
   // Once per burst: the queues that may send now, each with its allowance(); the watchdogs
   // observe their gates and account blocked time. `dropping` gets the backlogged queues
   // whose watchdog drops (the caller empties them).
   QueueMask check(uint64_t now, QueueMask backlogged,
                   const std::array<QueueHead, kNumEgressQueues>& heads, QueueMask& dropping);
+  // Nothing for check() to account or act on while no queue holds packets: no queue was
+  // blocked at the last check and no watchdog is in a storm (an alerted one stands down, an
+  // acting one times its restore, when asked about an empty queue). A TX task with empty
+  // queues and quiet gates skips the burst altogether.
+  bool quiet() const { return !blocked_ && !storming_; }
   // How many of queue `q`'s head packets may go (valid after check or refresh).
   uint16_t allowance(int q) const { return allowance_[q]; }
+  const std::array<uint16_t, kNumEgressQueues>& allowances() const { return allowance_; }
   // The head of `q` was refilled after its packets went (and were committed).
   void refresh(int q, uint64_t now, const QueueHead& head) {
     if (gated_ >> q & 1u) allowance_[q] = ask(q, now, head.head_bytes(), head.count);
@@ -83,9 +90,11 @@ class EgressGates {
   fc::WatchdogConfig watchdog_config_;
   std::array<std::unique_ptr<fc::EgressGate>, kNumPriorities> gates_;
   QueueMask gated_ = 0;
+  QueueMask polled_ = 0;  // the gates whose poll() does something (fc::EgressGate::polled)
   std::array<std::optional<fc::GateWatchdog>, kNumPriorities> watchdogs_;
   std::array<uint16_t, kNumEgressQueues> allowance_{};
-  QueueMask blocked_ = 0;  // gated queues that held packets behind a closed gate at the last check
+  QueueMask blocked_ = 0;   // gated queues that held packets behind a closed gate at the last check
+  QueueMask storming_ = 0;  // gated queues whose watchdog was in a storm after the last check
   uint64_t blocked_checked_ticks_ = 0;
   std::array<OwnedCounter, kNumPriorities> blocked_ticks_;
   OwnedCounter messages_without_gate_;

@@ -44,6 +44,8 @@ class FeedbackFramer {
   bool send(PortIo& io);
   // Frames built and not yet taken by the port: data must wait behind them.
   uint16_t waiting() const { return count_; }
+  // Nothing built and nothing left to build.
+  bool idle() const { return !count_ && unsent_.empty(); }
   // Control thread, after the lcores have stopped.
   unsigned take_held(rte_mbuf** out, unsigned max);
 

@@ -149,11 +149,24 @@ bool FwdTask::take_room(int stage_index) {
   return true;
 }
 
+uint64_t FwdTask::egress_dequeued() const {
+  uint64_t sum = 0;
+  for (int port = 0; port < state_.ports; ++port) sum += state_.egress_dequeued[port].read();
+  return sum;
+}
+
 bool FwdTask::serve_inputs() {
   if (inputs_->packets() == 0) return false;
+  // Read before the pass: room a TX task makes during it differs at the next poll.
+  const uint64_t dequeued = egress_dequeued();
+  if (serve_stuck_ && inputs_->pushes() == stuck_pushes_ && dequeued == stuck_dequeued_)
+    return false;
   ++serve_poll_;
   const bool moved_any = input_turns_ ? match_input_turns() : match_egress_round_robin();
   flush();
+  serve_stuck_ = !moved_any;
+  stuck_pushes_ = inputs_->pushes();
+  stuck_dequeued_ = dequeued;
   return moved_any;
 }
 
@@ -166,7 +179,7 @@ void FwdTask::move_head(int slot, int stage_index) {
 
 int FwdTask::head_stage(int slot) const {
   const InputQueues::Entry& head = inputs_->front(slot);
-  return head.egress_port * kNumEgressQueues + state_.meta(head.packet).egress_queue;
+  return head.egress_port * kNumEgressQueues + head.egress_queue;
 }
 
 bool FwdTask::match_input_turns() {
@@ -476,7 +489,7 @@ FwdTask::Fate FwdTask::link_local_fate(rte_mbuf* m) const {
   admitted_packets_[slot].increment();
   admitted_bytes_[slot].add(bytes);
   if (inputs_) {
-    inputs_->push(slot, m, static_cast<uint16_t>(out_port));
+    inputs_->push(slot, m, static_cast<uint16_t>(out_port), static_cast<uint8_t>(queue));
     return true;
   }
   if (pyrrha) [[unlikely]] {
@@ -621,6 +634,10 @@ void FwdTask::flush() {
                   .get();
     // Always fits: admit() checked the free space.
     rte_ring_sp_enqueue_bulk(ring, reinterpret_cast<void**>(stage.pkts), stage.count, nullptr);
+    state_
+        .egress_enqueued[(index < bounce_stage_base_ ? index : index - bounce_stage_base_) /
+                         kNumEgressQueues]
+        .add(stage.count);
     stage.count = 0;
   }
   touched_stages_.clear();

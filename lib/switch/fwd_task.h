@@ -262,6 +262,13 @@ class FwdTask : public Task {
   std::vector<uint16_t> room_;
   std::vector<uint64_t> room_poll_;
   uint64_t serve_poll_ = 0;
+  // The last pass over the input FIFOs moved nothing (every head's egress ring was full):
+  // the packets pushed and taken from egress rings then. Until either changes, a pass would
+  // move nothing again, and is not made.
+  bool serve_stuck_ = false;
+  uint64_t stuck_pushes_ = 0;
+  uint64_t stuck_dequeued_ = 0;
+  uint64_t egress_dequeued() const;  // Σ SwitchState::egress_dequeued over the ports
   // The crossbar's matching, per stage: the input FIFO (slot) granted in this pass and its
   // rank, or -1; the input port it granted last; the stages requested in this pass.
   std::vector<int> grant_;

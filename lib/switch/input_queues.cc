@@ -18,12 +18,13 @@ void InputQueues::grow(Fifo& f) {
   f.first = 0;
 }
 
-void InputQueues::push(int slot, rte_mbuf* packet, uint16_t egress_port) {
+void InputQueues::push(int slot, rte_mbuf* packet, uint16_t egress_port, uint8_t egress_queue) {
   Fifo& f = fifos_[slot];
   if (f.count == (f.mask ? f.mask + 1 : 0)) grow(f);
-  f.entries[(f.first + f.count) & f.mask] = Entry{packet, egress_port};
+  f.entries[(f.first + f.count) & f.mask] = Entry{packet, egress_port, egress_queue};
   ++f.count;
   ++packets_;
+  ++pushes_;
   backlogged_[slot / kNumPriorities] |= static_cast<PriorityMask>(1u << (slot % kNumPriorities));
 }
 

@@ -25,13 +25,14 @@ class InputQueues {
   struct Entry {
     rte_mbuf* packet;
     uint16_t egress_port;
+    uint8_t egress_queue;  // as in the packet's metadata: a head is matched without reading it
   };
 
   explicit InputQueues(int ports);
 
   static int slot(int port, int priority) { return port * kNumPriorities + priority; }
 
-  void push(int slot, rte_mbuf* packet, uint16_t egress_port);
+  void push(int slot, rte_mbuf* packet, uint16_t egress_port, uint8_t egress_queue);
   bool empty(int slot) const { return fifos_[slot].count == 0; }
   const Entry& front(int slot) const {
     const Fifo& f = fifos_[slot];
@@ -41,6 +42,8 @@ class InputQueues {
   // Bit p set: (port, priority p) holds packets.
   PriorityMask backlogged(int port) const { return backlogged_[port]; }
   uint64_t packets() const { return packets_; }
+  // Packets ever pushed: unchanged, no FIFO has a new head.
+  uint64_t pushes() const { return pushes_; }
   // Hands back up to `max` held packets (shutdown, tasks stopped); 0 when none is left.
   unsigned take(rte_mbuf** out, unsigned max);
 
@@ -56,6 +59,7 @@ class InputQueues {
   std::vector<Fifo> fifos_;
   std::vector<PriorityMask> backlogged_;
   uint64_t packets_ = 0;
+  uint64_t pushes_ = 0;
 };
 
 }  // namespace fcswitch

@@ -53,6 +53,12 @@ bool PortFeedback::poll(uint64_t now, fc::FeedbackOut& fresh) {
   return !fresh.empty();
 }
 
+bool PortFeedback::settled() const {
+  for (const auto& meter : response_times_)
+    if (meter && meter->measuring()) return false;
+  return true;
+}
+
 uint64_t PortFeedback::next_action_ticks() const {
   uint64_t next = kNeverTicks;
   for (const auto& generator : generators_)

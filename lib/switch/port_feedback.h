@@ -6,6 +6,7 @@
 
 #include <array>
 #include <atomic>
+#include <bit>
 #include <cstdint>
 #include <memory>
 
@@ -36,6 +37,39 @@ class PortFeedback {
     return response_times_[priority].get();
   }
   uint64_t next_action_ticks() const;
+  // For TX's quiet polls: note what the generators read now (the ingress occupancy and
+  // received blocks of their priorities, links restored); then, whether it is unchanged.
+  // Only what each generator watches (fc::FeedbackGenerator::watches), as it was when noted:
+  // a poll after which it would watch something else sent feedback, and was not quiet.
+  void note_input() {
+    watch_any_ = watch_growth_ = 0;
+    for (PriorityMask left = generating_; left; left &= static_cast<PriorityMask>(left - 1)) {
+      const int prio = std::countr_zero(left);
+      const auto watch = generators_[prio]->watches();
+      const auto bit = static_cast<PriorityMask>(1u << prio);
+      if (watch == fc::FeedbackGenerator::Watch::kAnyChange) watch_any_ |= bit;
+      if (watch == fc::FeedbackGenerator::Watch::kGrowth) watch_growth_ |= bit;
+    }
+    noted_counts_ = input_counts();
+    for (PriorityMask left = watch_any_; left; left &= static_cast<PriorityMask>(left - 1)) {
+      const int prio = std::countr_zero(left);
+      noted_blocks_[prio] = static_cast<uint32_t>(
+          state_.received_blocks[SwitchState::occupancy_slot(port_, prio)].read());
+    }
+  }
+  bool input_unchanged() const {
+    for (PriorityMask left = watch_any_; left; left &= static_cast<PriorityMask>(left - 1)) {
+      const int prio = std::countr_zero(left);
+      if (static_cast<uint32_t>(
+              state_.received_blocks[SwitchState::occupancy_slot(port_, prio)].read()) !=
+          noted_blocks_[prio])
+        return false;
+    }
+    return input_counts() == noted_counts_;
+  }
+  // A poll with the same input before next_action_ticks() would change nothing: no τ meter
+  // is between a pause and a quiet input (it watches the clock against the last arrival).
+  bool settled() const;
   // Any thread (fcswitch's link watch, the lab's events): the link came back. The generators
   // hear it (fc::FeedbackGenerator::link_restored) at the next poll, on TX's thread.
   void link_restored() { restores_requested_.fetch_add(1, std::memory_order_release); }
@@ -44,6 +78,20 @@ class PortFeedback {
   }
 
  private:
+  // Σ of counts that only grow, of what the generators watch: links restored; the charges to
+  // their slots (growth), and the releases where a lower occupancy matters too.
+  uint64_t input_counts() const {
+    uint64_t counts = restores_requested_.load(std::memory_order_acquire);
+    for (PriorityMask left = watch_any_ | watch_growth_; left;
+         left &= static_cast<PriorityMask>(left - 1)) {
+      const int prio = std::countr_zero(left);
+      const int slot = SwitchState::occupancy_slot(port_, prio);
+      counts += state_.ingress_occupancy.charged(slot);
+      if (has_priority(watch_any_, prio)) counts += state_.ingress_occupancy.released(slot);
+    }
+    return counts;
+  }
+
   int port_;
   const SwitchState& state_;
   std::array<std::unique_ptr<fc::FeedbackGenerator>, kNumPriorities> generators_;
@@ -52,6 +100,13 @@ class PortFeedback {
   std::array<uint64_t, kNumPriorities> paused_level_{};  // the generator's level at the last poll
   std::atomic<uint32_t> restores_requested_{0};
   uint32_t restores_seen_ = 0;
+  // What note_input() read: the generators that watched any change and only growth, the sum
+  // of counts that only grow (equal sums: no change), and the received blocks, which CBFC's
+  // resynchronisation sets (compared one by one).
+  PriorityMask watch_any_ = 0;
+  PriorityMask watch_growth_ = 0;
+  uint64_t noted_counts_ = 0;
+  std::array<uint32_t, kNumPriorities> noted_blocks_{};
 };
 
 }  // namespace fcswitch

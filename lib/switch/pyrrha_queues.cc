@@ -249,6 +249,7 @@ bool PyrrhaQueues::serve_port(int port) {
   // Always fits: `room` was read from the ring, whose only producer is FWD.
   rte_ring_sp_enqueue_bulk(ring, reinterpret_cast<void**>(to_ring_.data()),
                            static_cast<unsigned>(to_ring_.size()), nullptr);
+  state_.egress_enqueued[port].add(to_ring_.size());
   to_ring_.clear();
   return true;
 }

@@ -12,6 +12,8 @@ SwitchState::SwitchState(int num_ports, const std::string& name_prefix, unsigned
                          unsigned bounce_queue_packets)
     : ports(num_ports),
       lanes(ingress_lanes ? num_ports : 1),
+      egress_enqueued(std::make_unique<OwnedCounter[]>(num_ports)),
+      egress_dequeued(std::make_unique<OwnedCounter[]>(num_ports)),
       pabo_queues(pabo),
       ingress_occupancy(num_ports * kNumPriorities, num_ports),
       lossy_pool(1, num_ports),

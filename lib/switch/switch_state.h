@@ -42,6 +42,15 @@ struct SwitchState {
     return egress_rings[port][queue][lanes == 1 ? 0 : ingress_port].get();
   }
 
+  // [egress port]: packets ever put in the port's egress or bounce rings, counted by their one
+  // producer (FWD, a lab host's thread) after each enqueue. TX(port) tells by it that nothing
+  // arrived since it last looked (TxTask's quiet polls): every enqueue into those rings adds.
+  std::unique_ptr<OwnedCounter[]> egress_enqueued;
+  // [egress port]: packets ever taken from the port's egress or bounce rings, counted by
+  // TX(port). FWD tells by it that no egress ring has more room than when it last looked (an
+  // input-queued switch whose FIFO heads found every ring full).
+  std::unique_ptr<OwnedCounter[]> egress_dequeued;
+
   // [egress port][queue]: PABO's bounce sub-queue (PABO §II-E), which TX(port) serves before
   // the queue's normal lanes; null where the queue has none. FWD produces, TX(port) consumes.
   std::vector<std::array<dpdk::RingPtr, kNumEgressQueues>> bounce_rings;

@@ -56,6 +56,7 @@ bool TxTask::pull_bounced(int queue) {
   head.count = static_cast<uint16_t>(
       rte_ring_sc_dequeue_burst(state_.bounce_rings[port_][queue].get(),
                                 reinterpret_cast<void**>(head.pkts), kBurstSize, nullptr));
+  state_.egress_dequeued[port_].add(head.count);
   for (uint16_t i = 0; i < head.count; ++i) head.bytes[i] = rte_pktmbuf_pkt_len(head.pkts[i]);
   return head.count > 0;
 }
@@ -83,6 +84,7 @@ bool TxTask::refill(int queue) {
     if (head.count) next_lane_[queue] = (lane + 1) % n;
   }
   if (head.count) {
+    state_.egress_dequeued[port_].add(head.count);
     for (uint16_t i = 0; i < head.count; ++i) head.bytes[i] = rte_pktmbuf_pkt_len(head.pkts[i]);
     backlogged_ |= static_cast<QueueMask>(1u << queue);
     return true;
@@ -201,25 +203,34 @@ void TxTask::take(int q, uint64_t now, bool alone, uint16_t limit, QueueMask& op
 }
 
 void TxTask::fill_burst(uint64_t now) {
+  // An idle port (most ports of a lab network at any instant, the input port of a one-way
+  // benchmark): no head holds packets, no queue has any charged, and nothing in the gates
+  // waits for a check. What follows would find nothing (~1 000 instructions).
+  const ChargeReleaseCounters& depth = *state_.egress_depth[port_];
+  if (!backlogged_ && !state_.pabo_queues && gates_.quiet() && depth.all_released()) return;
+  // The queues with an empty head and something charged (or a PABO bounce sub-queue, which
+  // its own depths count) refill; most queues of a port are empty, and asked only this.
   for (int q = 0; q < kNumEgressQueues; ++q)
-    if (!(backlogged_ >> q & 1u)) refill(q);
+    if (!(backlogged_ >> q & 1u) && (depth.value(q) || has_priority(state_.pabo_queues, q)))
+      refill(q);
   // A bounced packet that arrived while the normal head was being sent goes next.
   for (QueueMask pabo = state_.pabo_queues & backlogged_; pabo; pabo &= pabo - 1)
     pull_bounced(std::countr_zero(pabo));
   QueueMask dropping = 0;
   QueueMask open = gates_.check(now, backlogged_, heads_, dropping);
-  for (int q = 0; q < kNumEgressQueues; ++q)
-    if (dropping >> q & 1u) drop_queue(q);
+  for (; dropping; dropping &= static_cast<QueueMask>(dropping - 1))
+    drop_queue(std::countr_zero(dropping));
   if (!(backlogged_ & open)) return;
   const uint16_t limit = io_.tx_room(burst_frames_);
+  room_short_ = limit == 0;
   // Per queue: what its gate still allows in this burst, and what was taken from its head
   // since the last commit (the `taken` packets just before head.first).
-  std::array<uint16_t, kNumEgressQueues> allowed;
+  std::array<uint16_t, kNumEgressQueues> allowed = gates_.allowances();
   std::array<uint16_t, kNumEgressQueues> taken{};
   std::array<uint32_t, kNumEgressQueues> head_bytes{};
-  for (int q = 0; q < kNumEgressQueues; ++q) {
-    allowed[q] = gates_.allowance(q);
-    if (backlogged_ >> q & 1u) head_bytes[q] = head_of(q).bytes[head_of(q).first];
+  for (QueueMask left = backlogged_; left; left &= static_cast<QueueMask>(left - 1)) {
+    const int q = std::countr_zero(left);
+    head_bytes[q] = head_of(q).bytes[head_of(q).first];
   }
   while (pending_count_ < limit) {
     const QueueMask eligible = backlogged_ & open;
@@ -236,7 +247,28 @@ void TxTask::fill_burst(uint64_t now) {
     if (taken[q]) gates_.commit(q, now, head_of(q).bytes + head_of(q).first - taken[q], taken[q]);
 }
 
+void TxTask::note_quiet(uint64_t egress_enqueued) {
+  if (pyrrha_ || state_.pabo_queues || pending_count_ || !framer_.idle() || !feedback_.settled())
+    return;
+  quiet_ = {.valid = true,
+            .room_short = room_short_,
+            .until_ticks = next_action_ticks(),
+            .egress_enqueued = egress_enqueued};
+}
+
 bool TxTask::poll(uint64_t now) {
+  if (quiet_.valid) {
+    if (still_quiet(now)) {
+      gates_.poll(now);  // time accounted up to every poll, as before (paused time)
+      last_poll_ticks_ = now;
+      return false;
+    }
+    quiet_.valid = false;
+  }
+  // The inputs are read before the poll looks at them: what FWD or another TX task (on other
+  // lcores) changes meanwhile differs from this at the next poll, which then looks again.
+  const uint64_t egress_enqueued = state_.egress_enqueued[port_].read();
+  feedback_.note_input();
   bool busy = gates_.take_messages(state_.control_rings[port_].get());
   gates_.poll(now);
   fc::FeedbackOut fresh;
@@ -261,6 +293,7 @@ bool TxTask::poll(uint64_t now) {
   last_poll_ticks_ = now;
   if (pending_count_ == 0) {
     publish_held();
+    if (!busy) note_quiet(egress_enqueued);
     return busy;
   }
   const uint16_t sent = io_.tx_burst(pending_, pending_count_);
@@ -279,6 +312,9 @@ bool TxTask::poll(uint64_t now) {
 }
 
 uint64_t TxTask::next_action_ticks() const {
+  // Nothing has changed since the quiet poll that computed it (a poll that finds a change
+  // drops it), and no event lay between that poll and this one.
+  if (quiet_.valid) return quiet_.until_ticks;
   uint64_t next = std::min(feedback_.next_action_ticks(),
                            gates_.next_action_ticks(backlogged_, last_poll_ticks_));
   if (pacer_ && backlogged_ && pacer_->next_open_ticks() > last_poll_ticks_)

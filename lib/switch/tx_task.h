@@ -17,6 +17,8 @@
 #include <cstdint>
 #include <optional>
 
+#include <rte_ring.h>
+
 #include "core/latency_histogram.h"
 #include "core/owned_counter.h"
 #include "core/packet_meta.h"
@@ -172,6 +174,26 @@ class TxTask : public Task {
   std::array<uint32_t, kNumPriorities> pending_blocks() const;
   void drop_queue(int queue);
   void fill_burst(uint64_t now);
+  // A poll that moved nothing notes what it saw of the task's inputs (note_quiet). A later
+  // poll before the task's next action that finds them unchanged would move nothing either,
+  // and returns at once (DESIGN.md §6: an idle port costs next to nothing): most TX polls of
+  // a lab network, where a node's every task is polled when one of them has work. The inputs:
+  // RX(p)'s messages, packets put in the port's egress rings (SwitchState::egress_enqueued:
+  // from FWD's stages, input FIFOs or Pyrrha's queues, or a lab host's source), what the
+  // generators read (PortFeedback::input_unchanged), and room in a port that had none. Not
+  // with PABO's bounce sub-queues or Pyrrha's messages, which reach TX by other ways.
+  struct QuietInputs {
+    bool valid = false;
+    bool room_short = false;
+    uint64_t until_ticks = 0;
+    uint64_t egress_enqueued = 0;
+  };
+  bool still_quiet(uint64_t now) {
+    return now < quiet_.until_ticks && rte_ring_empty(state_.control_rings[port_].get()) &&
+           state_.egress_enqueued[port_].read() == quiet_.egress_enqueued &&
+           feedback_.input_unchanged() && (!quiet_.room_short || io_.tx_room(1) == 0);
+  }
+  void note_quiet(uint64_t egress_enqueued);  // as read at the start of the poll
   void take(int q, uint64_t now, bool alone, uint16_t limit, QueueMask& open,
             std::array<uint16_t, kNumEgressQueues>& allowed,
             std::array<uint16_t, kNumEgressQueues>& taken,
@@ -201,6 +223,8 @@ class TxTask : public Task {
   FeedbackFramer framer_;
   std::optional<PyrrhaFramer> pyrrha_;  // where the switch runs Pyrrha (pyrrha_rings)
   uint64_t last_poll_ticks_ = 0;
+  QuietInputs quiet_;
+  bool room_short_ = false;  // the last burst found no room in the port
   TickRate ticks_;
   LatencyHistogram residence_;
 

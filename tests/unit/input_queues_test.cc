@@ -21,22 +21,25 @@ TEST(InputQueues, EachInputAndPriorityIsItsOwnFifoAndKeepsOrderAcrossGrowth) {
   // growth happens with the FIFO wrapped.
   size_t pushed = 0, popped = 0;
   for (int round = 0; round < 3; ++round) {
-    for (int i = 0; i < 100; ++i, ++pushed) q.push(a, packet(storage, pushed), 7);
+    for (int i = 0; i < 100; ++i, ++pushed) q.push(a, packet(storage, pushed), 7, 3);
     for (int i = 0; i < 30; ++i, ++popped) {
       ASSERT_EQ(q.front(a).packet, packet(storage, popped));
       q.pop(a);
     }
   }
-  q.push(b, packet(storage, 900), 0);
-  q.push(c, packet(storage, 901), 2);
+  q.push(b, packet(storage, 900), 0, 5);
+  q.push(c, packet(storage, 901), 2, 8);
   EXPECT_EQ(q.packets(), pushed - popped + 2);
+  EXPECT_EQ(q.pushes(), pushed + 2);  // pops do not lower it
   EXPECT_EQ(q.backlogged(1), (1 << 3) | (1 << 5));
   EXPECT_EQ(q.backlogged(2), 1 << 3);
   EXPECT_EQ(q.backlogged(0), 0);
   EXPECT_EQ(q.front(c).egress_port, 2);
+  EXPECT_EQ(q.front(c).egress_queue, 8);
   while (!q.empty(a)) {
     ASSERT_EQ(q.front(a).packet, packet(storage, popped++));
     EXPECT_EQ(q.front(a).egress_port, 7);
+    EXPECT_EQ(q.front(a).egress_queue, 3);
     q.pop(a);
   }
   EXPECT_EQ(popped, pushed);
@@ -48,7 +51,7 @@ TEST(InputQueues, TakeHandsBackEverythingInBatches) {
   InputQueues q(2);
   for (size_t i = 0; i < 150; ++i)
     q.push(InputQueues::slot(static_cast<int>(i % 2), static_cast<int>(i % 8)), packet(storage, i),
-           0);
+           0, 0);
   rte_mbuf* out[64];
   size_t total = 0;
   while (unsigned n = q.take(out, 64)) total += n;

@@ -1,0 +1,190 @@
+// A TX task whose poll moved nothing returns at once from later polls while its inputs stay
+// the same and no timer of its own is due (TxTask's quiet polls): what changes its inputs
+// must still reach it — packets put in its queues, room in a port that was full, and a lower
+// occupancy at a paused input, which another port's TX task causes by sending its packets.
+
+#include <gtest/gtest.h>
+#include <rte_mbuf.h>
+#include <rte_mempool.h>
+#include <rte_ring.h>
+
+#include <cstring>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "core/packet_meta.h"
+#include "fc/pfc_engine.h"
+#include "frame_builder.h"
+#include "switch/control_pool.h"
+#include "switch/ring_port_io.h"
+#include "switch/switch_state.h"
+#include "switch/tx_task.h"
+#include "wire/ether_type.h"
+#include "wire/pfc_frame.h"
+
+namespace fcswitch {
+namespace {
+
+constexpr int kPriority = 3;
+constexpr uint32_t kDataBytes = 200;
+constexpr uint64_t kXoffBytes = 10'000;
+constexpr uint64_t kXonBytes = 7'000;
+
+struct PoolFree {
+  void operator()(rte_mempool* pool) const { rte_mempool_free(pool); }
+};
+struct RingFree {
+  void operator()(rte_ring* ring) const { rte_ring_free(ring); }
+};
+
+// TX of port 0 of a two-port switch, its port a ring that holds `wire_frames` frames (the
+// test is the link: it drains the ring). With `pfc`, PFC on priority 3 watches input 0.
+class QuietTx {
+ public:
+  QuietTx(const std::string& name, bool pfc, unsigned wire_frames)
+      : state_(2, name, 64, 64),
+        data_pool_(rte_pktmbuf_pool_create((name + "_data").c_str(), 63, 0, 0,
+                                           RTE_MBUF_DEFAULT_BUF_SIZE, 0)),
+        control_pool_(create_control_pool(name + "_ctl", 63, 0)),
+        rx_(rte_ring_create((name + "_rx").c_str(), 64, 0, RING_F_SP_ENQ | RING_F_SC_DEQ)),
+        wire_(rte_ring_create((name + "_wire").c_str(), wire_frames, 0,
+                              RING_F_SP_ENQ | RING_F_SC_DEQ | RING_F_EXACT_SZ)),
+        io_(rx_.get(), wire_.get()) {
+    if (!data_pool_ || !control_pool_ || !rx_ || !wire_) throw std::runtime_error("pool or ring");
+    TxFlowControl flow;
+    flow.mac = wire::MacAddress{0x02'00'00'00'AA'01ull};
+    flow.control_pool = control_pool_.get();
+    if (pfc) {
+      fc::PfcParams params;
+      params.xoff_bytes = kXoffBytes;
+      params.xon_bytes = kXonBytes;
+      const fc::EngineContext context{fc::LinkParams{}, TickRate{}, kPriority};
+      flow.engines[kPriority].generator =
+          std::make_unique<fc::PfcFeedbackGenerator>(params, context);
+      flow.engines[kPriority].gate =
+          std::make_unique<fc::PfcEgressGate>(context.link.rate_bps, TickRate{});
+    }
+    tx_ = std::make_unique<TxTask>("tx:" + name, 0, io_, false, SchedulerConfig{}, std::move(flow),
+                                   state_);
+  }
+  ~QuietTx() {
+    rte_mbuf* held[64];
+    rte_pktmbuf_free_bulk(held, tx_->take_held(held, 64));
+    drain();
+    rte_mbuf* m;
+    for (const auto& lane : state_.egress_rings[0][kPriority])
+      while (rte_ring_sc_dequeue(lane.get(), reinterpret_cast<void**>(&m)) == 0)
+        rte_pktmbuf_free(m);
+  }
+
+  bool poll(uint64_t now) { return tx_->run_once(now); }
+
+  // FWD: `n` data frames of priority 3 from port 1, charged and put in port 0's queue.
+  void queue_data(unsigned n) {
+    traffic::FrameSpec spec;
+    spec.size = kDataBytes;
+    const auto frame = traffic::build_frame(spec);
+    for (unsigned i = 0; i < n; ++i) {
+      rte_mbuf* m = rte_pktmbuf_alloc(data_pool_.get());
+      ASSERT_NE(m, nullptr);
+      std::memcpy(rte_pktmbuf_append(m, static_cast<uint16_t>(frame.size())), frame.data(),
+                  frame.size());
+      const PacketMeta meta{1, kPriority, kPriority, 0, 0, kDataBytes};
+      state_.meta(m) = meta;
+      state_.meta.rx_ticks(m) = 0;
+      state_.charge(meta, 0);
+      ASSERT_EQ(rte_ring_sp_enqueue(state_.egress_ring(0, kPriority, 1), m), 0);
+      state_.egress_enqueued[0].increment();
+    }
+  }
+  // FWD admits `bytes` at input 0 for port 1; port 1's TX task sends them (releases).
+  PacketMeta charge_input(uint32_t bytes) {
+    const PacketMeta meta{0, kPriority, kPriority, 0, 0, bytes};
+    state_.charge(meta, 1);
+    return meta;
+  }
+  void port1_sent(const PacketMeta& meta) { state_.release(meta, 1); }
+
+  // The link takes what the port holds: the frames' bytes, in order.
+  std::vector<std::vector<uint8_t>> drain() {
+    std::vector<std::vector<uint8_t>> frames;
+    rte_mbuf* m;
+    while (rte_ring_sc_dequeue(wire_.get(), reinterpret_cast<void**>(&m)) == 0) {
+      const auto* data = rte_pktmbuf_mtod(m, const uint8_t*);
+      frames.emplace_back(data, data + rte_pktmbuf_data_len(m));
+      rte_pktmbuf_free(m);
+    }
+    return frames;
+  }
+
+ private:
+  SwitchState state_;  // declared before the task, so destroyed after it
+  std::unique_ptr<rte_mempool, PoolFree> data_pool_;
+  std::unique_ptr<rte_mempool, PoolFree> control_pool_;
+  std::unique_ptr<rte_ring, RingFree> rx_;
+  std::unique_ptr<rte_ring, RingFree> wire_;
+  RingPortIo io_;
+  std::unique_ptr<TxTask> tx_;
+};
+
+// The PFC time for priority 3 in a frame that must be a PFC frame with priority 3 enabled.
+uint16_t pfc_time(const std::vector<uint8_t>& frame) {
+  const auto decoded = wire::decode_pfc(frame.data(), frame.size());
+  EXPECT_EQ(decoded.status, wire::ControlDecodeStatus::kOk);
+  EXPECT_TRUE(decoded.frame.class_enable >> kPriority & 1u);
+  return decoded.frame.time[kPriority];
+}
+
+TEST(TxQuietPolls, PacketsQueuedAfterAQuietPollAreSent) {
+  QuietTx tx("txq_queued", false, 64);
+  EXPECT_FALSE(tx.poll(100));
+  EXPECT_FALSE(tx.poll(200));  // quiet: nothing came
+  tx.queue_data(3);
+  EXPECT_TRUE(tx.poll(300));
+  EXPECT_EQ(tx.drain().size(), 3u);
+  EXPECT_FALSE(tx.poll(400));
+}
+
+TEST(TxQuietPolls, AFullPortThatTakesFramesAgainGetsTheRest) {
+  QuietTx tx("txq_room", false, 4);
+  tx.queue_data(10);
+  EXPECT_TRUE(tx.poll(100));  // 4 fit
+  EXPECT_FALSE(tx.poll(200));
+  EXPECT_FALSE(tx.poll(300));  // the port is still full
+  EXPECT_EQ(tx.drain().size(), 4u);
+  EXPECT_TRUE(tx.poll(400));
+  EXPECT_EQ(tx.drain().size(), 4u);
+  EXPECT_TRUE(tx.poll(500));
+  EXPECT_EQ(tx.drain().size(), 2u);
+}
+
+// Out of XOFF the generator acts only on a fuller input, so releases are not watched; in XOFF
+// a release by another port's TX task, with nothing else changed, must bring the XON.
+TEST(TxQuietPolls, APausedInputDrainedByAnotherPortGetsItsXon) {
+  QuietTx tx("txq_xon", true, 64);
+  EXPECT_FALSE(tx.poll(100));
+  const PacketMeta below = tx.charge_input(5'000);
+  EXPECT_FALSE(tx.poll(200));  // below XOFF: quiet
+  tx.port1_sent(below);        // a release out of XOFF: nothing to say
+  EXPECT_FALSE(tx.poll(300));
+  EXPECT_TRUE(tx.drain().empty());
+
+  const PacketMeta above = tx.charge_input(12'000);
+  EXPECT_TRUE(tx.poll(400));
+  auto frames = tx.drain();
+  ASSERT_EQ(frames.size(), 1u);
+  EXPECT_NE(pfc_time(frames[0]), 0);  // XOFF
+  EXPECT_FALSE(tx.poll(500));
+  EXPECT_FALSE(tx.poll(600));  // quiet again, paused
+
+  tx.port1_sent(above);  // input 0 drains through port 1: below XON
+  EXPECT_TRUE(tx.poll(700));
+  frames = tx.drain();
+  ASSERT_EQ(frames.size(), 1u);
+  EXPECT_EQ(pfc_time(frames[0]), 0);  // XON
+}
+
+}  // namespace
+}  // namespace fcswitch

@@ -272,7 +272,10 @@ bool TxTask::poll(uint64_t now) {
   bool busy = gates_.take_messages(state_.control_rings[port_].get());
   gates_.poll(now);
   fc::FeedbackOut fresh;
-  if (feedback_.poll(now, fresh)) {
+  // A generator that asked for a frame may watch its input differently from now on (PFC in
+  // XOFF watches it fall): not a poll to note as quiet, whatever else it did.
+  const bool generated = feedback_.poll(now, fresh);
+  if (generated) {
     framer_.add(fresh);
     busy = true;
   }
@@ -293,7 +296,7 @@ bool TxTask::poll(uint64_t now) {
   last_poll_ticks_ = now;
   if (pending_count_ == 0) {
     publish_held();
-    if (!busy) note_quiet(egress_enqueued);
+    if (!generated) note_quiet(egress_enqueued);
     return busy;
   }
   const uint16_t sent = io_.tx_burst(pending_, pending_count_);
@@ -306,6 +309,8 @@ bool TxTask::poll(uint64_t now) {
   }
   pending_count_ = static_cast<uint16_t>(pending_count_ - sent);
   publish_held();
+  // All of it went and no queue holds more: the next poll would find nothing either.
+  if (!generated && !pending_count_ && !backlogged_) note_quiet(egress_enqueued);
   // Busy means something moved: a full NIC ring is waiting, not work (the lab's virtual
   // clock moves on when no task is busy).
   return busy || sent > 0;

@@ -174,10 +174,11 @@ class TxTask : public Task {
   std::array<uint32_t, kNumPriorities> pending_blocks() const;
   void drop_queue(int queue);
   void fill_burst(uint64_t now);
-  // A poll that moved nothing notes what it saw of the task's inputs (note_quiet). A later
-  // poll before the task's next action that finds them unchanged would move nothing either,
-  // and returns at once (DESIGN.md §6: an idle port costs next to nothing): most TX polls of
-  // a lab network, where a node's every task is polled when one of them has work. The inputs:
+  // A poll that moved nothing, or sent all there was, notes what it saw of the task's inputs
+  // (note_quiet). A later poll before the task's next action that finds them unchanged would
+  // move nothing either, and returns at once: most TX polls of a lab network, where a node's
+  // every task is polled when one of them has work (DESIGN.md §5: the virtual clock's cost
+  // follows the traffic), and the idle direction's TX in fcswitch. The inputs:
   // RX(p)'s messages, packets put in the port's egress rings (SwitchState::egress_enqueued:
   // from FWD's stages, input FIFOs or Pyrrha's queues, or a lab host's source), what the
   // generators read (PortFeedback::input_unchanged), and room in a port that had none. Not

@@ -250,10 +250,7 @@ void TxTask::fill_burst(uint64_t now) {
 void TxTask::note_quiet(uint64_t egress_enqueued) {
   if (pyrrha_ || state_.pabo_queues || pending_count_ || !framer_.idle() || !feedback_.settled())
     return;
-  quiet_ = {.valid = true,
-            .room_short = room_short_,
-            .until_ticks = next_action_ticks(),
-            .egress_enqueued = egress_enqueued};
+  quiet_ = {.valid = true, .room_short = room_short_, .egress_enqueued = egress_enqueued};
 }
 
 bool TxTask::poll(uint64_t now) {
@@ -317,9 +314,12 @@ bool TxTask::poll(uint64_t now) {
 }
 
 uint64_t TxTask::next_action_ticks() const {
-  // Nothing has changed since the quiet poll that computed it (a poll that finds a change
-  // drops it), and no event lay between that poll and this one.
-  if (quiet_.valid) return quiet_.until_ticks;
+  // Nothing has changed since the quiet poll (a poll that finds a change drops it), and no
+  // event lay between that poll and this one.
+  return quiet_.valid ? quiet_until_ticks() : action_ticks();
+}
+
+uint64_t TxTask::action_ticks() const {
   uint64_t next = std::min(feedback_.next_action_ticks(),
                            gates_.next_action_ticks(backlogged_, last_poll_ticks_));
   if (pacer_ && backlogged_ && pacer_->next_open_ticks() > last_poll_ticks_)

@@ -183,17 +183,30 @@ class TxTask : public Task {
   // from FWD's stages, input FIFOs or Pyrrha's queues, or a lab host's source), what the
   // generators read (PortFeedback::input_unchanged), and room in a port that had none. Not
   // with PABO's bounce sub-queues or Pyrrha's messages, which reach TX by other ways.
+  // The next action is worked out when first asked for (most notes in fcswitch's busy
+  // direction are followed by new packets, and never asked): nothing it depends on changes
+  // while the task stays quiet.
   struct QuietInputs {
     bool valid = false;
     bool room_short = false;
+    bool until_known = false;
     uint64_t until_ticks = 0;
     uint64_t egress_enqueued = 0;
   };
-  bool still_quiet(uint64_t now) {
-    return now < quiet_.until_ticks && rte_ring_empty(state_.control_rings[port_].get()) &&
+  bool still_quiet(uint64_t now) const {
+    return rte_ring_empty(state_.control_rings[port_].get()) &&
            state_.egress_enqueued[port_].read() == quiet_.egress_enqueued &&
-           feedback_.input_unchanged() && (!quiet_.room_short || io_.tx_room(1) == 0);
+           feedback_.input_unchanged() && (!quiet_.room_short || io_.tx_room(1) == 0) &&
+           now < quiet_until_ticks();
   }
+  uint64_t quiet_until_ticks() const {
+    if (!quiet_.until_known) {
+      quiet_.until_ticks = action_ticks();
+      quiet_.until_known = true;
+    }
+    return quiet_.until_ticks;
+  }
+  uint64_t action_ticks() const;              // next_action_ticks(), worked out
   void note_quiet(uint64_t egress_enqueued);  // as read at the start of the poll
   void take(int q, uint64_t now, bool alone, uint16_t limit, QueueMask& open,
             std::array<uint16_t, kNumEgressQueues>& allowed,
@@ -224,8 +237,8 @@ class TxTask : public Task {
   FeedbackFramer framer_;
   std::optional<PyrrhaFramer> pyrrha_;  // where the switch runs Pyrrha (pyrrha_rings)
   uint64_t last_poll_ticks_ = 0;
-  QuietInputs quiet_;
-  bool room_short_ = false;  // the last burst found no room in the port
+  mutable QuietInputs quiet_;  // its next action is filled in when first asked for
+  bool room_short_ = false;    // the last burst found no room in the port
   TickRate ticks_;
   LatencyHistogram residence_;
 

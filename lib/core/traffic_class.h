@@ -1,6 +1,7 @@
 #pragma once
 // Priorities and egress queues of a switch port.
 
+#include <bit>
 #include <cstdint>
 
 namespace fcswitch {
@@ -19,6 +20,12 @@ using QueueMask = uint16_t;
 
 constexpr bool has_priority(PriorityMask mask, int priority) {
   return (mask >> priority) & 1u;
+}
+
+// Calls f(i) for each bit i set in `mask`, lowest first: the priorities or queues it selects.
+template <typename Mask, typename F>
+constexpr void for_each_set(Mask mask, F&& f) {
+  for (unsigned left = mask; left; left &= left - 1) f(std::countr_zero(left));
 }
 
 }  // namespace fcswitch

@@ -6,7 +6,6 @@
 // (commit). TX(p)'s thread; other threads read the counters.
 
 #include <array>
-#include <bit>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -36,8 +35,7 @@ class EgressGates {
   bool take_messages(rte_ring* control_ring);
   // Once per TX poll, before check: lets the gates' timers run out.
   void poll(uint64_t now) {
-    for (QueueMask left = polled_; left; left &= static_cast<QueueMask>(left - 1))
-      gates_[std::countr_zero(left)]->poll(now);
+    for_each_set(polled_, [&](int prio) { gates_[prio]->poll(now); });
   }
   // Once per burst: the queues that may send now, each with its allowance(); the watchdogs
   // observe their gates and account blocked time. `dropping` gets the backlogged queues

@@ -625,19 +625,14 @@ void FwdTask::drop(rte_mbuf* m, int in_port, DropReason reason) {
 void FwdTask::flush() {
   for (int index : touched_stages_) {
     Stage& stage = stages_[index];
+    const bool bounce = index >= bounce_stage_base_;
+    const int port = (bounce ? index - bounce_stage_base_ : index) / kNumEgressQueues;
+    const int queue = index % kNumEgressQueues;  // bounce_stage_base_ is whole ports of queues
     rte_ring* ring =
-        index < bounce_stage_base_
-            ? state_.egress_ring(index / kNumEgressQueues, index % kNumEgressQueues, input_)
-            : state_
-                  .bounce_rings[(index - bounce_stage_base_) / kNumEgressQueues]
-                               [(index - bounce_stage_base_) % kNumEgressQueues]
-                  .get();
+        bounce ? state_.bounce_rings[port][queue].get() : state_.egress_ring(port, queue, input_);
     // Always fits: admit() checked the free space.
     rte_ring_sp_enqueue_bulk(ring, reinterpret_cast<void**>(stage.pkts), stage.count, nullptr);
-    state_
-        .egress_enqueued[(index < bounce_stage_base_ ? index : index - bounce_stage_base_) /
-                         kNumEgressQueues]
-        .add(stage.count);
+    state_.egress_enqueued[port].add(stage.count);
     stage.count = 0;
   }
   touched_stages_.clear();

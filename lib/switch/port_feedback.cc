@@ -30,7 +30,7 @@ bool PortFeedback::poll(uint64_t now, fc::FeedbackOut& fresh) {
     const int slot = SwitchState::occupancy_slot(port_, prio);
     // ABR before occupancy: a packet FWD counts in between then lowers the limit rather
     // than raising it (FCCL = ABR + free must never promise a block twice).
-    const auto blocks = static_cast<uint32_t>(state_.received_blocks[slot].read());
+    const uint32_t blocks = received_blocks(prio);
     const uint64_t occupancy = state_.ingress_occupancy.value(slot);
     fc::FeedbackGenerator& generator = *generators_[prio];
     generator.poll(now, fc::IngressView{occupancy, blocks}, fresh);

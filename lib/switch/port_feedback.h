@@ -6,7 +6,6 @@
 
 #include <array>
 #include <atomic>
-#include <bit>
 #include <cstdint>
 #include <memory>
 
@@ -43,29 +42,20 @@ class PortFeedback {
   // a poll after which it would watch something else sent feedback, and was not quiet.
   void note_input() {
     watch_any_ = watch_growth_ = 0;
-    for (PriorityMask left = generating_; left; left &= static_cast<PriorityMask>(left - 1)) {
-      const int prio = std::countr_zero(left);
+    for_each_set(generating_, [&](int prio) {
       const auto watch = generators_[prio]->watches();
       const auto bit = static_cast<PriorityMask>(1u << prio);
       if (watch == fc::FeedbackGenerator::Watch::kAnyChange) watch_any_ |= bit;
       if (watch == fc::FeedbackGenerator::Watch::kGrowth) watch_growth_ |= bit;
-    }
+    });
     noted_counts_ = input_counts();
-    for (PriorityMask left = watch_any_; left; left &= static_cast<PriorityMask>(left - 1)) {
-      const int prio = std::countr_zero(left);
-      noted_blocks_[prio] = static_cast<uint32_t>(
-          state_.received_blocks[SwitchState::occupancy_slot(port_, prio)].read());
-    }
+    for_each_set(watch_any_, [&](int prio) { noted_blocks_[prio] = received_blocks(prio); });
   }
   bool input_unchanged() const {
-    for (PriorityMask left = watch_any_; left; left &= static_cast<PriorityMask>(left - 1)) {
-      const int prio = std::countr_zero(left);
-      if (static_cast<uint32_t>(
-              state_.received_blocks[SwitchState::occupancy_slot(port_, prio)].read()) !=
-          noted_blocks_[prio])
-        return false;
-    }
-    return input_counts() == noted_counts_;
+    bool same = true;
+    for_each_set(watch_any_,
+                 [&](int prio) { same = same && received_blocks(prio) == noted_blocks_[prio]; });
+    return same && input_counts() == noted_counts_;
   }
   // A poll with the same input before next_action_ticks() would change nothing: no τ meter
   // is between a pause and a quiet input (it watches the clock against the last arrival).
@@ -82,14 +72,17 @@ class PortFeedback {
   // their slots (growth), and the releases where a lower occupancy matters too.
   uint64_t input_counts() const {
     uint64_t counts = restores_requested_.load(std::memory_order_acquire);
-    for (PriorityMask left = watch_any_ | watch_growth_; left;
-         left &= static_cast<PriorityMask>(left - 1)) {
-      const int prio = std::countr_zero(left);
+    for_each_set(watch_any_ | watch_growth_, [&](int prio) {
       const int slot = SwitchState::occupancy_slot(port_, prio);
       counts += state_.ingress_occupancy.charged(slot);
       if (has_priority(watch_any_, prio)) counts += state_.ingress_occupancy.released(slot);
-    }
+    });
     return counts;
+  }
+  // CBFC's ABR of (port, priority), as the generators see it (IngressView::received_blocks).
+  uint32_t received_blocks(int prio) const {
+    return static_cast<uint32_t>(
+        state_.received_blocks[SwitchState::occupancy_slot(port_, prio)].read());
   }
 
   int port_;

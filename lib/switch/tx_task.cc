@@ -214,12 +214,10 @@ void TxTask::fill_burst(uint64_t now) {
     if (!(backlogged_ >> q & 1u) && (depth.value(q) || has_priority(state_.pabo_queues, q)))
       refill(q);
   // A bounced packet that arrived while the normal head was being sent goes next.
-  for (QueueMask pabo = state_.pabo_queues & backlogged_; pabo; pabo &= pabo - 1)
-    pull_bounced(std::countr_zero(pabo));
+  for_each_set(state_.pabo_queues & backlogged_, [&](int q) { pull_bounced(q); });
   QueueMask dropping = 0;
   QueueMask open = gates_.check(now, backlogged_, heads_, dropping);
-  for (; dropping; dropping &= static_cast<QueueMask>(dropping - 1))
-    drop_queue(std::countr_zero(dropping));
+  for_each_set(dropping, [&](int q) { drop_queue(q); });
   if (!(backlogged_ & open)) return;
   const uint16_t limit = io_.tx_room(burst_frames_);
   room_short_ = limit == 0;
@@ -228,10 +226,7 @@ void TxTask::fill_burst(uint64_t now) {
   std::array<uint16_t, kNumEgressQueues> allowed = gates_.allowances();
   std::array<uint16_t, kNumEgressQueues> taken{};
   std::array<uint32_t, kNumEgressQueues> head_bytes{};
-  for (QueueMask left = backlogged_; left; left &= static_cast<QueueMask>(left - 1)) {
-    const int q = std::countr_zero(left);
-    head_bytes[q] = head_of(q).bytes[head_of(q).first];
-  }
+  for_each_set(backlogged_, [&](int q) { head_bytes[q] = head_of(q).bytes[head_of(q).first]; });
   while (pending_count_ < limit) {
     const QueueMask eligible = backlogged_ & open;
     if (!eligible) break;

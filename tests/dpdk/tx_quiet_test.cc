@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "core/packet_meta.h"
+#include "dpdk/ring.h"
 #include "fc/pfc_engine.h"
 #include "frame_builder.h"
 #include "switch/control_pool.h"
@@ -35,9 +36,6 @@ constexpr uint64_t kXonBytes = 7'000;
 struct PoolFree {
   void operator()(rte_mempool* pool) const { rte_mempool_free(pool); }
 };
-struct RingFree {
-  void operator()(rte_ring* ring) const { rte_ring_free(ring); }
-};
 
 // TX of port 0 of a two-port switch, its port a ring that holds `wire_frames` frames (the
 // test is the link: it drains the ring). With `pfc`, PFC on priority 3 watches input 0.
@@ -48,11 +46,10 @@ class QuietTx {
         data_pool_(rte_pktmbuf_pool_create((name + "_data").c_str(), 63, 0, 0,
                                            RTE_MBUF_DEFAULT_BUF_SIZE, 0)),
         control_pool_(create_control_pool(name + "_ctl", 63, 0)),
-        rx_(rte_ring_create((name + "_rx").c_str(), 64, 0, RING_F_SP_ENQ | RING_F_SC_DEQ)),
-        wire_(rte_ring_create((name + "_wire").c_str(), wire_frames, 0,
-                              RING_F_SP_ENQ | RING_F_SC_DEQ | RING_F_EXACT_SZ)),
+        rx_(dpdk::make_spsc_ring(name + "_rx", 64)),
+        wire_(dpdk::make_spsc_ring(name + "_wire", wire_frames)),
         io_(rx_.get(), wire_.get()) {
-    if (!data_pool_ || !control_pool_ || !rx_ || !wire_) throw std::runtime_error("pool or ring");
+    if (!data_pool_ || !control_pool_) throw std::runtime_error("pool");
     TxFlowControl flow;
     flow.mac = wire::MacAddress{0x02'00'00'00'AA'01ull};
     flow.control_pool = control_pool_.get();
@@ -123,8 +120,8 @@ class QuietTx {
   SwitchState state_;  // declared before the task, so destroyed after it
   std::unique_ptr<rte_mempool, PoolFree> data_pool_;
   std::unique_ptr<rte_mempool, PoolFree> control_pool_;
-  std::unique_ptr<rte_ring, RingFree> rx_;
-  std::unique_ptr<rte_ring, RingFree> wire_;
+  dpdk::RingPtr rx_;
+  dpdk::RingPtr wire_;
   RingPortIo io_;
   std::unique_ptr<TxTask> tx_;
 };

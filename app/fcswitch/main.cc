@@ -105,11 +105,13 @@ void run_until_stopped(fcswitch::SwitchNode& node, const Options& options,
       const fcswitch::SwitchProgress progress = node.progress();
       // Idle is "nothing moved", whether or not packets are held: a queue waiting for credits
       // or a pause that will not come (a pcap replay sends none) is idle too.
-      if (!fcswitch::SwitchNode::quiet(quiet_since, progress)) {
+      const auto motion = fcswitch::SwitchNode::motion(quiet_since, progress);
+      if (motion == fcswitch::SwitchNode::Motion::kMoved) {
         quiet_since = progress;
         quiet_at = now;
-      } else if (now - quiet_at >=
-                 std::chrono::duration<double, std::milli>(options.exit_on_idle_ms)) {
+      } else if (motion == fcswitch::SwitchNode::Motion::kStill &&
+                 now - quiet_at >=
+                     std::chrono::duration<double, std::milli>(options.exit_on_idle_ms)) {
         if (progress.held)
           spdlog::warn(
               "idle for {} ms with {} packets held (queues paused or out of credits): stopping; "

@@ -19,8 +19,11 @@ void StallWatch::observe(uint64_t now_ns) {
   SwitchProgress now = node_.progress();
   held_ = now.held;
   // Stalled: something is held and no data moved although every task polled (so none is
-  // merely descheduled mid-burst).
-  const bool stuck = now.held > 0 && SwitchNode::quiet(last_, now);
+  // merely descheduled mid-burst). A sample taken before every task polled twice says
+  // nothing: it neither ends a stall nor starts one (a starved lcore is not motion).
+  const SwitchNode::Motion motion = SwitchNode::motion(last_, now);
+  if (motion == SwitchNode::Motion::kTooSoon) return;
+  const bool stuck = now.held > 0 && motion == SwitchNode::Motion::kStill;
   if (stuck && !stalled()) {
     stalled_since_ns_ = last_ns_ ? last_ns_ : now_ns;
     for (int p = 0; p < node_.ports(); ++p)

@@ -254,15 +254,15 @@ SwitchProgress SwitchNode::progress() const {
   return p;
 }
 
-bool SwitchNode::quiet(const SwitchProgress& before, const SwitchProgress& after) {
-  if (before.work != after.work) return false;
+SwitchNode::Motion SwitchNode::motion(const SwitchProgress& before, const SwitchProgress& after) {
+  if (before.work != after.work) return Motion::kMoved;
   for (size_t i = 0; i < before.task_polls.size(); ++i)
-    if (after.task_polls[i] < before.task_polls[i] + 2) return false;
-  return true;
+    if (after.task_polls[i] < before.task_polls[i] + 2) return Motion::kTooSoon;
+  return Motion::kStill;
 }
 
 bool SwitchNode::settled(const SwitchProgress& before, const SwitchProgress& after) {
-  return before.empty && after.empty && quiet(before, after);
+  return before.empty && after.empty && motion(before, after) == Motion::kStill;
 }
 
 uint64_t SwitchNode::flush() {

@@ -65,12 +65,15 @@ class SwitchNode {
   std::vector<std::vector<Task*>> lcore_tasks() const;
 
   SwitchProgress progress() const;
+  // What two samples say: data moved; nothing moved though every task completed a whole poll
+  // in between (so none was mid-burst); or too soon to tell — some task has not polled twice
+  // since, as when its lcore lost its CPU (six processes on two CPUs). Too soon is neither
+  // motion nor stillness: the caller keeps `before` and asks again later.
+  enum class Motion { kMoved, kStill, kTooSoon };
+  static Motion motion(const SwitchProgress& before, const SwitchProgress& after);
   // True when nothing moved between `before` and `after`, everything was empty both times,
-  // and every task completed a whole poll in between (so none was mid-burst).
+  // and every task completed a whole poll in between.
   static bool settled(const SwitchProgress& before, const SwitchProgress& after);
-  // Nothing moved between the two, though every task polled: what is held (a queue paused or
-  // out of credits) waits for something outside the switch.
-  static bool quiet(const SwitchProgress& before, const SwitchProgress& after);
 
   void stop_rx() { state_->rx_stopped.store(true); }
   // The FIB becomes `entries` (learned entries are forgotten). Only while FWD is not polled:

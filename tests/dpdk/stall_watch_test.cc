@@ -1,0 +1,136 @@
+// StallWatch, the switch's deadlock evidence (fcswitch's stall lines and report): a switch
+// holding packets at a closed gate is stalled from the first sample in which nothing moved
+// though every task polled twice, and stays stalled through samples taken while one of its
+// lcores had no CPU (the testbed rehearsal runs six processes on two CPUs); data that moves
+// ends the stall.
+
+#include <gtest/gtest.h>
+
+#include <fmt/format.h>
+
+#include "config/switch_config.h"
+#include "core/units.h"
+#include "frame_builder.h"
+#include "node/stall_watch.h"
+#include "node/switch_node.h"
+#include "ring_ports.h"
+#include "wire/credit_frame.h"
+
+namespace fcswitch {
+namespace {
+
+constexpr uint64_t kH1Mac = 0x02'00'00'00'00'0Cull;
+constexpr uint64_t kSinkMac = 0x02'00'00'00'00'0Bull;
+constexpr uint64_t kPeerMac = 0x02'00'00'00'00'0Dull;
+constexpr int kH1 = 1;
+constexpr int kSink = 2;
+constexpr int kLossless = 3;
+
+// CBFC on h0 and h1: h1's queue holds what it gets until h1's peer grants credits.
+std::unique_ptr<SwitchNode> make_switch(const RingPorts& ports) {
+  const auto config = config::parse_switch_config(
+      fmt::format(R"(
+[switch]
+name = "stall"
+lossless_priorities = [3]
+mbufs = 1023
+[flow_control]
+engine = "cbfc"
+[layout]
+preset = "compact"
+[[ports]]
+name = "h0"
+device = "{}"
+[[ports]]
+name = "h1"
+device = "{}"
+[[ports]]
+name = "sink"
+device = "{}"
+flow_control = {{ engine = "none" }}
+[[fib]]
+mac = "02:00:00:00:00:0c"
+port = "h1"
+)",
+                  ports.device(0), ports.device(1), ports.device(kSink)),
+      "stall.toml");
+  return std::make_unique<SwitchNode>(config, kNsPerSecond);
+}
+
+// Every task once, RX before FWD before TX, at `now_ns` (the node's ticks are ns), but
+// `starved`'s: its lcore has no CPU.
+void poll(const SwitchNode& node, uint64_t now_ns, const std::string& starved = "") {
+  for (const auto& lcore : node.lcore_tasks())
+    for (Task* t : lcore)
+      if (t->name() != starved) t->run_once(now_ns);
+}
+
+TEST(StallWatch, AStarvedLcoreNeitherEndsAStallNorStartsOne) {
+  RingPorts ports("hstall");
+  auto node = make_switch(ports);
+  traffic::FrameSpec spec;
+  spec.dst = kH1Mac;
+  spec.src = kSinkMac;
+  spec.dscp = 8 * kLossless;
+  spec.size = 1000;
+  for (uint32_t s = 0; s < 4; ++s) {
+    spec.sequence = s;
+    ports.send(kSink, traffic::build_frame(spec));
+  }
+  StallWatch watch(*node);
+  constexpr uint64_t kMs = 1'000'000;
+
+  poll(*node, 1 * kMs);
+  watch.observe(1 * kMs);  // the frames came in: moving
+  EXPECT_FALSE(watch.stalled());
+  EXPECT_EQ(node->progress().held, 4u);  // at h1's gate: no credits yet
+
+  // Nothing moved, but FWD did not poll: too soon to call it a stall.
+  poll(*node, 2 * kMs, "fwd");
+  watch.observe(2 * kMs);
+  EXPECT_FALSE(watch.stalled());
+
+  poll(*node, 4 * kMs);
+  poll(*node, 5 * kMs);
+  watch.observe(5 * kMs);
+  ASSERT_TRUE(watch.stalled());
+
+  // FWD's lcore has no CPU for 10 ms: the samples say nothing, the stall goes on.
+  for (uint64_t t = 12; t <= 20; t += 2) {
+    poll(*node, t * kMs, "fwd");
+    watch.observe(t * kMs);
+    EXPECT_TRUE(watch.stalled()) << t << " ms";
+  }
+  poll(*node, 100 * kMs);
+  poll(*node, 200 * kMs);
+  watch.observe(200 * kMs);
+  ASSERT_TRUE(watch.stalled());
+  EXPECT_EQ(watch.stalled_ns(), 199 * kMs);  // since the sample at 1 ms, the last that moved
+  EXPECT_EQ(watch.longest_ns(), 199 * kMs);
+  EXPECT_EQ(watch.held(), 4u);
+  const auto blocked = watch.blocked_queues();
+  ASSERT_EQ(blocked.size(), 1u);
+  EXPECT_EQ(blocked[0].port, kH1);
+  EXPECT_EQ(blocked[0].priority, kLossless);
+
+  // h1's peer grants credits: the frames go, the stall ends.
+  wire::CreditFrame grant{wire::MacAddress{kPeerMac}, 1u << kLossless, {}};
+  grant.entry[kLossless] = wire::CreditEntry{0, 1'000};
+  std::vector<uint8_t> bytes(wire::kCreditFrameBytes);
+  wire::encode_credit(grant, bytes.data());
+  ports.send(kH1, bytes);
+  poll(*node, 201 * kMs);
+  poll(*node, 202 * kMs);
+  watch.observe(202 * kMs);
+  EXPECT_FALSE(watch.stalled());
+  EXPECT_EQ(node->progress().held, 0u);
+  EXPECT_EQ(watch.longest_ns(), 199 * kMs);
+  int data_frames = 0;
+  for (const auto& frame : ports.drain(kH1)) data_frames += frame.size() == spec.size;
+  EXPECT_EQ(data_frames, 4);
+  node.reset();
+  EXPECT_EQ(ports.mbufs_in_use(), 0u);
+}
+
+}  // namespace
+}  // namespace fcswitch

@@ -250,10 +250,21 @@ void TxTask::note_quiet(uint64_t egress_enqueued) {
 
 bool TxTask::poll(uint64_t now) {
   if (quiet_.valid) {
-    if (still_quiet(now)) {
+    if (quiet_but_for_feedback(now)) {
       gates_.poll(now);  // time accounted up to every poll, as before (paused time)
       last_poll_ticks_ = now;
-      return false;
+      if (feedback_.input_unchanged()) return false;
+      // Only what the generators read has changed (an ingress queue filling or draining at
+      // a GFC stage): they alone are asked. Unless one asks for a frame, nothing else a
+      // poll could do has changed, and the task stays quiet.
+      feedback_.note_input();
+      fc::FeedbackOut fresh;
+      if (!feedback_.poll(now, fresh)) {
+        note_quiet(quiet_.egress_enqueued);  // their next action may have moved
+        return false;
+      }
+      quiet_.valid = false;
+      return send(now, quiet_.egress_enqueued, &fresh, false);
     }
     quiet_.valid = false;
   }
@@ -261,14 +272,19 @@ bool TxTask::poll(uint64_t now) {
   // lcores) changes meanwhile differs from this at the next poll, which then looks again.
   const uint64_t egress_enqueued = state_.egress_enqueued[port_].read();
   feedback_.note_input();
-  bool busy = gates_.take_messages(state_.control_rings[port_].get());
+  const bool busy = gates_.take_messages(state_.control_rings[port_].get());
   gates_.poll(now);
   fc::FeedbackOut fresh;
+  const bool generated = feedback_.poll(now, fresh);
+  return send(now, egress_enqueued, generated ? &fresh : nullptr, busy);
+}
+
+bool TxTask::send(uint64_t now, uint64_t egress_enqueued, const fc::FeedbackOut* fresh, bool busy) {
   // A generator that asked for a frame may watch its input differently from now on (PFC in
   // XOFF watches it fall): not a poll to note as quiet, whatever else it did.
-  const bool generated = feedback_.poll(now, fresh);
+  const bool generated = fresh != nullptr;
   if (generated) {
-    framer_.add(fresh);
+    framer_.add(*fresh);
     busy = true;
   }
   framer_.build(framer_.wants_pending_blocks() ? pending_blocks()

@@ -179,10 +179,11 @@ class TxTask : public Task {
   // move nothing either, and returns at once: most TX polls of a lab network, where a node's
   // every task is polled when one of them has work (DESIGN.md §5: the virtual clock's cost
   // follows the traffic), and the idle direction's TX in fcswitch. The inputs:
-  // RX(p)'s messages, packets put in the port's egress rings (SwitchState::egress_enqueued:
-  // from FWD's stages, input FIFOs or Pyrrha's queues, or a lab host's source), what the
-  // generators read (PortFeedback::input_unchanged), and room in a port that had none. Not
-  // with PABO's bounce sub-queues or Pyrrha's messages, which reach TX by other ways.
+  // RX(p)'s messages, packets put in the port's egress rings where a head is empty
+  // (SwitchState::egress_enqueued: from FWD's stages, input FIFOs or Pyrrha's queues, or a
+  // lab host's source), what the generators read (PortFeedback::input_unchanged: when only
+  // that changed, only they are asked), and room in a port that had none. Not with PABO's
+  // bounce sub-queues or Pyrrha's messages, which reach TX by other ways.
   // The next action is worked out when first asked for (most notes in fcswitch's busy
   // direction are followed by new packets, and never asked): nothing it depends on changes
   // while the task stays quiet.
@@ -193,11 +194,25 @@ class TxTask : public Task {
     uint64_t until_ticks = 0;
     uint64_t egress_enqueued = 0;
   };
-  bool still_quiet(uint64_t now) const {
-    return rte_ring_empty(state_.control_rings[port_].get()) &&
-           state_.egress_enqueued[port_].read() == quiet_.egress_enqueued &&
-           feedback_.input_unchanged() && (!quiet_.room_short || io_.tx_room(1) == 0) &&
-           now < quiet_until_ticks();
+  // All but what the generators read (PortFeedback::input_unchanged), which poll() looks at
+  // last: when only that changed, only the generators are asked.
+  bool quiet_but_for_feedback(uint64_t now) const {
+    return rte_ring_empty(state_.control_rings[port_].get()) && no_head_to_refill() &&
+           (!quiet_.room_short || io_.tx_room(1) == 0) && now < quiet_until_ticks();
+  }
+  // Packets put in the egress rings since the note are work only where they reach an empty
+  // head, which they refill. Behind a head that holds packets they change nothing this poll
+  // could do: that head waits at a closed gate, or for room in the port, or the pacer (a
+  // GFC ring's ports at their stage's rate, most of the time). The count is noted again
+  // once looked at; whatever it counts was charged before it was bumped.
+  bool no_head_to_refill() const {
+    const uint64_t enqueued = state_.egress_enqueued[port_].read();
+    if (enqueued == quiet_.egress_enqueued) return true;
+    const ChargeReleaseCounters& depth = *state_.egress_depth[port_];
+    for (int q = 0; q < kNumEgressQueues; ++q)
+      if (!(backlogged_ >> q & 1u) && depth.value(q)) return false;
+    quiet_.egress_enqueued = enqueued;
+    return true;
   }
   uint64_t quiet_until_ticks() const {
     if (!quiet_.until_known) {
@@ -208,6 +223,9 @@ class TxTask : public Task {
   }
   uint64_t action_ticks() const;              // next_action_ticks(), worked out
   void note_quiet(uint64_t egress_enqueued);  // as read at the start of the poll
+  // The rest of a poll once the generators have been asked (`fresh`: what they asked for, if
+  // anything): feedback frames, then the data burst.
+  bool send(uint64_t now, uint64_t egress_enqueued, const fc::FeedbackOut* fresh, bool busy);
   void take(int q, uint64_t now, bool alone, uint16_t limit, QueueMask& open,
             std::array<uint16_t, kNumEgressQueues>& allowed,
             std::array<uint16_t, kNumEgressQueues>& taken,

@@ -242,6 +242,18 @@ void TxTask::fill_burst(uint64_t now) {
     if (taken[q]) gates_.commit(q, now, head_of(q).bytes + head_of(q).first - taken[q], taken[q]);
 }
 
+bool TxTask::port_full(uint64_t now) {
+  if (io_.tx_room(1) != 0) return false;
+  // What the next poll would do at this time, before it found no room: the gates are asked
+  // again (they learn that a queue they just let go is now held), and a queue a watchdog
+  // drops is dropped.
+  QueueMask dropping = 0;
+  gates_.check(now, backlogged_, heads_, dropping);
+  for_each_set(dropping, [&](int q) { drop_queue(q); });
+  room_short_ = true;
+  return true;
+}
+
 void TxTask::note_quiet(uint64_t egress_enqueued) {
   if (pyrrha_ || state_.pabo_queues || pending_count_ || !framer_.idle() || !feedback_.settled())
     return;
@@ -317,8 +329,10 @@ bool TxTask::send(uint64_t now, uint64_t egress_enqueued, const fc::FeedbackOut*
   }
   pending_count_ = static_cast<uint16_t>(pending_count_ - sent);
   publish_held();
-  // All of it went and no queue holds more: the next poll would find nothing either.
-  if (!generated && !pending_count_ && !backlogged_) note_quiet(egress_enqueued);
+  // All of it went and no queue holds more, or the port took all it had room for: the next
+  // poll would find nothing either.
+  if (!generated && !pending_count_ && (!backlogged_ || port_full(now)))
+    note_quiet(egress_enqueued);
   // Busy means something moved: a full NIC ring is waiting, not work (the lab's virtual
   // clock moves on when no task is busy).
   return busy || sent > 0;

@@ -242,14 +242,16 @@ void TxTask::fill_burst(uint64_t now) {
     if (taken[q]) gates_.commit(q, now, head_of(q).bytes + head_of(q).first - taken[q], taken[q]);
 }
 
-bool TxTask::port_full(uint64_t now) {
-  if (io_.tx_room(1) != 0) return false;
-  // What the next poll would do at this time, before it found no room: the gates are asked
-  // again (they learn that a queue they just let go is now held), and a queue a watchdog
-  // drops is dropped.
+bool TxTask::nothing_more_now(uint64_t now) {
+  // What the next poll would do at this time before it found nothing to send: the gates
+  // are asked again (they learn that a queue they just let go is now held, by a rate or a
+  // credit limit it reached), a queue a watchdog drops is dropped, and the port's room is
+  // looked at only if some queue may go.
   QueueMask dropping = 0;
-  gates_.check(now, backlogged_, heads_, dropping);
+  const QueueMask open = gates_.check(now, backlogged_, heads_, dropping);
   for_each_set(dropping, [&](int q) { drop_queue(q); });
+  if (!(backlogged_ & open)) return true;
+  if (io_.tx_room(1) != 0) return false;
   room_short_ = true;
   return true;
 }
@@ -329,9 +331,9 @@ bool TxTask::send(uint64_t now, uint64_t egress_enqueued, const fc::FeedbackOut*
   }
   pending_count_ = static_cast<uint16_t>(pending_count_ - sent);
   publish_held();
-  // All of it went and no queue holds more, or the port took all it had room for: the next
-  // poll would find nothing either.
-  if (!generated && !pending_count_ && (!backlogged_ || port_full(now)))
+  // All of it went and no queue holds more, or what is left waits at its gate or for room in
+  // the port: the next poll would find nothing either.
+  if (!generated && !pending_count_ && (!backlogged_ || nothing_more_now(now)))
     note_quiet(egress_enqueued);
   // Busy means something moved: a full NIC ring is waiting, not work (the lab's virtual
   // clock moves on when no task is busy).

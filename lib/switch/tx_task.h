@@ -223,9 +223,9 @@ class TxTask : public Task {
   }
   uint64_t action_ticks() const;              // next_action_ticks(), worked out
   void note_quiet(uint64_t egress_enqueued);  // as read at the start of the poll
-  // After a burst that left packets queued: the port has no room for more (and the gates
-  // have seen the queues as the next poll would), so that poll would send nothing.
-  bool port_full(uint64_t now);
+  // After a burst that left packets queued: the gates hold every queue that has packets, or
+  // the port has no room for more, so that the next poll would send nothing.
+  bool nothing_more_now(uint64_t now);
   // The rest of a poll once the generators have been asked (`fresh`: what they asked for, if
   // anything): feedback frames, then the data burst.
   bool send(uint64_t now, uint64_t egress_enqueued, const fc::FeedbackOut* fresh, bool busy);

@@ -343,6 +343,18 @@ void FwdTask::forward_burst(rte_mbuf** pkts, unsigned n, int in_port, bool cold)
         break;
     }
   }
+  count_burst_admitted(in_port);
+}
+
+void FwdTask::count_burst_admitted(int in_port) {
+  for_each_set(burst_admitted_.priorities, [&](int prio) {
+    const int slot = SwitchState::occupancy_slot(in_port, prio);
+    admitted_packets_[slot].add(burst_admitted_.packets[prio]);
+    admitted_bytes_[slot].add(burst_admitted_.bytes[prio]);
+    burst_admitted_.packets[prio] = 0;
+    burst_admitted_.bytes[prio] = 0;
+  });
+  burst_admitted_.priorities = 0;
 }
 
 FwdTask::Fate FwdTask::link_local_fate(rte_mbuf* m) const {
@@ -486,8 +498,9 @@ FwdTask::Fate FwdTask::link_local_fate(rte_mbuf* m) const {
   state_.meta(m) = meta;
   if (lossless && occupancy + bytes > max_occupancy_[slot].read())
     max_occupancy_[slot].set(occupancy + bytes);
-  admitted_packets_[slot].increment();
-  admitted_bytes_[slot].add(bytes);
+  burst_admitted_.priorities |= static_cast<PriorityMask>(1u << priority);
+  ++burst_admitted_.packets[priority];
+  burst_admitted_.bytes[priority] += bytes;
   if (inputs_) {
     inputs_->push(slot, m, static_cast<uint16_t>(out_port), static_cast<uint8_t>(queue));
     return true;

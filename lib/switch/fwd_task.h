@@ -278,6 +278,15 @@ class FwdTask : public Task {
 
   std::unique_ptr<OwnedCounter[]> admitted_packets_;
   std::unique_ptr<OwnedCounter[]> admitted_bytes_;
+  // A burst's admissions per priority (its packets share an input), added to the counters
+  // above once at its end: two read-modify-writes a packet, each waiting on the last packet's
+  // store to the same counter, cost about 5 % of plain forwarding (median of 6 runs each).
+  struct BurstAdmitted {
+    PriorityMask priorities = 0;
+    std::array<uint32_t, kNumPriorities> packets{};
+    std::array<uint64_t, kNumPriorities> bytes{};
+  } burst_admitted_;
+  void count_burst_admitted(int in_port);
   std::unique_ptr<OwnedGauge[]> max_occupancy_;
   std::unique_ptr<OwnedCounter[]> credit_frames_;
   OwnedCounter processed_;

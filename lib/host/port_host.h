@@ -36,9 +36,9 @@ class PortHost {
   const TickRate& ticks() const { return ticks_; }
   wire::MacAddress mac() const { return node_.mac; }
   // Per configured flow (config().flows order): what its source sent.
-  const std::vector<lab::FlowSent>& sent() const { return sent_; }
+  const lab::FlowSentRecords& sent() const { return sent_; }
   // Per flow id below config().flow_ids: what the sink received.
-  const std::vector<lab::FlowReceived>& received() const { return received_; }
+  const lab::FlowReceivedRecords& received() const { return received_; }
   uint64_t nic_rx_dropped() const { return port_->nic_rx_dropped(); }
   uint16_t eth_port_id() const { return port_->id(); }
   // Any thread: its link came back (dpdk::LinkWatch); its engines say their state again.
@@ -57,8 +57,8 @@ class PortHost {
   rte_mempool* data_pool_ = nullptr;
   rte_mempool* control_pool_ = nullptr;
   std::unique_ptr<dpdk::EthPort> port_;
-  std::vector<lab::FlowSent> sent_;
-  std::vector<lab::FlowReceived> received_;
+  lab::FlowSentRecords sent_;
+  lab::FlowReceivedRecords received_;
   std::unique_ptr<lab::LabHost> host_;
 };
 

@@ -38,7 +38,7 @@ void add_received(FlowResult& f, const FlowReceived& rx, const TickRate& ticks) 
 }
 
 HostSink::HostSink(std::string name, wire::MacAddress mac, SwitchState& state,
-                   const PriorityMaps& maps, std::vector<FlowReceived>& flows,
+                   const PriorityMaps& maps, FlowReceivedRecords& flows,
                    uint32_t bounce_capacity_packets)
     : Task(std::move(name)),
       mac_(mac),
@@ -201,6 +201,8 @@ void HostSink::receive(const uint8_t* data, uint32_t length, uint64_t now,
     foreign_.increment();
     return;
   }
+  // A flow a closed loop started during the run is newer than the sink's table.
+  if (stamp->flow >= next_sequence_.size()) next_sequence_.resize(flows_.size(), 0);
   FlowReceived& flow = flows_[stamp->flow];
   if (!receivers_.empty()) {
     if (const auto it = receivers_.find(stamp->flow); it != receivers_.end()) {
@@ -230,6 +232,10 @@ void HostSink::receive(const uint8_t* data, uint32_t length, uint64_t now,
   flow.displacement[displacement_bucket(magnitude)].increment();
   flow.packets.increment();
   flow.bytes.add(length);
+  if (flow.complete_at_bytes && flow.bytes.read() >= flow.complete_at_bytes) {
+    flow.complete_at_bytes = 0;  // told once
+    if (on_complete_) on_complete_(stamp->flow, now);
+  }
   if (length >= kTimedFrameMinBytes) {
     const uint64_t sent = read_flow_send_time(data);
     const uint64_t delay = now > sent ? now - sent : 0;

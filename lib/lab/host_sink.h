@@ -9,6 +9,8 @@
 #include <rte_mempool.h>
 
 #include <array>
+#include <deque>
+#include <functional>
 #include <memory>
 #include <unordered_map>
 #include <vector>
@@ -65,7 +67,14 @@ struct FlowReceived {
   OwnedCounter ce_marked;
   OwnedCounter acks_sent;
   OwnedCounter cnps_sent;
+  // A closed loop's flow (lab/closed_loops.h): its size, until the sink has received that many
+  // distinct bytes and told the lab (HostSink::set_on_complete); 0: not watched.
+  uint64_t complete_at_bytes = 0;
 };
+
+// The lab's per-flow records, by flow id. A deque: the flows a closed loop starts during the
+// run are added at the end while the sinks hold references to the others.
+using FlowReceivedRecords = std::deque<FlowReceived>;
 
 struct FlowResult;
 // What `rx` says of the flow into `result`: packets, bytes, loss, reordering (Reorder Density)
@@ -78,7 +87,7 @@ class HostSink : public Task {
   // flows sent to it.
   // `bounce_capacity_packets`: PABO, the host's bounce queue (SwitchState::bounce_rings).
   HostSink(std::string name, wire::MacAddress mac, SwitchState& state, const PriorityMaps& maps,
-           std::vector<FlowReceived>& flows, uint32_t bounce_capacity_packets = 0);
+           FlowReceivedRecords& flows, uint32_t bounce_capacity_packets = 0);
 
   ~HostSink() override;
   // A flow sent to this host over a transport (lab/flow_transport.h): the sink keeps its
@@ -88,6 +97,10 @@ class HostSink : public Task {
   void add_transport_flow(const FlowSpec& flow, const FlowFrameSpec& frames,
                           const TransportSettings& transport, rte_mempool* pool,
                           const TickRate& ticks);
+  // Called when a watched flow (FlowReceived::complete_at_bytes) has come whole: its id and
+  // the time. It may add flows to the records.
+  using FlowCompleted = std::function<void(uint32_t flow, uint64_t now_ticks)>;
+  void set_on_complete(FlowCompleted on_complete) { on_complete_ = std::move(on_complete); }
   // Where the ACKs and CNPs for this host's own flows go.
   void set_source(HostSource* source) { source_ = source; }
   // Pyrrha (the host's config has [pyrrha]): the messages about `priority`, the class Pyrrha
@@ -135,7 +148,8 @@ class HostSink : public Task {
   wire::MacAddress mac_;  // this host's: a flow's frame for another one is foreign
   SwitchState& state_;
   PriorityClassifier classifier_;
-  std::vector<FlowReceived>& flows_;
+  FlowReceivedRecords& flows_;
+  FlowCompleted on_complete_;
   std::vector<uint64_t> next_sequence_;  // per flow: one past the highest received
   std::unordered_map<uint32_t, std::unique_ptr<Receiver>> receivers_;  // by flow id
   HostSource* source_ = nullptr;

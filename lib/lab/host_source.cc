@@ -92,6 +92,7 @@ void HostSource::add_flow(const FlowSpec& spec, std::vector<uint8_t> frame, Flow
   if (flow.window) sent.window_bytes.set(flow.window->cwnd_bytes());
   if (spec.transport != FlowTransport::kRaw)
     transport_flows_.emplace(static_cast<uint32_t>(spec.id), flows_.size());
+  if (spec.closed_loop >= 0) ++closed_loop_flows_;
   flows_.push_back(std::move(flow));
 }
 
@@ -272,7 +273,23 @@ bool HostSource::poll(uint64_t now) {
   }
   if (!flows_.empty()) next_flow_ = (next_flow_ + 1) % flows_.size();
   if (last_sent < flows_.size()) after_last_sent_ = (last_sent + 1) % flows_.size();
+  if (closed_loop_flows_) retire_finished_closed_loop_flows(now);
   return busy;
+}
+
+void HostSource::retire_finished_closed_loop_flows(uint64_t now) {
+  const auto retired = [&](const Flow& flow) {
+    return flow.spec.closed_loop >= 0 && finished(flow, now);
+  };
+  if (std::none_of(flows_.begin(), flows_.end(), retired)) return;
+  closed_loop_flows_ -= std::erase_if(flows_, retired);
+  transport_flows_.clear();
+  for (size_t i = 0; i < flows_.size(); ++i)
+    if (flows_[i].spec.transport != FlowTransport::kRaw)
+      transport_flows_.emplace(static_cast<uint32_t>(flows_[i].spec.id), i);
+  const size_t n = std::max<size_t>(flows_.size(), 1);
+  next_flow_ %= n;
+  after_last_sent_ %= n;
 }
 
 uint64_t HostSource::next_event_ticks(uint64_t now) const {

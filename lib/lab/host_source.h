@@ -31,6 +31,7 @@
 
 #include <rte_mempool.h>
 
+#include <deque>
 #include <memory>
 #include <optional>
 #include <unordered_map>
@@ -73,6 +74,9 @@ struct FlowSent {
   OwnedCounter pyrrha_blocked_ticks;
   OwnedGauge pyrrha_blocked_since;
 };
+
+// The lab's per-flow records of what was sent, by flow id (a deque, as FlowReceivedRecords).
+using FlowSentRecords = std::deque<FlowSent>;
 
 // The ticks a flow spent stopped by paused roots up to `until` (the end of the run, or of the
 // flow if it stopped first): the episodes that ended and the one still running.
@@ -144,6 +148,9 @@ class HostSource : public Task {
   // A rate engine's new rate into the flow's pacer and its trace.
   void set_rate(Flow& flow, uint64_t rate_bps);
   bool finished(const Flow& flow, uint64_t now) const;
+  // A closed loop's flows leave once finished (its host makes one after another all run long,
+  // and each would cost every poll a look); other flows stay, and keep their turn.
+  void retire_finished_closed_loop_flows(uint64_t now);
   // When the flow may next send by its schedule alone (start, on phase, own rate); `now` if
   // it may now.
   uint64_t opens_at(const Flow& flow, uint64_t now) const;
@@ -171,6 +178,7 @@ class HostSource : public Task {
   std::vector<Flow> flows_;
   std::unordered_map<uint32_t, size_t> transport_flows_;  // flow id → index in flows_
   size_t next_flow_ = 0;
+  size_t closed_loop_flows_ = 0;  // of flows_
   OwnedCounter alloc_failures_;
   const pyrrha::HostRootPauses* root_pauses_ = nullptr;  // the LabHost's; null: no Pyrrha
   int pyrrha_priority_ = -1;

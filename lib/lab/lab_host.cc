@@ -20,8 +20,7 @@ constexpr unsigned kHostQueuePackets = 1024;  // per egress ring: the source kee
 }  // namespace
 
 LabHost::LabHost(const LabNode& node, std::unique_ptr<PortIo> io, rte_mempool* data_pool,
-                 rte_mempool* control_pool, const TickRate& ticks,
-                 std::vector<FlowReceived>& received)
+                 rte_mempool* control_pool, const TickRate& ticks, FlowReceivedRecords& received)
     : config_(node.config), control_pool_(control_pool), port_(std::move(io)) {
   const config::PortConfig& nic = config_.ports[HostSource::kNicPort];
   // Port 1 has no device: it is where the host's own flows enter its buffer.

@@ -30,7 +30,7 @@ class LabHost {
   // (PFC, credits) from `control_pool` (both the lab's); `received` is the lab's per-flow
   // record (see HostSink).
   LabHost(const LabNode& node, std::unique_ptr<PortIo> io, rte_mempool* data_pool,
-          rte_mempool* control_pool, const TickRate& ticks, std::vector<FlowReceived>& received);
+          rte_mempool* control_pool, const TickRate& ticks, FlowReceivedRecords& received);
   ~LabHost();
   LabHost(const LabHost&) = delete;
   LabHost& operator=(const LabHost&) = delete;

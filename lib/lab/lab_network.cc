@@ -155,14 +155,13 @@ void LabNetwork::build() {
                                                rings_[spec.a.node][spec.a.port].in.get(), params,
                                                ticks_));
   }
-  for (const FlowSpec& flow : scenario_.flows) {
-    const FlowFrameSpec frames = frame_spec(flow);
-    LabHost& src = *hosts_[flow.src];
-    src.source().add_flow(flow, make_flow_frame(frames), sent_[flow.id], scenario_.transport,
-                          src.root_pauses() ? pyrrha_path(flow) : std::vector<pyrrha::RootId>{});
-    if (flow.transport != FlowTransport::kRaw)
-      hosts_[flow.dst]->sink().add_transport_flow(flow, frames, scenario_.transport, data_pool_,
-                                                  ticks_);
+  for (const FlowSpec& flow : scenario_.flows) start_flow(flow);
+  if (!scenario_.closed_loops.empty()) {
+    closed_loops_ = std::make_unique<ClosedLoops>(scenario_.closed_loops);
+    for (const auto& host : hosts_)
+      if (host)
+        host->sink().set_on_complete(
+            [this](uint32_t flow, uint64_t now) { next_closed_loop_flow(flow, now); });
   }
   for (size_t i = 0; i < n; ++i) {
     if (switches_[i])
@@ -340,6 +339,32 @@ LabResult LabNetwork::run(const std::string& out_dir, ProgressLine* progress,
       std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
   shut_down(result);
   return result;
+}
+
+void LabNetwork::start_flow(const FlowSpec& flow) {
+  const FlowFrameSpec frames = frame_spec(flow);
+  LabHost& src = *hosts_[flow.src];
+  src.source().add_flow(flow, make_flow_frame(frames), sent_[flow.id], scenario_.transport,
+                        src.root_pauses() ? pyrrha_path(flow) : std::vector<pyrrha::RootId>{});
+  if (flow.transport != FlowTransport::kRaw)
+    hosts_[flow.dst]->sink().add_transport_flow(flow, frames, scenario_.transport, data_pool_,
+                                                ticks_);
+  // The end of its FCT starts its host's next one.
+  if (flow.closed_loop >= 0) received_[flow.id].complete_at_bytes = flow.size_bytes;
+}
+
+void LabNetwork::next_closed_loop_flow(uint32_t finished, uint64_t now) {
+  // A copy: the flows grow below.
+  const FlowSpec done = scenario_.flows[finished];
+  std::optional<FlowSpec> next = closed_loops_->next(done, ticks_.to_ns(now));
+  if (!next) return;
+  next->id = static_cast<int>(scenario_.flows.size());
+  scenario_.flows.push_back(*next);
+  sent_.emplace_back();
+  received_.emplace_back();
+  start_flow(*next);
+  // Its host may be idle, with no timer: it starts now.
+  if (schedule_) schedule_->wake(next->src);
 }
 
 FlowFrameSpec LabNetwork::frame_spec(const FlowSpec& flow) const {

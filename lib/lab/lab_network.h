@@ -23,6 +23,7 @@
 
 #include "core/progress_line.h"
 #include "dpdk/ring.h"
+#include "lab/closed_loops.h"
 #include "lab/flow_frame.h"
 #include "lab/host_sink.h"
 #include "lab/lab_host.h"
@@ -68,6 +69,11 @@ class LabNetwork {
   void build_schedule();        // the virtual clock's
   LabResult collect(const LabSampler& sampler, uint64_t end_ticks) const;
   FlowFrameSpec frame_spec(const FlowSpec& flow) const;  // its frames' addresses and size
+  // Its frames at its source, its receiver at the destination's sink (transports), and for a
+  // closed loop's flow the sink's watch on its end.
+  void start_flow(const FlowSpec& flow);
+  // A closed loop's flow came whole at `now`: its host's next one (lab/closed_loops.h).
+  void next_closed_loop_flow(uint32_t finished, uint64_t now);
   // Each flow's links, from its host's to the destination's, as routed before the run.
   std::vector<std::vector<workload::PathHop>> flow_paths() const;
   // Pyrrha: the congestion roots a flow's frames cross as the switches now forward them
@@ -89,9 +95,10 @@ class LabNetwork {
   std::vector<std::unique_ptr<LabHost>> hosts_;        // [node], null for switches
   std::vector<std::unique_ptr<LabLink>> links_;
   std::vector<Task*> tasks_;
-  std::unique_ptr<LabSchedule> schedule_;  // virtual clock only
-  std::vector<FlowSent> sent_;
-  std::vector<FlowReceived> received_;
+  std::unique_ptr<LabSchedule> schedule_;      // virtual clock only
+  std::unique_ptr<ClosedLoops> closed_loops_;  // null: none in the scenario
+  FlowSentRecords sent_;
+  FlowReceivedRecords received_;
   bool interrupted_ = false;
   uint64_t clock_steps_ = 0;
   std::vector<size_t> first_port_;  // per node: its first port's index in LabResult::ports

@@ -14,7 +14,7 @@
 namespace fcswitch::lab {
 
 LabSampler::LabSampler(const LabScenario& scenario, const std::vector<const SwitchNode*>& switches,
-                       const std::vector<FlowSent>& sent, const std::vector<FlowReceived>& received,
+                       const FlowSentRecords& sent, const FlowReceivedRecords& received,
                        const TickRate& ticks, uint64_t tail_start_ticks, const std::string& out_dir)
     : scenario_(scenario),
       switches_(switches),
@@ -159,6 +159,11 @@ void LabSampler::sample(uint64_t now) {
            switches_[q.node]->tx(q.port).feedback_level(q.priority)});
   }
   if (in_tail) ++tail_samples_;
+  // Flows a closed loop started since the last sample (lab/closed_loops.h).
+  for (size_t f = last_received_.size(); f < received_.size(); ++f)
+    if (scenario_.flows[f].transport != FlowTransport::kRaw)
+      transport_flows_.push_back(static_cast<int>(f));
+  last_received_.resize(received_.size(), 0);
   for (size_t f = 0; f < received_.size(); ++f) {
     const uint64_t bytes = received_[f].bytes.read();
     const double rate = interval_s > 0 ? (bytes - last_received_[f]) * 8.0 / interval_s : 0;
@@ -215,6 +220,7 @@ void LabSampler::mark_tail(uint64_t now) {
   tail_marked_ = true;
   tail_at_ = now;
   for (size_t i = 0; i < queues_.size(); ++i) tail_admitted_[i] = admitted(i);
+  tail_received_.resize(received_.size());
   for (size_t f = 0; f < received_.size(); ++f) tail_received_[f] = received_[f].bytes.read();
 }
 

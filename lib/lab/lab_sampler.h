@@ -62,7 +62,7 @@ void check_csv_size(const LabScenario& scenario);
 class LabSampler {
  public:
   LabSampler(const LabScenario& scenario, const std::vector<const SwitchNode*>& switches,
-             const std::vector<FlowSent>& sent, const std::vector<FlowReceived>& received,
+             const FlowSentRecords& sent, const FlowReceivedRecords& received,
              const TickRate& ticks, uint64_t tail_start_ticks, const std::string& out_dir);
 
   void sample(uint64_t now_ticks);
@@ -73,7 +73,10 @@ class LabSampler {
   const std::vector<SampledQueue>& queues() const { return queues_; }
   double steady_ingress_bytes(size_t queue) const;
   uint64_t tail_admitted_bytes(size_t queue) const { return tail_admitted_[queue]; }
-  uint64_t tail_received_bytes(size_t flow) const { return tail_received_[flow]; }
+  // 0 for a flow that started after the tail's start.
+  uint64_t tail_received_bytes(size_t flow) const {
+    return flow < tail_received_.size() ? tail_received_[flow] : 0;
+  }
   uint64_t tail_start_ticks() const { return tail_at_; }
 
  private:
@@ -83,8 +86,8 @@ class LabSampler {
 
   const LabScenario& scenario_;
   std::vector<const SwitchNode*> switches_;
-  const std::vector<FlowSent>& sent_;
-  const std::vector<FlowReceived>& received_;
+  const FlowSentRecords& sent_;
+  const FlowReceivedRecords& received_;
   TickRate ticks_;
   uint64_t tail_start_ticks_;
   std::vector<SampledQueue> queues_;

@@ -752,6 +752,21 @@ class ScenarioReader {
             fmt::format("{}: expected hosts the network joins, found {} and {} unconnected",
                         flow_entry_[flow.id], sketches_[flow.src].name, sketches_[flow.dst].name));
     }
+    // A closed loop's later flows may go from any of its hosts to any other outside its rack,
+    // so all of them must be joined (its first flows were checked above).
+    for (const FlowSpec& flow : out_.flows) {
+      if (flow.closed_loop < 0 || flow.loop_host != 0) continue;
+      const std::vector<int>& nodes = out_.closed_loops[flow.closed_loop].nodes;
+      const topology::HostId first = hosts.find(sketches_[nodes[0]].name);
+      for (int node : nodes) {
+        const topology::HostId h = hosts.find(sketches_[node].name);
+        if (h >= 0 && first >= 0 && reach.connected(first, h)) continue;
+        node_problems_.push_back(
+            fmt::format("{}: expected hosts the network joins, found {} and {} unconnected",
+                        flow_entry_[flow.id], sketches_[nodes[0]].name, sketches_[node].name));
+        break;
+      }
+    }
   }
 
   // [[workloads]] (lab/workload_spec.h): flows drawn from a distribution, appended to
@@ -770,8 +785,8 @@ class ScenarioReader {
         lab::read_workloads(reader_, hosts, files, out_.transport);
     if (specs.empty() || !problems_.empty()) return;
     std::vector<size_t> workload_of;  // per generated flow: its [[workloads]] entry
-    std::vector<FlowSpec> flows =
-        expand_workloads(specs, hosts, out_.duration_ns, out_.seed, &workload_of);
+    std::vector<FlowSpec> flows = expand_workloads(specs, hosts, out_.duration_ns, out_.seed,
+                                                   &workload_of, &out_.closed_loops);
     for (size_t i = 0; i < flows.size(); ++i) {
       flows[i].id = static_cast<int>(out_.flows.size());
       flow_entry_.push_back(specs[workload_of[i]].where);

@@ -11,6 +11,7 @@
 // merged into the scenario before it is read, so one file serves every engine.
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -22,6 +23,7 @@
 #include "lab/flow_transport.h"
 #include "lab/lab_routing.h"
 #include "wire/mac_address.h"
+#include "workload/flow_size_cdf.h"
 
 namespace fcswitch::lab {
 
@@ -68,6 +70,21 @@ struct FlowSpec {
   // long they take to leave (PABO §V: numPacketsPerGenerate, then a pause); 0: none.
   uint64_t burst_packets = 0;
   FlowTransport transport = FlowTransport::kRaw;
+  // Of a closed-loop workload: its index in LabScenario::closed_loops, and the source's index
+  // among that loop's hosts (ClosedLoopSpec::nodes); -1: not of one.
+  int closed_loop = -1;
+  int loop_host = -1;
+};
+
+// What the lab needs during the run to make a closed-loop workload's next flows
+// (lab/workload_spec.h kind "closed-loop", lab/closed_loops.h).
+struct ClosedLoopSpec {
+  std::shared_ptr<const workload::FlowSizeCdf> sizes;
+  std::vector<int> nodes;  // the hosts taking part (node indices), in order
+  std::vector<int> racks;  // each one's rack (the node its link goes to)
+  uint64_t seed = 0;       // workload::ClosedLoopWorkload's
+  uint64_t start_ns = 0;
+  uint64_t stop_ns = 0;  // no flow starts from here on
 };
 
 // Something that happens to the network during the run ([[events]]).
@@ -107,7 +124,8 @@ struct LabScenario {
   DeadlockSettings deadlock;
   std::vector<LabNode> nodes;
   std::vector<LabLinkSpec> links;
-  std::vector<FlowSpec> flows;
+  std::vector<FlowSpec> flows;  // a closed loop's first flows among them; the run adds the others
+  std::vector<ClosedLoopSpec> closed_loops;
   TransportSettings transport;
   // [topology] failures: the links failed before the run ("S1:p2-L3:p1") and, when they were
   // drawn at random, the draw's seed.

@@ -77,6 +77,9 @@ class LabSchedule {
   // Every item is polled in the next step (the last one: counters that account time up to
   // their poll, such as paused time, are brought up to the end).
   void wake_all();
+  // `node` is polled in the next round (something outside its inputs gave it work: a closed
+  // loop's next flow).
+  void wake(int node) { wake_node(node); }
   // The earliest timer of any item; kNeverTicks if none.
   uint64_t next_event_ticks();
   // Full-poll rounds so far (every task polled once in each), as the full poll would count.

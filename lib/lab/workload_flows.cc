@@ -6,6 +6,7 @@
 #include <stdexcept>
 
 #include "core/tick_rate.h"
+#include "lab/closed_loops.h"
 #include "workload/incast_schedule.h"
 #include "workload/other_rack_host_picker.h"
 #include "workload/poisson_arrivals.h"
@@ -157,6 +158,28 @@ void expand_burst(const WorkloadSpec& spec, size_t entry, const HostInfo& hosts,
   }
 }
 
+// GFC §6.2.3's closed loop: every host's first flow at `start`; the run makes the rest.
+void expand_closed_loop(const WorkloadSpec& spec, size_t entry, const HostInfo& hosts,
+                        uint64_t stop_ns, uint64_t seed, std::vector<ClosedLoopSpec>& loops,
+                        std::vector<FlowSpec>& out) {
+  if (!spec.sizes)
+    throw std::invalid_argument("expand_workloads: a closed-loop workload needs a CDF");
+  ClosedLoopSpec loop;
+  loop.sizes = spec.sizes;
+  for (int h : workload_participants(spec, hosts)) {
+    loop.nodes.push_back(hosts.hosts[h].node);
+    loop.racks.push_back(hosts.hosts[h].rack);
+  }
+  loop.seed = rng_for(seed, entry, spec.seed_offset, 0, 4)();
+  loop.start_ns = spec.start_ns;
+  loop.stop_ns = stop_ns;
+  if (spec.start_ns >= stop_ns) return;  // starts after the run: nothing
+  const std::vector<FlowSpec> first =
+      closed_loop_first_flows(loop, static_cast<int>(loops.size()), flow_of(spec, -1, -1, 0, 0));
+  out.insert(out.end(), first.begin(), first.end());
+  loops.push_back(std::move(loop));
+}
+
 }  // namespace
 
 uint64_t incast_period_of(const WorkloadSpec& spec, const HostInfo& hosts) {
@@ -182,8 +205,10 @@ uint64_t incast_period_of(const WorkloadSpec& spec, const HostInfo& hosts) {
 
 std::vector<FlowSpec> expand_workloads(const std::vector<WorkloadSpec>& workloads,
                                        const HostInfo& hosts, uint64_t duration_ns, uint64_t seed,
-                                       std::vector<size_t>* workload_of_flow) {
+                                       std::vector<size_t>* workload_of_flow,
+                                       std::vector<ClosedLoopSpec>* closed_loops) {
   std::vector<FlowSpec> flows;
+  std::vector<ClosedLoopSpec> loops;
   std::vector<size_t> entry_of;
   for (size_t w = 0; w < workloads.size(); ++w) {
     const WorkloadSpec& spec = workloads[w];
@@ -197,6 +222,9 @@ std::vector<FlowSpec> expand_workloads(const std::vector<WorkloadSpec>& workload
         break;
       case WorkloadKind::kBurst:
         expand_burst(spec, w, hosts, seed, flows);
+        break;
+      case WorkloadKind::kClosedLoop:
+        expand_closed_loop(spec, w, hosts, stop_ns, seed, loops, flows);
         break;
     }
     entry_of.resize(flows.size(), w);
@@ -212,6 +240,7 @@ std::vector<FlowSpec> expand_workloads(const std::vector<WorkloadSpec>& workload
     sorted.push_back(flows[i]);
     if (workload_of_flow) workload_of_flow->push_back(entry_of[i]);
   }
+  if (closed_loops) *closed_loops = std::move(loops);
   return sorted;
 }
 

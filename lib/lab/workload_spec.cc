@@ -34,9 +34,12 @@ constexpr std::string_view kPoissonKeys[] = {"cdf", "load", "stop"};
 constexpr std::string_view kIncastKeys[] = {"senders", "size", "size_mtus", "period",
                                             "load",    "to",   "jitter",    "stop"};
 constexpr std::string_view kBurstKeys[] = {"flows", "size", "to"};
+constexpr std::string_view kClosedLoopKeys[] = {"cdf", "stop"};
+// In WorkloadKind's order.
 constexpr KindKeys kKinds[] = {{WorkloadKind::kPoisson, "poisson", kPoissonKeys},
                                {WorkloadKind::kIncast, "incast", kIncastKeys},
-                               {WorkloadKind::kBurst, "burst", kBurstKeys}};
+                               {WorkloadKind::kBurst, "burst", kBurstKeys},
+                               {WorkloadKind::kClosedLoop, "closed-loop", kClosedLoopKeys}};
 
 const KindKeys& kind_keys(WorkloadKind kind) {
   return kKinds[static_cast<size_t>(kind)];
@@ -139,13 +142,14 @@ class WorkloadReader {
   // False when the entry has a problem (each recorded).
   bool read(WorkloadSpec& spec) {
     bool ok = true;
-    if (auto kind = r_.choice("kind", {"poisson", "incast", "burst"})) {
+    if (auto kind = r_.choice("kind", {"poisson", "incast", "burst", "closed-loop"})) {
       for (const KindKeys& k : kKinds)
         if (k.name == *kind) spec.kind = k.kind;
     } else {
       if (!r_.has("kind"))
         r_.problems().expected(r_.raw().source(), r_.key_path("kind"),
-                               "one of \"poisson\" \"incast\" \"burst\"", "nothing");
+                               "one of \"poisson\" \"incast\" \"burst\" \"closed-loop\"",
+                               "nothing");
       // Without a kind the other keys cannot be judged: say only what is missing.
       for (const auto& [key, node] : r_.raw()) r_.node(key.str());
       return false;
@@ -161,6 +165,9 @@ class WorkloadReader {
         break;
       case WorkloadKind::kBurst:
         ok &= read_burst(spec);
+        break;
+      case WorkloadKind::kClosedLoop:
+        ok &= read_sizes_to_other_racks(spec);
         break;
     }
     r_.reject_unknown_keys();
@@ -219,6 +226,12 @@ class WorkloadReader {
       r_.refuse("load", "a load in (0, 1] of each host's link", "nothing");
       ok = false;
     }
+    return read_sizes_to_other_racks(spec) && ok;
+  }
+
+  // Poisson and closed loop: sizes from `cdf`, each flow to a host of another rack.
+  bool read_sizes_to_other_racks(WorkloadSpec& spec) {
+    bool ok = true;
     if (auto cdf = r_.string("cdf", true)) {
       ok &= load_cdf(*cdf, spec);
     } else {

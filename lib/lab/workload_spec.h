@@ -19,17 +19,23 @@
 //                     own rack drawn uniformly. The flows start together, so a host's flows
 //                     take turns on its link and it sends them as one continuous burst.
 //                     Keys: flows, size, to (no stop: nothing starts after `start`).
-//   All: priority or dscp, frame, transport, start, hosts, seed; stop for poisson and incast.
+//   kind = "closed-loop"  GFC §6.2.3's large-scale workload: "each host randomly chooses a
+//                     destination in different racks to start a new flow. Once this flow is
+//                     finished, the host repeats the above process." At `start` every host of
+//                     `hosts` starts one flow, size drawn from `cdf`, to a host of `hosts` in
+//                     another rack; when the destination has received all of it (the end of
+//                     its FCT) the source starts the next one, until `stop`. Only the first
+//                     flows are expanded before the run; the lab makes the others as flows end
+//                     (lab/closed_loops.h). A flow that never completes (frames lost over the
+//                     raw transport, a deadlock) holds its host's loop there. The CSV size
+//                     check before the run counts only the first flows. Keys: cdf, stop.
+//   All: priority or dscp, frame, transport, start, hosts, seed; stop for poisson, incast and
+//   closed-loop.
 //
 // Sizes are in the lab's unit: bytes of Ethernet frames without FCS (FlowSpec::size_bytes; a
 // source sends `frame`-byte frames until it has sent that many). A CDF's sizes are taken as
 // such; with 1514-byte frames the 42 bytes of headers a frame make its data 2.8 % less than the
 // size, the same for every scheme compared. An incast MTU is one `frame`.
-//
-// Not supported yet: GFC §6.2.3's closed loop ("once this flow is finished, the host repeats"):
-// it needs flows created while the run goes (workload::ClosedLoopWorkload gives the flows; the
-// lab's sources and sinks would have to start one when a flow completes). Everything here is
-// expanded before the run starts.
 
 #include <cstdint>
 #include <memory>
@@ -44,13 +50,13 @@
 
 namespace fcswitch::lab {
 
-enum class WorkloadKind : uint8_t { kPoisson, kIncast, kBurst };
+enum class WorkloadKind : uint8_t { kPoisson, kIncast, kBurst, kClosedLoop };
 
 struct WorkloadSpec {
   WorkloadKind kind = WorkloadKind::kPoisson;
   std::string where;  // "file:line:col: workloads[i]": for messages about its flows
 
-  // poisson
+  // poisson, closed-loop
   std::string cdf_file;  // resolved path
   std::shared_ptr<const workload::FlowSizeCdf> sizes;
   // poisson: the sources' load; incast: the destination's (when period_ns is 0). In (0, 1].

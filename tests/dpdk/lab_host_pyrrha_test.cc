@@ -220,7 +220,7 @@ class HostBench {
   LabLink link_;
   rte_mempool* data_pool_ = nullptr;
   rte_mempool* control_pool_ = nullptr;
-  std::vector<FlowReceived> received_ = std::vector<FlowReceived>(3);  // the sink's, by flow id
+  FlowReceivedRecords received_ = FlowReceivedRecords(3);  // the sink's, by flow id
   std::vector<std::unique_ptr<FlowSent>> sent_;
   std::vector<std::vector<uint64_t>> on_wire_;  // per flow: when each frame left
   TransportSettings transport_;

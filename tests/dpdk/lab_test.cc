@@ -700,6 +700,56 @@ TEST(LabWorkload, EnterpriseWorkloadOnAFailedFatTree) {
     }
 }
 
+// GFC §6.2.3's closed loop on the failed fat-tree: each host has one flow at a time, and starts
+// the next, to another rack, the moment its destination has the last byte of the one before.
+TEST(LabWorkload, ClosedLoopStartsAHostsNextFlowWhenItsLastEnds) {
+  const std::vector<std::string> sets = {
+      "lab.duration=2ms",
+      "workloads=[{ kind = \"closed-loop\", cdf = \"enterprise\", "
+      "priority = 3, stop = \"1500us\" }]"};
+  const std::string file =
+      std::string(FCSWITCH_SOURCE_DIR) + "/config/lab/fat-tree-enterprise.toml";
+  const LabScenario scenario = load_lab_scenario(file, sets);
+  ASSERT_EQ(scenario.flows.size(), 16u);  // the first flow of each host; the run makes the rest
+  ASSERT_EQ(scenario.closed_loops.size(), 1u);
+  LabNetwork network(scenario);
+  const LabResult r = network.run();
+  expect_conserved(r);
+  ASSERT_TRUE(r.fct.has_value());
+  std::map<std::string, std::vector<const FlowFct*>> of_host;  // in the order they started
+  for (const FlowFct& f : r.fct->flows) of_host[f.from].push_back(&f);
+  ASSERT_EQ(of_host.size(), 16u);
+  const auto rack = [](const std::string& host) { return host.substr(0, host.find('h')); };
+  size_t flows = 0;
+  for (const auto& [host, list] : of_host) {
+    EXPECT_GE(list.size(), 3u) << host;
+    flows += list.size();
+    EXPECT_EQ(list.front()->start_s, 0.0) << host;
+    for (size_t i = 0; i < list.size(); ++i) {
+      EXPECT_NE(rack(list[i]->to), rack(host)) << host;
+      if (i + 1 == list.size()) break;
+      // Only a host's last flow may be unfinished; the next starts at its end.
+      ASSERT_TRUE(list[i]->fct_s.has_value()) << host << " flow " << i;
+      EXPECT_NEAR(list[i + 1]->start_s, list[i]->start_s + *list[i]->fct_s, 1e-9) << host;
+    }
+    // Nothing starts from the stop on.
+    EXPECT_LT(list.back()->start_s, 1.5e-3) << host;
+    if (list.back()->fct_s) {
+      EXPECT_GE(list.back()->start_s + *list.back()->fct_s, 1.5e-3 - 1e-9) << host;
+    }
+  }
+  EXPECT_EQ(flows, r.flows.size());
+  // And its host sends it then: a one-frame flow's FCT is its frame's time from the NIC queue.
+  size_t one_frame = 0;
+  for (const FlowResult& f : r.flows)
+    if (f.received_packets == 1 && f.fct_s) {
+      ++one_frame;
+      ASSERT_TRUE(f.delay_max_s.has_value());
+      EXPECT_NEAR(*f.fct_s, *f.delay_max_s, 1e-9) << "flow " << f.id << " " << f.from;
+    }
+  EXPECT_GT(one_frame, 16u);
+}
+
 // A routing loop (H3's packets go S1 → S2 → S3 → S1 …) with [switch] decrement_ttl: each
 // looping packet dies of its TTL (64 hops), counted as ttl_expired, and nothing else is lost;
 // without it, none does.

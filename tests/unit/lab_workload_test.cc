@@ -262,6 +262,35 @@ TEST(WorkloadFlows, BurstFromEverySenderToTheDestinationRacks) {
   EXPECT_FALSE(same_flows(flows, expand_workloads({spec}, hosts, 1'000'000, 2)));
 }
 
+// GFC §6.2.3's closed loop: one first flow a host, all at the start, each to another rack;
+// the loop's run-time part names the hosts and their racks, and the flows point at it.
+TEST(WorkloadFlows, ClosedLoopGivesEachHostItsFirstFlow) {
+  const HostInfo hosts = make_hosts(3, 2);
+  WorkloadSpec spec;
+  spec.kind = WorkloadKind::kClosedLoop;
+  spec.sizes = web_search();
+  spec.start_ns = 5'000;
+  spec.stop_ns = 900'000;
+  std::vector<ClosedLoopSpec> loops;
+  const auto flows = expand_workloads({poisson(0.1), spec}, hosts, 1'000'000, 4, nullptr, &loops);
+  ASSERT_EQ(loops.size(), 1u);
+  EXPECT_EQ(loops[0].nodes, (std::vector<int>{100, 101, 102, 103, 104, 105}));
+  EXPECT_EQ(loops[0].racks, (std::vector<int>{1000, 1000, 1001, 1001, 1002, 1002}));
+  EXPECT_EQ(loops[0].start_ns, 5'000u);
+  EXPECT_EQ(loops[0].stop_ns, 900'000u);
+  std::set<int> sources;
+  for (const FlowSpec& f : flows) {
+    if (f.closed_loop < 0) continue;
+    EXPECT_EQ(f.closed_loop, 0);
+    EXPECT_EQ(f.start_ns, 5'000u);
+    EXPECT_EQ(loops[0].nodes[f.loop_host], f.src);
+    EXPECT_NE(rack_of_node(hosts, f.src), rack_of_node(hosts, f.dst));
+    EXPECT_GT(f.size_bytes, 0u);
+    EXPECT_TRUE(sources.insert(f.src).second) << "two first flows from " << f.src;
+  }
+  EXPECT_EQ(sources.size(), 6u);
+}
+
 // ---- Reading [[workloads]]: every bad input named, with its place.
 
 class ReadWorkloads : public ::testing::Test {
@@ -375,13 +404,36 @@ load = 1
 }
 
 TEST_F(ReadWorkloads, UnknownKind) {
-  EXPECT_EQ(problems("[[workloads]]\nkind = \"closed-loop\"\nload = 0.5\n"),
+  EXPECT_EQ(problems("[[workloads]]\nkind = \"open-loop\"\nload = 0.5\n"),
             (std::vector<std::string>{
                 "scen.toml:2:8: workloads[0].kind: expected one of \"poisson\" \"incast\" "
-                "\"burst\", found string \"closed-loop\""}));
+                "\"burst\" \"closed-loop\", found string \"open-loop\""}));
   EXPECT_EQ(problems("[[workloads]]\nload = 0.5\n"),
             (std::vector<std::string>{"scen.toml:1:1: workloads[0].kind: expected one of "
-                                      "\"poisson\" \"incast\" \"burst\", found nothing"}));
+                                      "\"poisson\" \"incast\" \"burst\" \"closed-loop\", "
+                                      "found nothing"}));
+  EXPECT_TRUE(specs_.empty());
+}
+
+// GFC §6.2.3's closed loop: a CDF and hosts in two racks; no load (a host has one flow at a
+// time) and none of the other kinds' keys.
+TEST_F(ReadWorkloads, ClosedLoopKeysAndItsRefusals) {
+  EXPECT_TRUE(problems("[[workloads]]\nkind = \"closed-loop\"\ncdf = \"small.cdf\"\n"
+                       "stop = \"1ms\"\npriority = 3\n")
+                  .empty());
+  ASSERT_EQ(specs_.size(), 1u);
+  EXPECT_EQ(specs_[0].kind, WorkloadKind::kClosedLoop);
+  EXPECT_EQ(specs_[0].stop_ns, 1'000'000u);
+  EXPECT_EQ(problems("[[workloads]]\nkind = \"closed-loop\"\ncdf = \"small.cdf\"\nload = 0.5\n"
+                     "hosts = [\"H0\", \"H1\"]\n"),
+            (std::vector<std::string>{
+                "scen.toml:4:8: workloads[0].load: expected no `load` for kind \"closed-loop\" "
+                "(a key of kind \"poisson\"), found float 0.5",
+                "scen.toml:5:9: workloads[0].hosts: expected hosts in at least two racks (each "
+                "flow goes to another rack), found every host in one rack"}));
+  EXPECT_EQ(problems("[[workloads]]\nkind = \"closed-loop\"\n"),
+            (std::vector<std::string>{
+                "scen.toml:1:1: workloads[0].cdf: expected a string, found nothing"}));
   EXPECT_TRUE(specs_.empty());
 }
 

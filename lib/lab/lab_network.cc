@@ -212,7 +212,8 @@ void LabNetwork::build_schedule() {
     const LabLinkSpec& spec = scenario_.links[l / 2];
     const PortRef from = l % 2 == 0 ? spec.a : spec.b;
     const PortRef to = l % 2 == 0 ? spec.b : spec.a;
-    links.push_back(ScheduledLink{links_[l].get(), from.node, to.node});
+    links.push_back(
+        ScheduledLink{links_[l].get(), from.node, to.node, rings_[to.node][to.port].in.get()});
     nodes[from.node].out.emplace_back(rings_[from.node][from.port].out.get(), static_cast<int>(l));
   }
   schedule_ = std::make_unique<LabSchedule>(std::move(nodes), std::move(links));

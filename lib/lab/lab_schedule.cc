@@ -23,6 +23,15 @@ LabSchedule::LabSchedule(std::vector<ScheduledNode> nodes, std::vector<Scheduled
       node_state_(nodes_.size()),
       link_state_(links_.size()) {
   for (size_t n = 0; n < nodes_.size(); ++n) node_state_[n].alloc_failures = alloc_failures(int(n));
+  for (const ScheduledLink& link : links_) {
+    ScheduledTask* receiver = nullptr;
+    for (ScheduledTask& t : nodes_[link.to_node].tasks)
+      if (t.role == ScheduledTask::Role::kReceiver && t.input == link.into) receiver = &t;
+    if (!receiver)
+      throw std::invalid_argument(
+          fmt::format("lab schedule: no receiver of node {} reads its link's ring", link.to_node));
+    receiver_of_link_.push_back(receiver);
+  }
 }
 
 void LabSchedule::wake_node(int node) {
@@ -40,6 +49,8 @@ void LabSchedule::wake_link(int link) {
 }
 
 void LabSchedule::wake_all() {
+  for (ScheduledNode& node : nodes_)
+    for (ScheduledTask& t : node.tasks) t.input_due = true;
   for (size_t n = 0; n < nodes_.size(); ++n) wake_node(static_cast<int>(n));
   for (size_t l = 0; l < links_.size(); ++l) wake_link(static_cast<int>(l));
 }
@@ -64,9 +75,15 @@ bool LabSchedule::poll_node(int node, uint64_t now, uint64_t round) {
   if (n.fwd) n.fwd->align_rotation(round);
   if (n.host) n.host->source().align_rotation(round);
   bool busy = false;
-  for (const ScheduledTask& t : n.tasks) {
+  for (ScheduledTask& t : n.tasks) {
     using Role = ScheduledTask::Role;
-    if (t.role == Role::kReceiver && rte_ring_empty(t.input)) continue;
+    if (t.role == Role::kReceiver) {
+      if (!t.input_due) continue;
+      if (rte_ring_empty(t.input)) {
+        t.input_due = false;  // until its link delivers again
+        continue;
+      }
+    }
     // An input-queued FWD also has work while its input FIFOs hold packets: TX may have
     // made room for their heads.
     if (t.role == Role::kConsumer && !s.consumer_due && !(n.fwd && n.fwd->held())) continue;
@@ -141,7 +158,10 @@ void LabSchedule::step(uint64_t now) {
         s.touched = true;
         touched_links_.push_back(l);
       }
-      if (link.link->delivered_in_last_poll()) wake_node(link.to_node);
+      if (link.link->delivered_in_last_poll()) {
+        receiver_of_link_[l]->input_due = true;
+        wake_node(link.to_node);
+      }
       if (link.link->took_in_last_poll()) wake_node(link.from_node);
     }
     // Nodes woken by the links above are polled in this round, after every link, as the full

@@ -50,6 +50,11 @@ struct ScheduledTask {
   Task* task = nullptr;
   Role role = Role::kOther;
   rte_ring* input = nullptr;  // a receiver's: the ring its link delivers into
+  // A receiver's `input` may hold frames: its link delivered since it was last found empty,
+  // or its last poll moved frames (and may have left some). The schedule keeps it, so that a
+  // node poll looks only at the rings that may have frames (16 a switch at k = 16), not at
+  // every ring's head and tail.
+  bool input_due = true;
 };
 
 struct ScheduledNode {
@@ -63,8 +68,9 @@ struct ScheduledNode {
 
 struct ScheduledLink {
   LabLink* link = nullptr;
-  int from_node = -1;  // whose TX ring it takes from
-  int to_node = -1;    // whose RX ring it delivers into
+  int from_node = -1;        // whose TX ring it takes from
+  int to_node = -1;          // whose RX ring it delivers into
+  rte_ring* into = nullptr;  // that ring (a receiver's input of to_node)
 };
 
 class LabSchedule {
@@ -113,6 +119,7 @@ class LabSchedule {
 
   std::vector<ScheduledNode> nodes_;
   std::vector<ScheduledLink> links_;
+  std::vector<ScheduledTask*> receiver_of_link_;  // the task whose input each link fills
   std::vector<NodeState> node_state_;
   std::vector<LinkState> link_state_;
   std::vector<int> next_nodes_, next_links_;  // woken for the coming round

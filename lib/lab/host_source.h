@@ -37,6 +37,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "core/alloc_failure_count.h"
 #include "core/owned_counter.h"
 #include "core/task.h"
 #include "core/tick_rate.h"
@@ -179,7 +180,7 @@ class HostSource : public Task {
   std::unordered_map<uint32_t, size_t> transport_flows_;  // flow id → index in flows_
   size_t next_flow_ = 0;
   size_t closed_loop_flows_ = 0;  // of flows_
-  OwnedCounter alloc_failures_;
+  AllocFailureCount alloc_failures_{&state_.alloc_failures};
   const pyrrha::HostRootPauses* root_pauses_ = nullptr;  // the LabHost's; null: no Pyrrha
   int pyrrha_priority_ = -1;
   uint64_t pyrrha_stage_bytes_ = 0;

@@ -57,10 +57,7 @@ void LabSchedule::wake_all() {
 
 uint64_t LabSchedule::alloc_failures(int node) const {
   const ScheduledNode& n = nodes_[node];
-  if (n.host) return n.host->source().alloc_failures() + n.host->tx().control_alloc_failures();
-  uint64_t sum = 0;
-  for (int p = 0; p < n.sw->ports(); ++p) sum += n.sw->tx(p).control_alloc_failures();
-  return sum;
+  return (n.host ? n.host->state() : n.sw->state()).alloc_failures.load(std::memory_order_relaxed);
 }
 
 uint64_t LabSchedule::node_timer(int node, uint64_t now) const {

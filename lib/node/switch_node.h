@@ -159,6 +159,8 @@ class SwitchNode {
   unsigned mempool_in_use() const;
   const TickRate& ticks() const { return ticks_; }
   const config::SwitchConfig& config() const { return config_; }
+  // Its shared state (queues' rings and counters): for readers such as the lab's schedule.
+  const SwitchState& state() const { return *state_; }
   int ports() const { return static_cast<int>(ports_.size()); }
 
  private:

@@ -6,8 +6,10 @@
 // TX(p)'s thread only; other threads read the counters.
 
 #include <array>
+#include <atomic>
 #include <cstdint>
 
+#include "core/alloc_failure_count.h"
 #include "core/owned_counter.h"
 #include "core/traffic_class.h"
 #include "fc/feedback_out.h"
@@ -25,6 +27,7 @@ struct FeedbackFramerSettings {
   uint16_t control_ether_type = 0x8808;  // for PFC frames
   uint16_t stage_opcode = 0x0101;        // GFC stage frames: one frame with PFC if the same
   rte_mempool* pool = nullptr;           // frames we originate; never the data pool
+  std::atomic<uint64_t>* node_alloc_failures = nullptr;  // bumped too (SwitchState's)
 };
 
 class FeedbackFramer {
@@ -69,7 +72,7 @@ class FeedbackFramer {
   std::array<OwnedCounter, kNumPriorities> resume_sent_;
   OwnedCounter pfc_frames_sent_;
   OwnedCounter credit_frames_sent_;
-  OwnedCounter control_alloc_failures_;
+  AllocFailureCount control_alloc_failures_{settings_.node_alloc_failures};
 };
 
 }  // namespace fcswitch

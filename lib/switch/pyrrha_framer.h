@@ -9,8 +9,10 @@
 // TX(p)'s thread only; other threads read the counters.
 
 #include <array>
+#include <atomic>
 #include <cstdint>
 
+#include "core/alloc_failure_count.h"
 #include "core/owned_counter.h"
 #include "pyrrha/pyrrha_message.h"
 #include "switch/burst.h"
@@ -27,6 +29,7 @@ struct PyrrhaFramerSettings {
   wire::MacAddress mac;         // source of the frames we send
   uint8_t priority = 0;         // the class Pyrrha controls, carried in every frame
   rte_mempool* pool = nullptr;  // frames we originate; never the data pool
+  std::atomic<uint64_t>* node_alloc_failures = nullptr;  // bumped too (SwitchState's)
 };
 
 class PyrrhaFramer {
@@ -74,7 +77,7 @@ class PyrrhaFramer {
   bool starved_ = false;  // the last build found the control pool short
 
   std::array<OwnedCounter, pyrrha::kMessageKinds> sent_;
-  OwnedCounter control_alloc_failures_;
+  AllocFailureCount control_alloc_failures_{settings_.node_alloc_failures};
 };
 
 }  // namespace fcswitch

@@ -95,6 +95,11 @@ struct SwitchState {
 
   // Written by the control thread at shutdown; RX tasks stop receiving when set.
   std::atomic<bool> rx_stopped{false};
+  // Every frame the node's own tasks could not allocate: the TX tasks' control frames
+  // (TxTask::control_alloc_failures), a lab host's data frames. Any thread, relaxed: bumped
+  // only on that rare path, so that the lab's schedule reads one word a node to see whether a
+  // node waits for a pool (lab/lab_schedule.h).
+  std::atomic<uint64_t> alloc_failures{0};
 
   static int occupancy_slot(int port, int priority) { return port * kNumPriorities + priority; }
   static int queued_from_slot(int port, int priority, int queue) {

@@ -32,7 +32,8 @@ TxTask::TxTask(std::string name, int port, PortIo& io, bool pad_short_frames,
                 state),
       gates_(this->name(), flow_control.engines, flow_control.watchdog, flow_control.ticks),
       framer_(FeedbackFramerSettings{flow_control.mac, flow_control.control_ether_type,
-                                     flow_control.stage_opcode, flow_control.control_pool}),
+                                     flow_control.stage_opcode, flow_control.control_pool,
+                                     &state.alloc_failures}),
       ticks_(flow_control.ticks),
       // 100 ns buckets up to 12.8 µs, doubling above: a 10 GbE frame time is 67 ns–1.2 µs.
       residence_(flow_control.ticks.from_ns(kResidenceUnitNs)),
@@ -42,7 +43,7 @@ TxTask::TxTask(std::string name, int port, PortIo& io, bool pad_short_frames,
       throw std::invalid_argument(this->name() + ": Pyrrha's rings without a Pyrrha priority");
     pyrrha_.emplace(
         PyrrhaFramerSettings{flow_control.mac, static_cast<uint8_t>(flow_control.pyrrha_priority),
-                             flow_control.control_pool},
+                             flow_control.control_pool, &state.alloc_failures},
         state.pyrrha_rings[port].get());
   }
 }

@@ -137,6 +137,7 @@ class PyrrhaTx {
     ASSERT_EQ(rte_ring_sp_enqueue_elem(state_.pyrrha_rings[0].get(), &message, sizeof(Message)), 0);
   }
   unsigned messages_in_ring() const { return rte_ring_count(state_.pyrrha_rings[0].get()); }
+  const SwitchState& state() const { return state_; }
 
   // The link: what the port holds, in order; the mbufs go back to their pools.
   std::vector<SentFrame> drain() {
@@ -276,7 +277,8 @@ TEST(PyrrhaFramer, AShortControlPoolDelaysAndCountsButLosesNothing) {
 
   EXPECT_TRUE(bed.tx().run_once(10));
   EXPECT_EQ(bed.tx().pyrrha_control_alloc_failures(), 1u);
-  EXPECT_EQ(bed.tx().control_alloc_failures(), 1u);  // what the lab's starved-node check reads
+  EXPECT_EQ(bed.tx().control_alloc_failures(), 1u);
+  EXPECT_EQ(bed.state().alloc_failures.load(), 1u);  // the node's: the lab's starved-node check
   EXPECT_EQ(bed.messages_in_ring(), 3u);
   // Both control mbufs are in the port's ring: nothing can be framed.
   EXPECT_FALSE(bed.tx().run_once(20));
@@ -293,6 +295,7 @@ TEST(PyrrhaFramer, AShortControlPoolDelaysAndCountsButLosesNothing) {
   for (auto& frame : bed.drain()) sent.push_back(std::move(frame));
   EXPECT_TRUE(bed.tx().run_once(40));
   EXPECT_EQ(bed.tx().pyrrha_control_alloc_failures(), 3u);  // one left, one mbuf: no shortage
+  EXPECT_EQ(bed.state().alloc_failures.load(), 3u);
   for (auto& frame : bed.drain()) sent.push_back(std::move(frame));
 
   ASSERT_EQ(sent.size(), messages.size());

@@ -15,6 +15,7 @@ DeadlockDetector::DeadlockDetector(const LabScenario& scenario,
       switches_(switches),
       ticks_(ticks),
       blocked_for_ticks_(ticks.from_ns(scenario.deadlock.blocked_for_ns)) {
+  const std::vector<std::vector<PortRef>> peers = scenario.peers();
   for (size_t n = 0; n < switches_.size(); ++n) {
     const SwitchNode* node = switches_[n];
     if (!node) continue;
@@ -22,7 +23,7 @@ DeadlockDetector::DeadlockDetector(const LabScenario& scenario,
       for (int prio = 0; prio < kNumPriorities; ++prio)
         if (node->tx(port).has_engine(prio)) {
           const PortRef self{static_cast<int>(n), port};
-          queues_.push_back(Watched{static_cast<int>(n), port, prio, scenario.peer(self),
+          queues_.push_back(Watched{static_cast<int>(n), port, prio, peers[n][port],
                                     fmt::format("{}:prio{}", scenario.port_name(self), prio)});
         }
   }

@@ -883,9 +883,13 @@ class ScenarioReader {
   // meant. Follows the FIB from the source's switch (every member of an ECMP group), up to the
   // destination, a host, or a switch seen before (a routing loop is a route: Tagger §8.1).
   void check_flow_routes() {
+    const std::vector<std::vector<PortRef>> peers = out_.peers();
+    const auto peer = [&](int node, int port) {
+      return port < static_cast<int>(peers[node].size()) ? peers[node][port] : PortRef{};
+    };
     for (const FlowSpec& flow : out_.flows) {
       const uint64_t dst = out_.nodes[flow.dst].mac.value;
-      std::vector<PortRef> next = {out_.peer(PortRef{flow.src, 0})};
+      std::vector<PortRef> next = {peer(flow.src, 0)};
       std::vector<bool> seen(out_.nodes.size(), false);
       while (!next.empty()) {
         const PortRef at = next.back();
@@ -906,9 +910,9 @@ class ScenarioReader {
           break;
         }
         if (entry->group.empty()) {
-          next.push_back(out_.peer(PortRef{at.node, entry->port}));
+          next.push_back(peer(at.node, entry->port));
         } else {
-          for (int port : entry->group) next.push_back(out_.peer(PortRef{at.node, port}));
+          for (int port : entry->group) next.push_back(peer(at.node, port));
         }
       }
     }
@@ -1179,12 +1183,14 @@ std::unordered_set<uint64_t> fib_macs(const std::vector<config::FibEntry>& entri
   return macs;
 }
 
-PortRef LabScenario::peer(PortRef port) const {
+std::vector<std::vector<PortRef>> LabScenario::peers() const {
+  std::vector<std::vector<PortRef>> out(nodes.size());
+  for (size_t n = 0; n < nodes.size(); ++n) out[n].resize(nodes[n].config.ports.size());
   for (const LabLinkSpec& link : links) {
-    if (link.a.node == port.node && link.a.port == port.port) return link.b;
-    if (link.b.node == port.node && link.b.port == port.port) return link.a;
+    out[link.a.node][link.a.port] = link.b;
+    out[link.b.node][link.b.port] = link.a;
   }
-  return PortRef{};
+  return out;
 }
 
 std::string LabScenario::port_name(PortRef port) const {

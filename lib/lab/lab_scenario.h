@@ -134,8 +134,9 @@ struct LabScenario {
   LabRouting routing;  // [topology] routing: how the FIB entries were made, to remake them
   std::vector<LabEvent> events;  // in time order
 
-  // The port at the far end of `port`'s link; node -1 when it has none.
-  PortRef peer(PortRef port) const;
+  // The port at the far end of each port's link ([node][port]; node -1 when it has none), in
+  // one pass over the links.
+  std::vector<std::vector<PortRef>> peers() const;
   std::string port_name(PortRef port) const;  // "S1:p2", or the host's name
 };
 

@@ -45,7 +45,6 @@ HostSink::HostSink(std::string name, wire::MacAddress mac, SwitchState& state,
       state_(state),
       classifier_(maps),
       flows_(flows),
-      next_sequence_(flows.size(), 0),
       bounce_capacity_packets_(bounce_capacity_packets) {}
 
 struct HostSink::Receiver {
@@ -108,8 +107,8 @@ void HostSink::answer(Receiver& r, const uint8_t* data, const FlowStamp& stamp, 
   }
   if (r.acks) {
     // Without a window the ACK only carries the RTT's echo: one past the highest frame seen.
-    const uint64_t cumulative = r.window ? r.window->cumulative()
-                                         : std::max(next_sequence_[stamp.flow], stamp.sequence + 1);
+    const uint64_t cumulative =
+        r.window ? r.window->cumulative() : std::max(flow.next_sequence, stamp.sequence + 1);
     send(r.ack_frame, r.ack_priority, cumulative, r.timed ? read_flow_send_time(data) : kNoStamp,
          now);
     flow.acks_sent.increment();
@@ -201,8 +200,6 @@ void HostSink::receive(const uint8_t* data, uint32_t length, uint64_t now,
     foreign_.increment();
     return;
   }
-  // A flow a closed loop started during the run is newer than the sink's table.
-  if (stamp->flow >= next_sequence_.size()) next_sequence_.resize(flows_.size(), 0);
   FlowReceived& flow = flows_[stamp->flow];
   if (!receivers_.empty()) {
     if (const auto it = receivers_.find(stamp->flow); it != receivers_.end()) {
@@ -216,7 +213,7 @@ void HostSink::receive(const uint8_t* data, uint32_t length, uint64_t now,
       }
     }
   }
-  uint64_t& next = next_sequence_[stamp->flow];
+  uint64_t& next = flow.next_sequence;
   if (stamp->sequence < next) {
     flow.reordered.increment();
     // It was counted missing when the gap before it opened (late, or resent to fill it).

@@ -67,6 +67,8 @@ struct FlowReceived {
   OwnedCounter ce_marked;
   OwnedCounter acks_sent;
   OwnedCounter cnps_sent;
+  // The destination's sink's own: one past the highest sequence number received.
+  uint64_t next_sequence = 0;
   // A closed loop's flow (lab/closed_loops.h): its size, until the sink has received that many
   // distinct bytes and told the lab (HostSink::set_on_complete); 0: not watched.
   uint64_t complete_at_bytes = 0;
@@ -150,7 +152,6 @@ class HostSink : public Task {
   PriorityClassifier classifier_;
   FlowReceivedRecords& flows_;
   FlowCompleted on_complete_;
-  std::vector<uint64_t> next_sequence_;  // per flow: one past the highest received
   std::unordered_map<uint32_t, std::unique_ptr<Receiver>> receivers_;  // by flow id
   HostSource* source_ = nullptr;
   pyrrha::HostRootPauses* root_pauses_ = nullptr;  // the LabHost's; shared with its source

@@ -135,7 +135,11 @@ HostSource::Flow* HostSource::transport_flow(uint32_t id) {
 
 void HostSource::on_ack(uint32_t id, uint64_t cumulative, uint64_t echoed, uint64_t now) {
   Flow* flow = transport_flow(id);
-  if (!flow) return;
+  if (!flow) {
+    if (const auto it = retired_transport_flows_.find(id); it != retired_transport_flows_.end())
+      it->second->acks.increment();
+    return;
+  }
   flow->sent->acks.increment();
   if (flow->timely && echoed != kNoStamp && now >= echoed) {
     // TIMELY §3: the completion time less the send time less the frame's serialisation.
@@ -157,7 +161,12 @@ void HostSource::on_ack(uint32_t id, uint64_t cumulative, uint64_t echoed, uint6
 
 void HostSource::on_cnp(uint32_t id, uint64_t now) {
   Flow* flow = transport_flow(id);
-  if (!flow || !flow->dcqcn) return;
+  if (!flow) {
+    if (const auto it = retired_transport_flows_.find(id); it != retired_transport_flows_.end())
+      it->second->cnps.increment();
+    return;
+  }
+  if (!flow->dcqcn) return;
   flow->sent->cnps.increment();
   flow->dcqcn->on_cnp(now);
   run_dcqcn(*flow, now);
@@ -282,14 +291,29 @@ void HostSource::retire_finished_closed_loop_flows(uint64_t now) {
     return flow.spec.closed_loop >= 0 && finished(flow, now);
   };
   if (std::none_of(flows_.begin(), flows_.end(), retired)) return;
-  closed_loop_flows_ -= std::erase_if(flows_, retired);
+  size_t kept = 0;
+  size_t before_turn = 0;  // retired flows in front of the one whose turn is next (Pyrrha)
+  for (size_t i = 0; i < flows_.size(); ++i) {
+    Flow& flow = flows_[i];
+    if (retired(flow)) {
+      // ACKs and CNPs for its last frames may still come: counted still (on_ack, on_cnp).
+      if (flow.spec.transport != FlowTransport::kRaw)
+        retired_transport_flows_.emplace(static_cast<uint32_t>(flow.spec.id), flow.sent);
+      if (i < after_last_sent_) ++before_turn;
+      --closed_loop_flows_;
+      continue;
+    }
+    if (kept != i) flows_[kept] = std::move(flow);
+    ++kept;
+  }
+  flows_.erase(flows_.begin() + static_cast<std::ptrdiff_t>(kept), flows_.end());
   transport_flows_.clear();
   for (size_t i = 0; i < flows_.size(); ++i)
     if (flows_[i].spec.transport != FlowTransport::kRaw)
       transport_flows_.emplace(static_cast<uint32_t>(flows_[i].spec.id), i);
   const size_t n = std::max<size_t>(flows_.size(), 1);
   next_flow_ %= n;
-  after_last_sent_ %= n;
+  after_last_sent_ = (after_last_sent_ - before_turn) % n;
 }
 
 uint64_t HostSource::next_event_ticks(uint64_t now) const {

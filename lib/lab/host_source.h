@@ -178,6 +178,8 @@ class HostSource : public Task {
   uint64_t line_rate_bps_;
   std::vector<Flow> flows_;
   std::unordered_map<uint32_t, size_t> transport_flows_;  // flow id → index in flows_
+  // Closed-loop flows over a transport that left flows_: what still comes back is counted.
+  std::unordered_map<uint32_t, FlowSent*> retired_transport_flows_;
   size_t next_flow_ = 0;
   size_t closed_loop_flows_ = 0;  // of flows_
   AllocFailureCount alloc_failures_{&state_.alloc_failures};

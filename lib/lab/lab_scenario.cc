@@ -884,38 +884,55 @@ class ScenarioReader {
   // destination, a host, or a switch seen before (a routing loop is a route: Tagger §8.1).
   void check_flow_routes() {
     const std::vector<std::vector<PortRef>> peers = out_.peers();
+    for (const FlowSpec& flow : out_.flows) check_route(peers, flow.src, flow.dst, flow.id);
+    // A closed loop's later flows go between any two of its hosts in different racks. Computed
+    // routes reach every host; static ones are checked for each such pair.
+    if (out_.routing.mode != RoutingMode::kStatic) return;
+    for (const FlowSpec& flow : out_.flows) {
+      if (flow.closed_loop < 0 || flow.loop_host != 0) continue;
+      const ClosedLoopSpec& loop = out_.closed_loops[flow.closed_loop];
+      for (size_t a = 0; a < loop.nodes.size(); ++a)
+        for (size_t b = 0; b < loop.nodes.size(); ++b)
+          if (loop.racks[a] != loop.racks[b] &&
+              !check_route(peers, loop.nodes[a], loop.nodes[b], flow.id))
+            return;  // one is enough to say
+    }
+  }
+
+  // The walk above for frames from host `src` to host `dst`; false (and a problem naming
+  // `flow`'s entry) when a switch on the way has no route.
+  bool check_route(const std::vector<std::vector<PortRef>>& peers, int src, int dst, int flow) {
     const auto peer = [&](int node, int port) {
       return port < static_cast<int>(peers[node].size()) ? peers[node][port] : PortRef{};
     };
-    for (const FlowSpec& flow : out_.flows) {
-      const uint64_t dst = out_.nodes[flow.dst].mac.value;
-      std::vector<PortRef> next = {peer(flow.src, 0)};
-      std::vector<bool> seen(out_.nodes.size(), false);
-      while (!next.empty()) {
-        const PortRef at = next.back();
-        next.pop_back();
-        if (at.node < 0 || out_.nodes[at.node].host || seen[at.node]) continue;
-        seen[at.node] = true;
-        const LabNode& sw = out_.nodes[at.node];
-        const auto entry =
-            std::find_if(sw.config.fib.begin(), sw.config.fib.end(),
-                         [&](const config::FibEntry& e) { return e.mac.value == dst; });
-        if (entry == sw.config.fib.end()) {
-          if (sw.config.mac_learning) continue;  // it learns the destination once it sends
-          node_problems_.push_back(fmt::format(
-              "{}: expected a route to {} on every switch its frames reach, found none at {} "
-              "(mac_learning = false: they would be flooded to every host; [lab] "
-              "flood_unrouted = true if that is meant)",
-              flow_entry_[flow.id], sketches_[flow.dst].name, sw.name));
-          break;
-        }
-        if (entry->group.empty()) {
-          next.push_back(peer(at.node, entry->port));
-        } else {
-          for (int port : entry->group) next.push_back(peer(at.node, port));
-        }
+    const uint64_t mac = out_.nodes[dst].mac.value;
+    std::vector<PortRef> next = {peer(src, 0)};
+    std::vector<bool> seen(out_.nodes.size(), false);
+    while (!next.empty()) {
+      const PortRef at = next.back();
+      next.pop_back();
+      if (at.node < 0 || out_.nodes[at.node].host || seen[at.node]) continue;
+      seen[at.node] = true;
+      const LabNode& sw = out_.nodes[at.node];
+      const auto entry =
+          std::find_if(sw.config.fib.begin(), sw.config.fib.end(),
+                       [&](const config::FibEntry& e) { return e.mac.value == mac; });
+      if (entry == sw.config.fib.end()) {
+        if (sw.config.mac_learning) continue;  // it learns the destination once it sends
+        node_problems_.push_back(fmt::format(
+            "{}: expected a route to {} on every switch its frames reach, found none at {} "
+            "(mac_learning = false: they would be flooded to every host; [lab] "
+            "flood_unrouted = true if that is meant)",
+            flow_entry_[flow], sketches_[dst].name, sw.name));
+        return false;
+      }
+      if (entry->group.empty()) {
+        next.push_back(peer(at.node, entry->port));
+      } else {
+        for (int port : entry->group) next.push_back(peer(at.node, port));
       }
     }
+    return true;
   }
 
   void build_node_configs() {

@@ -750,6 +750,27 @@ TEST(LabWorkload, ClosedLoopStartsAHostsNextFlowWhenItsLastEnds) {
   EXPECT_GT(one_frame, 16u);
 }
 
+// A closed loop over TIMELY (no window: a flow is done at its source once its last frame is
+// queued, and leaves the source's list): the ACKs of its last frames still reach it, counted,
+// so every flow that ended well before the run did has all its ACKs back.
+TEST(LabWorkload, ClosedLoopFlowsOverATransportCountEveryAck) {
+  const LabResult r = run(std::string(FCSWITCH_SOURCE_DIR) + "/config/lab/fat-tree-enterprise.toml",
+                          {"lab.duration=2ms",
+                           "workloads=[{ kind = \"closed-loop\", cdf = \"enterprise\", "
+                           "priority = 3, transport = \"timely\" }]"});
+  expect_conserved(r);
+  size_t checked = 0;
+  for (const FlowResult& f : r.flows) {
+    ASSERT_TRUE(f.transport.has_value());
+    if (!f.fct_s) continue;
+    const FlowFct& fct = r.fct->flows[static_cast<size_t>(f.id)];
+    if (fct.start_s + *f.fct_s > 1.5e-3) continue;  // its last ACKs may be on the way
+    ++checked;
+    EXPECT_EQ(f.transport->acks_received, f.transport->acks_sent) << "flow " << f.id;
+  }
+  EXPECT_GT(checked, 50u);
+}
+
 // A routing loop (H3's packets go S1 → S2 → S3 → S1 …) with [switch] decrement_ttl: each
 // looping packet dies of its TTL (64 hops), counted as ttl_expired, and nothing else is lost;
 // without it, none does.
@@ -911,6 +932,66 @@ to = "H9"
           << m << "\nin:\n"
           << e.what();
   }
+}
+
+// A closed loop under static routes: its later flows may go between any two of its hosts in
+// different racks, so a route missing for any such pair is refused before the run (here S2 has
+// none to H2), not only one its first flows would use (with seed 5 none of them goes from S2's
+// rack to H2).
+TEST(LabScenario, ClosedLoopNeedsStaticRoutesBetweenAllItsRacks) {
+  const std::string text = R"([lab]
+duration = "1ms"
+[switch]
+mac_learning = false
+[[hosts]]
+name = "H1"
+[[hosts]]
+name = "H2"
+[[hosts]]
+name = "H3"
+[[hosts]]
+name = "H4"
+[[switches]]
+name = "S1"
+ports = [{ name = "h1" }, { name = "h2" }, { name = "s2" }]
+routes = { H1 = "h1", H2 = "h2", H3 = "s2", H4 = "s2" }
+[[switches]]
+name = "S2"
+ports = [{ name = "h3" }, { name = "h4" }, { name = "s1" }]
+routes = { H3 = "h3", H4 = "h4", H1 = "s1" }
+[[links]]
+a = "H1"
+b = "S1:h1"
+[[links]]
+a = "H2"
+b = "S1:h2"
+[[links]]
+a = "H3"
+b = "S2:h3"
+[[links]]
+a = "H4"
+b = "S2:h4"
+[[links]]
+a = "S1:s2"
+b = "S2:s1"
+[[workloads]]
+kind = "closed-loop"
+cdf = "enterprise"
+hosts = ["H1", "H3", "H4", "H2"]
+seed = 5
+)";
+  const std::string missing =
+      "bad.toml:36:1: workloads[0]: expected a route to H2 on every switch its frames reach, "
+      "found none at S2 (mac_learning = false: they would be flooded to every host; [lab] "
+      "flood_unrouted = true if that is meant)";
+  const std::vector<std::string> problems = problems_of(text);
+  EXPECT_NE(std::find(problems.begin(), problems.end(), missing), problems.end())
+      << ::testing::PrintToString(problems);
+  // With the route, accepted.
+  std::string routed = text;
+  const std::string without = R"(H1 = "s1" })";
+  routed.replace(routed.find(without), without.size(), R"(H1 = "s1", H2 = "s1" })");
+  EXPECT_EQ(problems_of(routed), std::vector<std::string>{"accepted"});
 }
 
 // [transport] and a flow's transport: a window under one frame, DCQCN timers of 0, a rate

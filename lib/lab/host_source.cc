@@ -287,15 +287,11 @@ bool HostSource::poll(uint64_t now) {
 }
 
 void HostSource::retire_finished_closed_loop_flows(uint64_t now) {
-  const auto retired = [&](const Flow& flow) {
-    return flow.spec.closed_loop >= 0 && finished(flow, now);
-  };
-  if (std::none_of(flows_.begin(), flows_.end(), retired)) return;
   size_t kept = 0;
   size_t before_turn = 0;  // retired flows in front of the one whose turn is next (Pyrrha)
   for (size_t i = 0; i < flows_.size(); ++i) {
     Flow& flow = flows_[i];
-    if (retired(flow)) {
+    if (flow.spec.closed_loop >= 0 && finished(flow, now)) {
       // ACKs and CNPs for its last frames may still come: counted still (on_ack, on_cnp).
       if (flow.spec.transport != FlowTransport::kRaw)
         retired_transport_flows_.emplace(static_cast<uint32_t>(flow.spec.id), flow.sent);
@@ -306,6 +302,7 @@ void HostSource::retire_finished_closed_loop_flows(uint64_t now) {
     if (kept != i) flows_[kept] = std::move(flow);
     ++kept;
   }
+  if (kept == flows_.size()) return;  // none finished: the indices stand
   flows_.erase(flows_.begin() + static_cast<std::ptrdiff_t>(kept), flows_.end());
   transport_flows_.clear();
   for (size_t i = 0; i < flows_.size(); ++i)

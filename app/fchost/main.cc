@@ -21,6 +21,7 @@
 #include <iostream>
 
 #include "../cli_checks.h"
+#include "../crash_report.h"
 #include "../stop_signals.h"
 #include "config/config_error.h"
 #include "dpdk/eal_session.h"
@@ -94,9 +95,16 @@ int run(const Options& options) {
   if (offset_s > 0) spdlog::info("time zero in {:.3f} s", offset_s);
   fcswitch::host::HostRun run;
   run.time_zero_unix_s = time_zero_unix;
+  // The tasks count from epoch_tsc, so they start once the TSC has reached it, not when the
+  // steady clock reaches `zero`: over a lead of seconds, a TSC rate measured in 100 ms on a
+  // busy machine puts the two a millisecond apart (in CI, a host started that early saw its
+  // time wrap below zero and never sent again; LcoreRunner now holds time at 0 there too).
   int sig = 0;
-  while (!sig && Clock::now() < zero)
-    sig = fcswitch::app::wait_stop_signal(std::min<Clock::duration>(zero - Clock::now(), 10ms));
+  for (uint64_t at = rte_rdtsc(); !sig && at < epoch_tsc; at = rte_rdtsc()) {
+    const auto left = std::chrono::nanoseconds(static_cast<int64_t>(
+        static_cast<double>(epoch_tsc - at) * 1e9 / static_cast<double>(tsc.chosen_hz)));
+    sig = fcswitch::app::wait_stop_signal(std::min<std::chrono::nanoseconds>(left, 10ms));
+  }
 
   fcswitch::dpdk::LcoreRunner runner({host.tasks()}, {plan.oversubscribed, plan.idle_sleep_ns},
                                      epoch_tsc);
@@ -153,6 +161,7 @@ int run(const Options& options) {
 
 int main(int argc, char** argv) {
   fcswitch::app::block_stop_signals();
+  fcswitch::app::install_crash_report();
   Options options;
   CLI::App app{"fchost: the lab's host on a real port, for the testbed's servers"};
   app.add_option("config", options.config_path, "host configuration (TOML)")->required();

@@ -1,6 +1,8 @@
 #pragma once
 // Runs lists of tasks on DPDK worker lcores: lcore i polls tasks[i] in order until stopped.
 
+#include <rte_cycles.h>
+
 #include <atomic>
 #include <vector>
 
@@ -30,6 +32,14 @@ class LcoreRunner {
     std::vector<Task*> tasks;
   };
   static int worker_main(void* arg);
+  // The tasks' time: ticks since the epoch, 0 until it comes. A worker that starts a little
+  // before its epoch (the main thread waited on another clock, or this core's TSC reads a
+  // little behind) must not see the subtraction wrap: a time near 2^64 puts every timer a
+  // task sets then (a pacer's next opening, a flow's next frame) out of reach for good.
+  uint64_t now_ticks() const {
+    const uint64_t tsc = rte_rdtsc();
+    return tsc > epoch_tsc_ ? tsc - epoch_tsc_ : 0;
+  }
 
   std::vector<Worker> workers_;
   std::vector<unsigned> lcore_ids_;

@@ -5,6 +5,7 @@
 #include <spdlog/spdlog.h>
 
 #include <cmath>
+#include <cstdint>
 #include <ctime>
 #include <thread>
 
@@ -24,11 +25,22 @@ struct Sample {
   uint64_t tsc;
 };
 
+// The narrowest of a few tries: a thread that loses its CPU between the clock reads (six
+// processes on two CPUs do, often) widens the bracket, and half of it is the error. A
+// millisecond's error at either end of the 100 ms window is 10 000 ppm of the rate.
 Sample sample() {
-  const uint64_t before = monotonic_ns();
-  const uint64_t tsc = rte_rdtsc_precise();
-  const uint64_t after = monotonic_ns();
-  return Sample{before + (after - before) / 2, tsc};
+  Sample best{0, 0};
+  uint64_t narrowest = UINT64_MAX;
+  for (int i = 0; i < 5; ++i) {
+    const uint64_t before = monotonic_ns();
+    const uint64_t tsc = rte_rdtsc_precise();
+    const uint64_t after = monotonic_ns();
+    if (after - before < narrowest) {
+      narrowest = after - before;
+      best = Sample{before + (after - before) / 2, tsc};
+    }
+  }
+  return best;
 }
 
 }  // namespace

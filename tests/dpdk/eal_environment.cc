@@ -1,5 +1,6 @@
 // main() for tests that need DPDK: an EAL with no hugepages and no PCI, its own file prefix
-// so it can run beside other tests.
+// so it can run beside other tests; one worker lcore (on the main lcore's CPU) for the
+// LcoreRunner tests.
 
 #include <gtest/gtest.h>
 #include <rte_eal.h>
@@ -11,8 +12,15 @@
 int main(int argc, char** argv) {
   ::testing::InitGoogleTest(&argc, argv);
   std::string prefix = "--file-prefix=fcsw_dpdk_test_" + std::to_string(getpid());
-  const char* eal_argv[] = {"dpdk_tests",     "--no-huge",           "-m", "1024", "--no-pci",
-                            "--no-telemetry", "--log-level=warning", "-l", "0",    prefix.c_str()};
+  const char* eal_argv[] = {"dpdk_tests",
+                            "--no-huge",
+                            "-m",
+                            "1024",
+                            "--no-pci",
+                            "--no-telemetry",
+                            "--log-level=warning",
+                            "--lcores=0@0,1@0",
+                            prefix.c_str()};
   if (rte_eal_init(static_cast<int>(std::size(eal_argv)), const_cast<char**>(eal_argv)) < 0)
     return 1;
   const int result = RUN_ALL_TESTS();

@@ -23,6 +23,7 @@
 #include "cli_checks.h"
 #include "config/config_error.h"
 #include "core/progress_line.h"
+#include "crash_report.h"
 #include "dpdk/eal_session.h"
 #include "lab/lab_network.h"
 #include "lab/lab_report.h"
@@ -189,6 +190,7 @@ int main(int argc, char** argv) {
   // Before anything else: a stop signal waits for the run loop (stop_signal) instead of
   // killing the process with nothing written.
   fcswitch::app::block_stop_signals();
+  fcswitch::app::install_crash_report();
   Options options;
   CLI::App app{"fclab: switches and hosts in one process, in virtual or wall-clock time"};
   app.add_option("scenario", options.scenario, "lab scenario (TOML)")->required();

@@ -21,6 +21,7 @@
 #include "cli_checks.h"
 #include "config/config_error.h"
 #include "config/switch_config.h"
+#include "crash_report.h"
 #include "dpdk/eal_session.h"
 #include "dpdk/lcore_runner.h"
 #include "dpdk/link_watch.h"
@@ -267,6 +268,7 @@ int selftest(const Options& options) {
 
 int main(int argc, char** argv) {
   fcswitch::app::block_stop_signals();
+  fcswitch::app::install_crash_report();
   Options options;
   CLI::App app{"fcswitch: a DPDK software switch for lossless-datacenter flow-control research"};
   app.add_option("config", options.config_path, "switch configuration (TOML)");

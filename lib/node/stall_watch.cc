@@ -17,13 +17,15 @@ uint64_t StallWatch::blocked_ns(int port, int priority) const {
 
 void StallWatch::observe(uint64_t now_ns) {
   SwitchProgress now = node_.progress();
-  held_ = now.held;
-  // Stalled: something is held and no data moved although every task polled (so none is
-  // merely descheduled mid-burst). A sample taken before every task polled twice says
-  // nothing: it neither ends a stall nor starts one (a starved lcore is not motion).
+  held_ = now.held - now.held_control;
+  // Stalled: data is held and no data moved although every task polled (so none is merely
+  // descheduled mid-burst). A sample taken before every task polled twice says nothing: it
+  // neither ends a stall nor starts one (a starved lcore is not motion). Our own flow-control
+  // frames are not data: a port whose link is down (a host not started yet) keeps one
+  // waiting, and that is no deadlock.
   const SwitchNode::Motion motion = SwitchNode::motion(last_, now);
   if (motion == SwitchNode::Motion::kTooSoon) return;
-  const bool stuck = now.held > 0 && motion == SwitchNode::Motion::kStill;
+  const bool stuck = now.held > now.held_control && motion == SwitchNode::Motion::kStill;
   if (stuck && !stalled()) {
     stalled_since_ns_ = last_ns_ ? last_ns_ : now_ns;
     for (int p = 0; p < node_.ports(); ++p)

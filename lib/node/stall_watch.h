@@ -1,5 +1,5 @@
 #pragma once
-// Whether a running switch has stalled: packets held and no data moving (received, forwarded,
+// Whether a running switch has stalled: data packets held and no data moving (received, forwarded,
 // sent or dropped) — what a PFC deadlock looks like from inside one switch of the cycle, and
 // what a queue waiting for credits that never come looks like too. The control thread feeds
 // it samples; it says since when the switch has been stalled, the longest stall, and which
@@ -30,7 +30,7 @@ class StallWatch {
   // The current stall (0 when moving or empty) and the longest one, as of the last sample.
   uint64_t stalled_ns() const { return stalled() ? last_ns_ - stalled_since_ns_ : 0; }
   uint64_t longest_ns() const { return longest_ns_; }
-  uint64_t held() const { return held_; }
+  uint64_t held() const { return held_; }  // data packets, as of the last sample
   // The queues at a closed gate for at least 90 % of the current stall.
   std::vector<BlockedQueue> blocked_queues() const;
   // "held 1234 packets, nothing moved for 2.0 s; at a closed gate: cw prio 3 (pfc), …"

@@ -240,8 +240,13 @@ SwitchProgress SwitchNode::progress() const {
     for (const auto& lanes : state_->egress_rings[port])
       for (const auto& ring : lanes) p.held += rte_ring_count(ring.get());
     p.held += tx_tasks_[port]->held();
+    p.held_control += tx_tasks_[port]->held_control();
     // Pyrrha's messages FWD sent and TX has not framed yet.
-    if (!state_->pyrrha_rings.empty()) p.held += rte_ring_count(state_->pyrrha_rings[port].get());
+    if (!state_->pyrrha_rings.empty()) {
+      const unsigned messages = rte_ring_count(state_->pyrrha_rings[port].get());
+      p.held += messages;
+      p.held_control += messages;
+    }
     for (int q = 0; q < kNumEgressQueues; ++q) p.work += tx_tasks_[port]->packets(q);
   }
   p.held += fwd_->held() + fwd_->handed_over();

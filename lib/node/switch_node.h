@@ -25,6 +25,7 @@ struct SwitchProgress {
   uint64_t work = 0;                 // packets received + processed + sent + dropped
   bool empty = false;                // every ring and every TX task's hands are empty
   uint64_t held = 0;                 // packets in the rings, FWD's input FIFOs and TX's hands
+  uint64_t held_control = 0;         // of those, frames and messages of our own flow control
   std::vector<uint64_t> task_polls;  // per task
 };
 

@@ -361,8 +361,10 @@ uint64_t TxTask::action_ticks() const {
 }
 
 void TxTask::publish_held() {
-  uint64_t held = pending_count_ + framer_.waiting();
-  if (pyrrha_) held += pyrrha_->waiting();
+  uint64_t control = framer_.waiting();
+  if (pyrrha_) control += pyrrha_->waiting();
+  held_control_.set(control);
+  uint64_t held = pending_count_ + control;
   for (const QueueHead& head : heads_) held += head.count;
   if (state_.pabo_queues)
     for (const QueueHead& head : bounce_heads_) held += head.count;

@@ -75,6 +75,9 @@ class TxTask : public Task {
   uint64_t bytes(int queue) const { return bytes_[queue].read(); }
   // Packets taken from the egress rings, and frames we made, not yet accepted by the NIC.
   uint64_t held() const { return held_.read(); }
+  // Of those, the frames we made (flow-control and Pyrrha frames): a port whose link is down
+  // keeps one waiting, which is not data held.
+  uint64_t held_control() const { return held_control_.read(); }
   // Data frames shorter than 60 bytes padded before they left (unpadded ones left as they were:
   // short_frames_unpadded, a chained mbuf with no room).
   uint64_t short_frames_padded() const { return short_frames_padded_.read(); }
@@ -266,6 +269,7 @@ class TxTask : public Task {
   std::array<OwnedCounter, kNumEgressQueues> packets_;
   std::array<OwnedCounter, kNumEgressQueues> bytes_;
   OwnedGauge held_;
+  OwnedGauge held_control_;
   OwnedCounter short_frames_padded_;
   OwnedCounter short_frames_unpadded_;
   DropCounters drops_;

@@ -72,6 +72,13 @@ class RingPorts {
     return frames;
   }
   unsigned mbufs_in_use() const { return rte_mempool_in_use_count(pool_); }
+  // Fills what `port` sends into (the switch's TX finds no room) with empty mbufs, which
+  // drain() takes back: a link that takes nothing, as a memif whose peer is not there.
+  void fill_out(int port) {
+    rte_mbuf* m = nullptr;
+    while (!rte_ring_full(out_[port]) && (m = rte_pktmbuf_alloc(pool_)) != nullptr)
+      ASSERT_EQ(rte_ring_sp_enqueue(out_[port], m), 0);
+  }
 
  private:
   rte_mempool* pool_ = nullptr;

@@ -132,5 +132,27 @@ TEST(StallWatch, AStarvedLcoreNeitherEndsAStallNorStartsOne) {
   EXPECT_EQ(ports.mbufs_in_use(), 0u);
 }
 
+// A port that takes nothing (its link down: the rehearsal's switches before the hosts start)
+// keeps our own credit frame waiting. Nothing moves, but no data is held: not a stall.
+TEST(StallWatch, OurFlowControlFramesWaitingForAPortAreNoStall) {
+  RingPorts ports("hctl");
+  auto node = make_switch(ports);
+  ports.fill_out(0);
+  StallWatch watch(*node);
+  constexpr uint64_t kMs = 1'000'000;
+  for (uint64_t t = 1; t <= 200; ++t) {
+    poll(*node, t * kMs);
+    watch.observe(t * kMs);
+  }
+  EXPECT_GT(node->progress().held, 0u);  // h0's credit frame, waiting for room
+  EXPECT_EQ(node->progress().held, node->progress().held_control);
+  EXPECT_FALSE(watch.stalled());
+  EXPECT_EQ(watch.longest_ns(), 0u);
+  EXPECT_EQ(watch.held(), 0u);
+  ports.drain(0);
+  node.reset();
+  EXPECT_EQ(ports.mbufs_in_use(), 0u);
+}
+
 }  // namespace
 }  // namespace fcswitch

@@ -2,7 +2,8 @@
 # tools/testbed_rehearsal.sh as a user runs it (issue 17): six processes over memif, PFC then
 # buffer-based GFC. PFC deadlocks (every switch stalled with its ring egress at a closed gate,
 # no flow moving, no lossless drop); GFC keeps every flow moving; Prometheus scraped all six
-# (the dashboard's queries return data from S1–S3 and H1–H3); nothing is left behind.
+# (the dashboard's queries return data from S1–S3 and H1–H3); every process exits 0 (a crash
+# or a hang fails, with each process's report printed); nothing is left behind.
 # usage: testbed_rehearsal.sh SOURCE_DIR FCSWITCH FCHOST WORK_DIR
 set -euo pipefail
 source_dir=$1
@@ -12,7 +13,7 @@ mkdir -p "$work"
 FCSWITCH=$2 FCHOST=$3 "$source_dir/tools/testbed_rehearsal.sh" --seconds 6 --out "$work" \
   > "$work/rehearsal.log" 2>&1 || { cat "$work/rehearsal.log"; exit 1; }
 cat "$work/rehearsal.log"
-python3 - "$work" <<'PY'
+if python3 - "$work" <<'PY'
 import json, pathlib, sys
 work = pathlib.Path(sys.argv[1])
 failures = []
@@ -30,6 +31,9 @@ for s in ("s1", "s2", "s3"):
           f"PFC: {s}'s ring egress not at a closed gate at the stop: {stall}")
 check(gfc["verdict"] == "moving", f"GFC: {gfc['verdict']}, not moving: {gfc}")
 for run in ("pfc", "gfc-buffer"):
+    exits = json.loads((work / run / "verdict.json").read_text())["exits"]
+    check(sorted(exits) == ["H1", "H2", "H3", "S1", "S2", "S3"] and not any(exits.values()),
+          f"{run}: a process did not exit 0 (a crash, or a hang killed): {exits}")
     answers = json.loads((work / run / "dashboard.json").read_text())
     nodes = {n for a in answers for n in a["nodes"]}
     check(nodes == {"S1", "S2", "S3", "H1", "H2", "H3"},
@@ -42,6 +46,15 @@ for run in ("pfc", "gfc-buffer"):
               f"{run}: {s}'s mbufs not back")
 sys.exit(1 if failures else 0)
 PY
+then :; else
+  # The evidence: each process's report (fcswitch's after its stop, fchost's summary) and
+  # anything it said about a crash.
+  for log in "$work"/*/[sh][0-9].log; do
+    echo "== $log"
+    sed -n '/stopping$\|fatal signal/,$p' "$log" | head -60
+  done
+  exit 1
+fi
 # Nothing left: sockets, DPDK runtime directories, Prometheus's data, processes.
 left=$(ls "$work"/*/*.sock 2> /dev/null; ls -d "$work"/*/tsdb 2> /dev/null;
        ls -d /var/run/dpdk/fcring* 2> /dev/null) || true

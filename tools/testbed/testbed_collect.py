@@ -15,6 +15,7 @@ stop; else "neither".
 import json
 import pathlib
 import re
+import signal
 import sys
 import urllib.parse
 import urllib.request
@@ -46,6 +47,14 @@ def dashboard(prometheus, board, out):
     nodes = sorted({n for a in answers for n in a["nodes"]})
     print(f"dashboard: {len(with_data)} of {len(answers)} queries returned data, from "
           f"{', '.join(nodes) or 'no node'}")
+
+
+def signal_name(status):
+    """" (SIGSEGV)" for a shell's exit status 139: 128 + the signal that ended the process."""
+    try:
+        return f" ({signal.Signals(status - 128).name})" if status > 128 else ""
+    except ValueError:
+        return ""
 
 
 def table(run_dir, link_bps=1e9):
@@ -103,6 +112,16 @@ def table(run_dir, link_bps=1e9):
     else:
         verdict = "neither"
     lines.append(f"verdict: {verdict}; lossless drops {lossless}")
+    # How each process ended (testbed_rehearsal.sh's exit_status: name and status a line).
+    exits = {}
+    if (run / "exit_status").exists():
+        for line in (run / "exit_status").read_text().split("\n"):
+            if line.strip():
+                name, status = line.split()
+                exits[name] = int(status)
+    bad = [f"{n} {s}{signal_name(s)}" for n, s in sorted(exits.items()) if s]
+    if exits:
+        lines.append("exit statuses: " + (", ".join(bad) if bad else "all 0"))
     dash = run / "dashboard.json"
     if dash.exists():
         answers = load(dash)
@@ -111,7 +130,7 @@ def table(run_dir, link_bps=1e9):
                      f"{', '.join(sorted({n for a in answers for n in a['nodes']}))}")
     (run / "verdict.json").write_text(json.dumps(
         {"verdict": verdict, "lossless_drops": lossless, "tail_bps": tails,
-         "stalled_at_stop": stalled}, indent=1))
+         "stalled_at_stop": stalled, "exits": exits}, indent=1))
     print("\n".join(lines))
     return verdict
 

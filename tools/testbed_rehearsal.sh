@@ -94,13 +94,15 @@ wait_forwarding() {
 }
 
 # Waits for process $1 until the Unix time $2, then kills it (a hang); appends its name and
-# exit status to the run's exit_status.
+# exit status to the run's exit_status. A host takes about a second to exit here, and ran
+# over half a minute once with two busy loops and a build beside the six processes.
+exit_budget_s=60
 declare -A names=()
 reap() {
   local pid=$1 due=$2 status=0
   while kill -0 "$pid" 2> /dev/null && [ "$(date +%s)" -lt "$due" ]; do sleep 0.1; done
   if kill -0 "$pid" 2> /dev/null; then
-    echo "${names[$pid]} (pid $pid) had not exited 30 s after it was due to: killed"
+    echo "${names[$pid]} (pid $pid) had not exited $exit_budget_s s after it was due to: killed"
     kill -KILL "$pid" 2> /dev/null || true
   fi
   wait "$pid" || status=$?
@@ -162,12 +164,12 @@ PY
   # The run ends for all six at once: the hosts stop by themselves (--duration), the switches
   # by SIGTERM, so a switch's stall at the stop is the state the flows ended in, not what
   # happened while the hosts took their ports down (a second or more on a loaded machine).
-  # Each process has 30 s to exit; the exit statuses go to exit_status (the table says which
-  # were not 0: a crash, or a hang killed).
+  # Each process has exit_budget_s to exit; the exit statuses go to exit_status (the table
+  # says which were not 0: a crash, or a hang killed).
   python3 -c "import time; time.sleep(max(0, $zero + $seconds - time.time()))"
   for p in "${switch_pids[@]}"; do kill -TERM "$p" 2> /dev/null || true; done
   : > "$run/exit_status"
-  due=$(python3 -c "print(int($zero + $seconds) + 30)")
+  due=$(python3 -c "print(int($zero + $seconds) + $exit_budget_s)")
   for p in "${host_pids[@]}" "${switch_pids[@]}"; do reap "$p" "$due"; done
   pids=()
   stop_all

@@ -103,6 +103,8 @@ uint64_t csv_bytes_per_sample(const LabScenario& scenario, const SampledSeries& 
                  {kTime, q.node_name, q.port_name, q.priority, kCount, kRate, kCount, 10})
                  .size();
   const auto name = [&](int node) -> const std::string& { return scenario.nodes[node].name; };
+  // A closed loop's first flows stand for the one flow each of its hosts has under way at any
+  // time (LabSampler::loop_flow_ended).
   for (const FlowSpec& flow : scenario.flows)
     bytes += fmt::formatted_size("{:.6f},{},{},{},{:.0f}\n", kTime, flow.id, name(flow.src),
                                  name(flow.dst), kRate);
@@ -139,6 +141,11 @@ uint64_t LabSampler::admitted(size_t i) const {
   return switches_[q.node]->fwd().admitted_bytes(q.port, q.priority);
 }
 
+bool LabSampler::loop_flow_ended(size_t f) const {
+  const FlowSpec& flow = scenario_.flows[f];
+  return flow.closed_loop >= 0 && last_received_[f] >= flow.size_bytes;
+}
+
 void LabSampler::sample(uint64_t now) {
   const double interval_s =
       now > last_ticks_ ? static_cast<double>(now - last_ticks_) / static_cast<double>(ticks_.hz)
@@ -168,8 +175,9 @@ void LabSampler::sample(uint64_t now) {
     const uint64_t bytes = received_[f].bytes.read();
     const double rate = interval_s > 0 ? (bytes - last_received_[f]) * 8.0 / interval_s : 0;
     last_received_[f] = bytes;
+    if (loop_flow_ended(f)) continue;
+    const FlowSpec& flow = scenario_.flows[f];
     if (flows_csv_.is_open()) {
-      const FlowSpec& flow = scenario_.flows[f];
       flows_csv_ << fmt::format("{:.6f},{},{},{},{:.0f}\n", time_s, f,
                                 scenario_.nodes[flow.src].name, scenario_.nodes[flow.dst].name,
                                 rate);
@@ -177,6 +185,7 @@ void LabSampler::sample(uint64_t now) {
   }
   if (transports_csv_.is_open())
     for (int f : transport_flows_) {
+      if (loop_flow_ended(static_cast<size_t>(f))) continue;
       const FlowSpec& flow = scenario_.flows[f];
       const FlowSent& s = sent_[f];
       transports_csv_ << fmt::format("{:.6f},{},{},{},{},{},{},{}\n", time_s, f,

@@ -83,6 +83,11 @@ class LabSampler {
   uint64_t admitted(size_t queue) const;
   void sample_pabo(double time_s);
   void sample_pyrrha(double time_s);
+  // A closed loop's flow that has come whole (as of the last sample): it has no more rows in
+  // flows.csv and transports.csv. A host has one unfinished loop flow at a time, so those
+  // files grow by a row per loop host a sample, as check_csv_size counts, not by every flow
+  // the loop has made (thousands a host over a long run).
+  bool loop_flow_ended(size_t flow) const;
 
   const LabScenario& scenario_;
   std::vector<const SwitchNode*> switches_;

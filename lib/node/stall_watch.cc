@@ -17,7 +17,8 @@ uint64_t StallWatch::blocked_ns(int port, int priority) const {
 
 void StallWatch::observe(uint64_t now_ns) {
   SwitchProgress now = node_.progress();
-  held_ = now.held - now.held_control;
+  // Read apart from `held`, the control count may be a frame ahead of it.
+  held_ = now.held > now.held_control ? now.held - now.held_control : 0;
   // Stalled: data is held and no data moved although every task polled (so none is merely
   // descheduled mid-burst). A sample taken before every task polled twice says nothing: it
   // neither ends a stall nor starts one (a starved lcore is not motion). Our own flow-control

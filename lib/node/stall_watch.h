@@ -1,10 +1,10 @@
 #pragma once
-// Whether a running switch has stalled: data packets held and no data moving (received, forwarded,
-// sent or dropped) — what a PFC deadlock looks like from inside one switch of the cycle, and
-// what a queue waiting for credits that never come looks like too. The control thread feeds
-// it samples; it says since when the switch has been stalled, the longest stall, and which
-// (port, priority) queues spent the stall at a closed gate (paused, out of credits, rate 0):
-// the switch's share of the deadlock evidence (the testbed rehearsal joins three of them).
+// Whether a running switch has stalled: data packets held and no data moving (received,
+// forwarded, sent or dropped) — what a PFC deadlock looks like from inside one switch of the cycle,
+// and what a queue waiting for credits that never come looks like too. The control thread feeds it
+// samples; it says since when the switch has been stalled, the longest stall, and which (port,
+// priority) queues spent the stall at a closed gate (paused, out of credits, rate 0): the switch's
+// share of the deadlock evidence (the testbed rehearsal joins three of them).
 
 #include <cstdint>
 #include <string>

@@ -23,8 +23,8 @@ namespace fcswitch::app {
 #endif
 
 inline void write_crash_report(int sig) {
-  const char* name = strsignal(sig);  // glibc: a static table for these signals
-  const char head[] = "\nfatal signal: ";
+  const char* name = sigabbrev_np(sig);  // a static table (strsignal may translate, and lock)
+  const char head[] = "\nfatal signal: SIG";
   (void)!write(STDERR_FILENO, head, sizeof(head) - 1);
   (void)!write(STDERR_FILENO, name, strlen(name));
   const char tail[] = "; stack (binary(+offset): addr2line -e BINARY OFFSET):\n";

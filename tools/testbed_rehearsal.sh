@@ -155,11 +155,15 @@ PY
     host_pids+=($!)
     names[$!]=$name
   done
+  dashboard_pid=
   if [ "$prometheus" = 1 ]; then
-    # Ask the dashboard's queries at 80 % of the run, with the flows (or the deadlock) on.
+    # Ask the dashboard's queries at 80 % of the run, with the flows (or the deadlock) on. They
+    # go to Prometheus, which outlives the run: asked beside it, so that a slow answer does
+    # not delay the run's end below.
     python3 -c "import time; time.sleep(max(0, $zero + 0.8 * $seconds - time.time()))"
     python3 "$collect" dashboard http://127.0.0.1:9490 "$root/tools/grafana/fcswitch.json" \
-      "$run/dashboard.json" || echo "Prometheus queries failed (see $run/prometheus.log)"
+      "$run/dashboard.json" &
+    dashboard_pid=$!
   fi
   # The run ends for all six at once: the hosts stop by themselves (--duration), the switches
   # by SIGTERM, so a switch's stall at the stop is the state the flows ended in, not what
@@ -171,6 +175,9 @@ PY
   : > "$run/exit_status"
   due=$(python3 -c "print(int($zero + $seconds) + $exit_budget_s)")
   for p in "${host_pids[@]}" "${switch_pids[@]}"; do reap "$p" "$due"; done
+  if [ -n "$dashboard_pid" ]; then
+    wait "$dashboard_pid" || echo "Prometheus queries failed (see $run/prometheus.log)"
+  fi
   pids=()
   stop_all
   python3 "$collect" table "$run"

@@ -89,7 +89,10 @@ int run(const Options& options) {
     spdlog::warn("--start-at {:.3f} was {:.3f} s ago: flows due by now start at once",
                  time_zero_unix, -offset_s);
   const auto offset_ticks = static_cast<int64_t>(offset_s * static_cast<double>(tsc.chosen_hz));
-  const uint64_t epoch_tsc = now_tsc + static_cast<uint64_t>(offset_ticks);
+  // A time zero before the TSC began (before boot) counts from the TSC's 0, not from a wrap.
+  const uint64_t epoch_tsc = offset_ticks < 0 && static_cast<uint64_t>(-offset_ticks) > now_tsc
+                                 ? 0
+                                 : now_tsc + static_cast<uint64_t>(offset_ticks);
   const auto zero = Clock::now() + std::chrono::duration_cast<Clock::duration>(
                                        std::chrono::duration<double>(offset_s));
   if (offset_s > 0) spdlog::info("time zero in {:.3f} s", offset_s);

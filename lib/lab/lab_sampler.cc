@@ -104,7 +104,7 @@ uint64_t csv_bytes_per_sample(const LabScenario& scenario, const SampledSeries& 
                  .size();
   const auto name = [&](int node) -> const std::string& { return scenario.nodes[node].name; };
   // A closed loop's first flows stand for the one flow each of its hosts has under way at any
-  // time (LabSampler::loop_flow_ended).
+  // time (LabSampler::loop_flow_ended); its other flows add a row each, as flows_fct.csv does.
   for (const FlowSpec& flow : scenario.flows)
     bytes += fmt::formatted_size("{:.6f},{},{},{},{:.0f}\n", kTime, flow.id, name(flow.src),
                                  name(flow.dst), kRate);
@@ -171,11 +171,14 @@ void LabSampler::sample(uint64_t now) {
     if (scenario_.flows[f].transport != FlowTransport::kRaw)
       transport_flows_.push_back(static_cast<int>(f));
   last_received_.resize(received_.size(), 0);
+  rows_ended_.resize(received_.size(), false);
   for (size_t f = 0; f < received_.size(); ++f) {
     const uint64_t bytes = received_[f].bytes.read();
     const double rate = interval_s > 0 ? (bytes - last_received_[f]) * 8.0 / interval_s : 0;
+    // Ended by the last sample: the row of the interval it ended in is written already.
+    rows_ended_[f] = loop_flow_ended(f);
     last_received_[f] = bytes;
-    if (loop_flow_ended(f)) continue;
+    if (rows_ended_[f]) continue;
     const FlowSpec& flow = scenario_.flows[f];
     if (flows_csv_.is_open()) {
       flows_csv_ << fmt::format("{:.6f},{},{},{},{:.0f}\n", time_s, f,
@@ -185,7 +188,7 @@ void LabSampler::sample(uint64_t now) {
   }
   if (transports_csv_.is_open())
     for (int f : transport_flows_) {
-      if (loop_flow_ended(static_cast<size_t>(f))) continue;
+      if (rows_ended_[static_cast<size_t>(f)]) continue;
       const FlowSpec& flow = scenario_.flows[f];
       const FlowSent& s = sent_[f];
       transports_csv_ << fmt::format("{:.6f},{},{},{},{},{},{},{}\n", time_s, f,

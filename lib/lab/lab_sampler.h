@@ -83,10 +83,11 @@ class LabSampler {
   uint64_t admitted(size_t queue) const;
   void sample_pabo(double time_s);
   void sample_pyrrha(double time_s);
-  // A closed loop's flow that has come whole (as of the last sample): it has no more rows in
-  // flows.csv and transports.csv. A host has one unfinished loop flow at a time, so those
-  // files grow by a row per loop host a sample, as check_csv_size counts, not by every flow
-  // the loop has made (thousands a host over a long run).
+  // A closed loop's flow that had come whole by the last sample: it has had its last row in
+  // flows.csv and transports.csv (the interval it ended in). A host has one unfinished loop
+  // flow at a time, so those files grow by a row per loop host a sample, as check_csv_size
+  // counts, and by one row per flow the loop makes, not by every flow at every sample
+  // (thousands a host over a long run).
   bool loop_flow_ended(size_t flow) const;
 
   const LabScenario& scenario_;
@@ -97,6 +98,7 @@ class LabSampler {
   uint64_t tail_start_ticks_;
   std::vector<SampledQueue> queues_;
   std::vector<uint64_t> last_admitted_, last_received_;
+  std::vector<bool> rows_ended_;  // per flow: loop_flow_ended before this sample
   uint64_t last_ticks_ = 0;
   std::vector<double> tail_sum_;
   uint64_t tail_samples_ = 0;

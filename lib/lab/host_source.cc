@@ -133,11 +133,15 @@ HostSource::Flow* HostSource::transport_flow(uint32_t id) {
   return it == transport_flows_.end() ? nullptr : &flows_[it->second];
 }
 
+FlowSent* HostSource::retired_transport_flow(uint32_t id) {
+  const auto it = retired_transport_flows_.find(id);
+  return it == retired_transport_flows_.end() ? nullptr : it->second;
+}
+
 void HostSource::on_ack(uint32_t id, uint64_t cumulative, uint64_t echoed, uint64_t now) {
   Flow* flow = transport_flow(id);
   if (!flow) {
-    if (const auto it = retired_transport_flows_.find(id); it != retired_transport_flows_.end())
-      it->second->acks.increment();
+    if (FlowSent* retired = retired_transport_flow(id)) retired->acks.increment();
     return;
   }
   flow->sent->acks.increment();
@@ -162,8 +166,7 @@ void HostSource::on_ack(uint32_t id, uint64_t cumulative, uint64_t echoed, uint6
 void HostSource::on_cnp(uint32_t id, uint64_t now) {
   Flow* flow = transport_flow(id);
   if (!flow) {
-    if (const auto it = retired_transport_flows_.find(id); it != retired_transport_flows_.end())
-      it->second->cnps.increment();
+    if (FlowSent* retired = retired_transport_flow(id)) retired->cnps.increment();
     return;
   }
   if (!flow->dcqcn) return;

@@ -144,6 +144,7 @@ class HostSource : public Task {
   };
   static constexpr uint64_t kStaleGeneration = UINT64_MAX;
   Flow* transport_flow(uint32_t id);
+  FlowSent* retired_transport_flow(uint32_t id);  // null: not one
   // DCQCN's timers, and its rate into the flow's pacer.
   void run_dcqcn(Flow& flow, uint64_t now);
   // A rate engine's new rate into the flow's pacer and its trace.

@@ -428,7 +428,7 @@ std::vector<pyrrha::RootId> LabNetwork::pyrrha_path(const FlowSpec& flow) const 
 void LabNetwork::update_pyrrha_paths() {
   for (const FlowSpec& flow : scenario_.flows) {
     // A closed loop's finished flows have left their source: no path to predict for them.
-    if (flow.closed_loop >= 0 && received_[flow.id].bytes.read() >= flow.size_bytes) continue;
+    if (flow.loop_flow_whole(received_[flow.id].bytes.read())) continue;
     if (hosts_[flow.src]->root_pauses())
       hosts_[flow.src]->source().set_pyrrha_path(static_cast<uint32_t>(flow.id), pyrrha_path(flow));
   }

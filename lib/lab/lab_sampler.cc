@@ -142,8 +142,7 @@ uint64_t LabSampler::admitted(size_t i) const {
 }
 
 bool LabSampler::loop_flow_ended(size_t f) const {
-  const FlowSpec& flow = scenario_.flows[f];
-  return flow.closed_loop >= 0 && last_received_[f] >= flow.size_bytes;
+  return scenario_.flows[f].loop_flow_whole(last_received_[f]);
 }
 
 void LabSampler::sample(uint64_t now) {

@@ -74,6 +74,12 @@ struct FlowSpec {
   // among that loop's hosts (ClosedLoopSpec::nodes); -1: not of one.
   int closed_loop = -1;
   int loop_host = -1;
+
+  // A closed loop's flow whose destination has all its bytes: it has left its source, and its
+  // series end (the lab's sampler, Pyrrha's path updates).
+  bool loop_flow_whole(uint64_t received_bytes) const {
+    return closed_loop >= 0 && received_bytes >= size_bytes;
+  }
 };
 
 // What the lab needs during the run to make a closed-loop workload's next flows

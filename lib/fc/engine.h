@@ -67,6 +67,11 @@ class EgressGate {
   virtual void poll(uint64_t now_ticks) = 0;
   // False when poll() does nothing: the TX task does not call it (one call per gate and poll).
   virtual bool polled() const { return true; }
+  // True while a poll at a later time would change something by itself (time still to account,
+  // a timer to run out): a caller that skips the polls of a TX task with no new input (the
+  // lab's virtual clock, TxTask::idle_until_input) must go on polling it. Any gate polled()
+  // is, unless it says otherwise.
+  virtual bool time_running() const { return polled(); }
   // How many of the queue's head packets, `bytes[0..count)` long in order, may start now: a
   // prefix, each allowed given that the ones before it went. Asked once per burst, not per
   // packet: the TX task makes one virtual call per queue and the engine's arithmetic runs

@@ -7,6 +7,7 @@
 // Sender: a pause of q quanta stops the priority for q × 512 bit times at the link rate
 // from the moment the frame arrived; a later frame replaces the timer; time 0 resumes.
 
+#include <algorithm>
 #include <cstdint>
 
 #include "core/owned_counter.h"
@@ -68,6 +69,11 @@ class PfcEgressGate final : public EgressGate {
 
   void on_message(const ControlMessage& message) override;
   void poll(uint64_t now_ticks) override;
+  // A pause not yet accounted to its end, or one that may still run out (account, poll).
+  bool time_running() const override {
+    return expiry_pending_ ||
+           paused_until_ticks_ > std::max(accounted_to_ticks_, pause_start_ticks_);
+  }
   // Paused: none of them; otherwise all (a pause holds whole priorities, not bytes).
   uint16_t budget(uint64_t now_ticks, const uint32_t*, uint16_t count) const override {
     return paused(now_ticks) ? 0 : count;

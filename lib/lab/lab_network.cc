@@ -192,9 +192,14 @@ void LabNetwork::build_schedule() {
             node.fwd = static_cast<FwdTask*>(t);
             node.tasks.push_back({t, Role::kConsumer});
           } else {
-            node.tasks.push_back({t});
+            node.tasks.push_back({.task = t,
+                                  .role = Role::kTransmitter,
+                                  .tx = &switches_[i]->tx(ref.port),
+                                  .port = ref.port});
           }
         }
+      node.tx_wakes = &switches_[i]->tx_wakes();
+      node.fwd_inputs = &switches_[i]->fwd_inputs();
     } else {
       node.host = hosts_[i].get();
       for (Task* t : hosts_[i]->tasks()) {
@@ -212,9 +217,11 @@ void LabNetwork::build_schedule() {
     const LabLinkSpec& spec = scenario_.links[l / 2];
     const PortRef from = l % 2 == 0 ? spec.a : spec.b;
     const PortRef to = l % 2 == 0 ? spec.b : spec.a;
-    links.push_back(
-        ScheduledLink{links_[l].get(), from.node, to.node, rings_[to.node][to.port].in.get()});
-    nodes[from.node].out.emplace_back(rings_[from.node][from.port].out.get(), static_cast<int>(l));
+    links.push_back(ScheduledLink{links_[l].get(), from.node, from.port, to.node,
+                                  rings_[to.node][to.port].in.get()});
+    auto& out = nodes[from.node].out;
+    if (out.size() <= static_cast<size_t>(from.port)) out.resize(from.port + 1, {nullptr, -1});
+    out[from.port] = {rings_[from.node][from.port].out.get(), static_cast<int>(l)};
   }
   schedule_ = std::make_unique<LabSchedule>(std::move(nodes), std::move(links));
 }

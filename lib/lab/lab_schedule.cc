@@ -21,8 +21,27 @@ LabSchedule::LabSchedule(std::vector<ScheduledNode> nodes, std::vector<Scheduled
     : nodes_(std::move(nodes)),
       links_(std::move(links)),
       node_state_(nodes_.size()),
+      switch_timers_(nodes_.size()),
       link_state_(links_.size()) {
-  for (size_t n = 0; n < nodes_.size(); ++n) node_state_[n].alloc_failures = alloc_failures(int(n));
+  for (size_t n = 0; n < nodes_.size(); ++n) {
+    node_state_[n].alloc_failures = alloc_failures(int(n));
+    ScheduledNode& node = nodes_[n];
+    if (!node.tx_wakes) continue;
+    SwitchTimers& timers = switch_timers_[n];
+    for (const ScheduledTask& t : node.tasks) {
+      if (t.role != ScheduledTask::Role::kTransmitter) continue;
+      if (static_cast<size_t>(t.port) >= timers.tx.size()) timers.tx.resize(t.port + 1);
+      timers.tx[t.port] = t.tx;
+    }
+    timers.ticks.assign(timers.tx.size(), kNeverTicks);
+    timers.polled.assign(timers.tx.size(), 0);
+    node.tx_wakes->enable(static_cast<int>(timers.tx.size()));
+    node.tx_wakes->mark_all();
+    if (node.fwd_inputs) {
+      node.fwd_inputs->enable(static_cast<int>(timers.tx.size()));
+      node.fwd_inputs->mark_all();
+    }
+  }
   for (const ScheduledLink& link : links_) {
     ScheduledTask* receiver = nullptr;
     for (ScheduledTask& t : nodes_[link.to_node].tasks)
@@ -49,8 +68,11 @@ void LabSchedule::wake_link(int link) {
 }
 
 void LabSchedule::wake_all() {
-  for (ScheduledNode& node : nodes_)
+  for (ScheduledNode& node : nodes_) {
     for (ScheduledTask& t : node.tasks) t.input_due = true;
+    if (node.tx_wakes) node.tx_wakes->mark_all();
+    if (node.fwd_inputs) node.fwd_inputs->mark_all();
+  }
   for (size_t n = 0; n < nodes_.size(); ++n) wake_node(static_cast<int>(n));
   for (size_t l = 0; l < links_.size(); ++l) wake_link(static_cast<int>(l));
 }
@@ -60,9 +82,27 @@ uint64_t LabSchedule::alloc_failures(int node) const {
   return (n.host ? n.host->state() : n.sw->state()).alloc_failures.load(std::memory_order_relaxed);
 }
 
-uint64_t LabSchedule::node_timer(int node, uint64_t now) const {
+uint64_t LabSchedule::node_timer(int node, uint64_t now) {
   const ScheduledNode& n = nodes_[node];
-  return n.host ? n.host->next_action_ticks(now) : n.sw->next_action_ticks();
+  if (n.host) return n.host->next_action_ticks(now);
+  if (!n.tx_wakes) return n.sw->next_action_ticks();
+  // SwitchNode::next_action_ticks, reading only the TX tasks this step polled.
+  SwitchTimers& timers = switch_timers_[node];
+  uint64_t next = kNeverTicks;
+  for (size_t p = 0; p < timers.tx.size(); ++p) {
+    if (timers.polled[p]) {
+      timers.polled[p] = 0;
+      timers.ticks[p] = timers.tx[p]->next_action_ticks();
+    }
+    next = std::min(next, timers.ticks[p]);
+  }
+  return next;
+}
+
+void LabSchedule::mark_due_transmitters(int node, uint64_t now) {
+  const SwitchTimers& timers = switch_timers_[node];
+  for (size_t p = 0; p < timers.ticks.size(); ++p)
+    if (timers.ticks[p] <= now) nodes_[node].tx_wakes->mark(static_cast<int>(p));
 }
 
 bool LabSchedule::poll_node(int node, uint64_t now, uint64_t round) {
@@ -84,6 +124,22 @@ bool LabSchedule::poll_node(int node, uint64_t now, uint64_t round) {
     // An input-queued FWD also has work while its input FIFOs hold packets: TX may have
     // made room for their heads.
     if (t.role == Role::kConsumer && !s.consumer_due && !(n.fwd && n.fwd->held())) continue;
+    if (t.role == Role::kTransmitter) {
+      if (!n.tx_wakes->marked(t.port)) continue;
+      // Unmarked before its poll: what the poll itself changes (its own releases) marks it.
+      n.tx_wakes->clear(t.port);
+      const bool moved = t.task->run_once(now);
+      if (!t.tx->idle_until_input(now)) n.tx_wakes->mark(t.port);
+      switch_timers_[node].polled[t.port] = 1;
+      // Only a TX task that moved something can have put frames into its port's ring.
+      if (moved) {
+        busy = true;
+        if (static_cast<size_t>(t.port) < n.out.size())
+          if (const auto& [ring, link] = n.out[t.port]; ring && !rte_ring_empty(ring))
+            wake_link(link);
+      }
+      continue;
+    }
     const bool moved = t.task->run_once(now);
     if (t.role == Role::kReceiver && moved) s.consumer_due = true;
     // A consumer that found nothing had empty inputs; a busy one may have left frames.
@@ -95,11 +151,13 @@ bool LabSchedule::poll_node(int node, uint64_t now, uint64_t round) {
     touched_nodes_.push_back(node);
   }
   // Only a busy node can have put frames into its TX rings (an idle one, such as a starved
-  // node polled every round, would wake its links round after round for nothing).
+  // node polled every round, would wake its links round after round for nothing); a switch's
+  // TX tasks looked at their own after their poll (above).
   if (busy) {
     wake_node(node);
-    for (const auto& [ring, link] : n.out)
-      if (!rte_ring_empty(ring)) wake_link(link);
+    if (n.host)
+      for (const auto& [ring, link] : n.out)
+        if (ring && !rte_ring_empty(ring)) wake_link(link);
   }
   // A node that could not allocate waits for frames freed anywhere: poll it every round, as
   // the full poll did, until it stops failing.
@@ -125,6 +183,7 @@ void LabSchedule::step(uint64_t now) {
       NodeState& s = node_state_[item];
       if (s.timer_ticks != ticks) continue;  // re-armed since: a stale entry
       s.timer_ticks = kNeverTicks;
+      if (nodes_[item].tx_wakes) mark_due_transmitters(static_cast<int>(item), now);
       wake_node(static_cast<int>(item));
     } else {
       LinkState& s = link_state_[item - nodes_.size()];
@@ -159,7 +218,12 @@ void LabSchedule::step(uint64_t now) {
         receiver_of_link_[l]->input_due = true;
         wake_node(link.to_node);
       }
-      if (link.link->took_in_last_poll()) wake_node(link.from_node);
+      if (link.link->took_in_last_poll()) {
+        // Room in the port: what its TX task waits for when it found none.
+        if (ScheduledNode& from = nodes_[link.from_node]; from.tx_wakes)
+          from.tx_wakes->mark(link.from_port);
+        wake_node(link.from_node);
+      }
     }
     // Nodes woken by the links above are polled in this round, after every link, as the full
     // poll did; a node that wakes itself or a link does so for the next round.

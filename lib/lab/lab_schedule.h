@@ -8,19 +8,28 @@
 //   - a node: a link delivered into one of its RX rings or took frames from one of its TX
 //     rings (room for its TX task), one of its tasks was busy in the previous round, or its
 //     own timer is due (gates, generators, pacers, watchdogs, a host's flows);
-//   - a link: its node's TX ring holds frames after the node was polled, or its timer (a
-//     frame arrives, the wire frees with frames waiting) is due.
+//   - a link: its node's TX ring holds frames after the node (a switch's TX task) moved
+//     something in a poll, or its timer (a frame arrives, the wire frees with frames
+//     waiting) is due.
 // Rounds run until nothing is left to poll; active items are polled in index order, links
 // before nodes, as the full poll did, so results are deterministic. Timers live in a binary
 // heap keyed by time; an item's timer is read again after every step in which it was polled
 // (only a poll changes it: a node's by frames arriving is covered, since an arrival wakes it).
 //
 // Within a node, a task whose poll could only find nothing is not polled (DESIGN.md §6: an
-// idle port costs no poll): an RX task while the ring the link delivers into is empty, FWD
-// (a host's sink) until an RX task of the node has passed it something, or it was busy in
-// its last poll (it takes a burst per input, and may have left some), or it holds packets in
-// input FIFOs (queueing = "input-hol": their heads move when TX makes room). Such a poll
-// changes nothing, so skipping it changes no result.
+// idle port costs no poll):
+//   - an RX task while the ring the link delivers into is empty;
+//   - FWD (a host's sink) until an RX task of the node has passed it something, or it was busy
+//     in its last poll (it takes a burst per input, and may have left some), or it holds
+//     packets in input FIFOs (queueing = "input-hol": their heads move when TX makes room);
+//     and FWD looks only at the inputs RX filled (SwitchState::fwd_inputs);
+//   - a switch's TX task that went idle until an input of its port changes
+//     (TxTask::idle_until_input), until one does (SwitchState::tx_wakes: FWD, RX and the
+//     other TX tasks mark the ports whose inputs they change), its link takes frames from it,
+//     its own timer is due or an event wakes everything. A fat-tree k = 16 switch has 16 TX
+//     tasks, and a frame crossing it has work for one or two. Only a TX task that moved
+//     something can have filled its port's ring: only its link is woken.
+// Such a poll changes nothing, so skipping it changes no result.
 //
 // Two things an idle poll used to do are kept as if every task had been polled in every
 // round: FWD's and a host source's round robin (align_rotation with the count of full-poll
@@ -43,9 +52,10 @@ namespace fcswitch::lab {
 
 struct ScheduledTask {
   enum class Role : uint8_t {
-    kReceiver,  // RX: has work only when `input` holds frames
-    kConsumer,  // FWD, a host's sink: has work only when a receiver passed it frames
-    kOther,     // TX, a host's source: always polled with its node
+    kReceiver,     // RX: has work only when `input` holds frames
+    kConsumer,     // FWD, a host's sink: has work only when a receiver passed it frames
+    kTransmitter,  // a switch's TX: has work only when its port is marked in the PortWakeSet
+    kOther,        // a host's tasks but RX and sink: always polled with its node
   };
   Task* task = nullptr;
   Role role = Role::kOther;
@@ -55,6 +65,8 @@ struct ScheduledTask {
   // node poll looks only at the rings that may have frames (16 a switch at k = 16), not at
   // every ring's head and tail.
   bool input_due = true;
+  const TxTask* tx = nullptr;  // a transmitter's task, and its port
+  int port = -1;
 };
 
 struct ScheduledNode {
@@ -62,13 +74,18 @@ struct ScheduledNode {
   const SwitchNode* sw = nullptr;    // one of sw and host
   LabHost* host = nullptr;
   FwdTask* fwd = nullptr;  // the switch's, for align_rotation
-  // Per port: the TX ring a link takes from, and that link.
+  // [port]: the TX ring a link takes from, and that link (null and -1: none, a cut link).
   std::vector<std::pair<rte_ring*, int>> out;
+  // A switch's ports with new input for TX and for FWD (SwitchState::tx_wakes, fwd_inputs),
+  // enabled by the schedule.
+  PortWakeSet* tx_wakes = nullptr;
+  PortWakeSet* fwd_inputs = nullptr;
 };
 
 struct ScheduledLink {
   LabLink* link = nullptr;
   int from_node = -1;        // whose TX ring it takes from
+  int from_port = -1;        // the port of that ring (its TX task's)
   int to_node = -1;          // whose RX ring it delivers into
   rte_ring* into = nullptr;  // that ring (a receiver's input of to_node)
 };
@@ -103,6 +120,14 @@ class LabSchedule {
     bool starved = false;      // in starved_
     bool consumer_due = true;  // its consumer may have frames: a receiver or it was busy
   };
+  // A switch's TX tasks by port: each one's next action as read at the end of the last step
+  // that polled it (only its poll changes it), and whether this step polled it. The node's
+  // timer is the earliest; when it is due, the ports whose timer is due are marked.
+  struct SwitchTimers {
+    std::vector<const TxTask*> tx;
+    std::vector<uint64_t> ticks;
+    std::vector<uint8_t> polled;
+  };
   struct LinkState {
     uint64_t timer_ticks = kNeverTicks;
     bool active = false;
@@ -113,7 +138,8 @@ class LabSchedule {
   void wake_node(int node);
   void wake_link(int link);
   bool poll_node(int node, uint64_t now, uint64_t round);
-  uint64_t node_timer(int node, uint64_t now) const;
+  uint64_t node_timer(int node, uint64_t now);
+  void mark_due_transmitters(int node, uint64_t now);
   uint64_t alloc_failures(int node) const;
   void arm(uint32_t item, uint64_t& timer, uint64_t ticks);
 
@@ -121,6 +147,7 @@ class LabSchedule {
   std::vector<ScheduledLink> links_;
   std::vector<ScheduledTask*> receiver_of_link_;  // the task whose input each link fills
   std::vector<NodeState> node_state_;
+  std::vector<SwitchTimers> switch_timers_;  // [node]: empty for a host
   std::vector<LinkState> link_state_;
   std::vector<int> next_nodes_, next_links_;  // woken for the coming round
   std::vector<int> round_nodes_, round_links_;

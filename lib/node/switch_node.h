@@ -162,6 +162,11 @@ class SwitchNode {
   const config::SwitchConfig& config() const { return config_; }
   // Its shared state (queues' rings and counters): for readers such as the lab's schedule.
   const SwitchState& state() const { return *state_; }
+  // The ports with new input for TX and for FWD (SwitchState::tx_wakes, fwd_inputs): for a
+  // caller that runs all of the node's tasks on its one thread (the lab's schedule enables
+  // and reads them).
+  PortWakeSet& tx_wakes() { return state_->tx_wakes; }
+  PortWakeSet& fwd_inputs() { return state_->fwd_inputs; }
   int ports() const { return static_cast<int>(ports_.size()); }
 
  private:

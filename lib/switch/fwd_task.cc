@@ -112,14 +112,24 @@ bool FwdTask::poll(uint64_t now_tsc) {
   rte_mbuf* ring_burst[kBurstSize];
   // Every input once per poll, starting from a different one each time: its ring, or what
   // its RX handed over on this lcore (a burst at most either way).
+  // A caller on one thread says which inputs RX filled (SwitchState::fwd_inputs): the others
+  // are empty, and not looked at.
+  PortWakeSet& marked = state_.fwd_inputs;
+  const bool only_marked = marked.enabled();
   for (int i = 0; i < state_.ports; ++i) {
     const int in_port = (next_input_ + i) % state_.ports;
+    if (only_marked) {
+      if (!marked.marked(in_port)) continue;
+      marked.clear(in_port);
+    }
     BurstHandoff* handoff = handoffs_[in_port].get();
     rte_mbuf** pkts = handoff ? handoff->pkts : ring_burst;
     const unsigned n =
         handoff ? handoff->held()
                 : rte_ring_sc_dequeue_burst(state_.fwd_rings[in_port].get(),
                                             reinterpret_cast<void**>(pkts), kBurstSize, nullptr);
+    // A full burst may have left more behind it.
+    if (only_marked && !handoff && n == kBurstSize) marked.mark(in_port);
     if (n == 0) continue;
     busy = true;
     input_ = in_port;  // stages hold this input's packets until flush()
@@ -286,6 +296,9 @@ void FwdTask::forward_burst(rte_mbuf** pkts, unsigned n, int in_port, bool cold)
   // was just touched by it (~12 instructions a packet saved).
   uint32_t learn_mask = 0, lookup_mask = 0;
   released_read_ = 0;
+  // Its charges, received blocks and credit resynchronisation are what TX(in_port)'s
+  // generators watch.
+  state_.tx_wakes.mark(in_port);
   for (unsigned i = 0; i < n; ++i) {
     if (cold) {
       if (i + 2 * kPrefetchPackets < n) rte_prefetch0(pkts[i + 2 * kPrefetchPackets]);
@@ -646,6 +659,7 @@ void FwdTask::flush() {
     // Always fits: admit() checked the free space.
     rte_ring_sp_enqueue_bulk(ring, reinterpret_cast<void**>(stage.pkts), stage.count, nullptr);
     state_.egress_enqueued[port].add(stage.count);
+    state_.tx_wakes.mark(port);
     stage.count = 0;
   }
   touched_stages_.clear();

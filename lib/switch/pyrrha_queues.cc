@@ -250,6 +250,7 @@ bool PyrrhaQueues::serve_port(int port) {
   rte_ring_sp_enqueue_bulk(ring, reinterpret_cast<void**>(to_ring_.data()),
                            static_cast<unsigned>(to_ring_.size()), nullptr);
   state_.egress_enqueued[port].add(to_ring_.size());
+  state_.tx_wakes.mark(port);
   to_ring_.clear();
   return true;
 }

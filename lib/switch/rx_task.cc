@@ -20,9 +20,12 @@ RxTask::RxTask(std::string name, int port, PortIo& io, const RxSettings& setting
 
 bool RxTask::post(const fc::ControlMessage* messages, unsigned count) {
   // All of a frame or none of it: a gate never sees half a frame.
-  return count == 0 ||
-         rte_ring_sp_enqueue_bulk_elem(state_.control_rings[port_].get(), messages,
-                                       sizeof(fc::ControlMessage), count, nullptr) == count;
+  if (count == 0) return true;
+  if (rte_ring_sp_enqueue_bulk_elem(state_.control_rings[port_].get(), messages,
+                                    sizeof(fc::ControlMessage), count, nullptr) != count)
+    return false;
+  state_.tx_wakes.mark(port_);
+  return true;
 }
 
 bool RxTask::take_control(rte_mbuf* m, wire::ControlFrameKind kind, uint64_t now) {
@@ -109,6 +112,7 @@ bool RxTask::poll(uint64_t now_tsc) {
     rte_pktmbuf_free_bulk(to_free_, to_free_count_);
     to_free_count_ = 0;
   }
+  if (n_fwd) state_.fwd_inputs.mark(port_);
   if (handoff_) {
     handoff_->count.store(static_cast<uint16_t>(handoff_->held() + n_fwd),
                           std::memory_order_relaxed);

@@ -13,6 +13,7 @@
 #include "dpdk/mbuf_meta.h"
 #include "dpdk/ring.h"
 #include "switch/charge_release_counters.h"
+#include "switch/port_wake_set.h"
 #include "wire/credit_frame.h"
 
 namespace fcswitch {
@@ -100,6 +101,15 @@ struct SwitchState {
   // only on that rare path, so that the lab's schedule reads one word a node to see whether a
   // node waits for a pool (lab/lab_schedule.h).
   std::atomic<uint64_t> alloc_failures{0};
+  // For a caller that runs all of the switch's tasks on one thread and enables them (the lab's
+  // schedule), the ports with new input (switch/port_wake_set.h):
+  //  - tx_wakes, for TX(p): what a quiet TX poll (TxTask::poll) reads. FWD marks an input
+  //    port's burst (the ingress charges, received blocks and credit resynchronisation of that
+  //    port) and the egress rings it fills, TX(q) the ingress ports of the packets it
+  //    releases, RX(p) a control message. The caller marks room, timers and events.
+  //  - fwd_inputs, for FWD: RX(p) marks what it passes on; FWD clears an input it emptied.
+  PortWakeSet tx_wakes;
+  PortWakeSet fwd_inputs;
 
   static int occupancy_slot(int port, int priority) { return port * kNumPriorities + priority; }
   static int queued_from_slot(int port, int priority, int queue) {
@@ -137,6 +147,7 @@ struct SwitchState {
     egress_depth[egress_port]->release(0, meta.egress_queue, meta.charged_bytes);
     egress_by_ingress[egress_port]->release(0, slot * kNumEgressQueues + meta.egress_queue,
                                             meta.charged_bytes);
+    tx_wakes.mark(meta.ingress_port);  // TX(ingress port)'s generators watch that occupancy
     if (meta.pabo) [[unlikely]]
       release_pabo(meta, egress_port, packets);
   }

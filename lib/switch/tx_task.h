@@ -141,6 +141,13 @@ class TxTask : public Task {
   // kNeverTicks if none. TX's thread, or stopped lcores.
   uint64_t next_action_ticks() const;
 
+  // A poll before next_action_ticks() would change nothing until an input of the port changes
+  // (switch/port_wake_set.h lists them): the task is quiet, and no gate's time runs on. For a
+  // caller that polls it only then (the lab's virtual clock). TX's thread.
+  bool idle_until_input(uint64_t now) const {
+    return quiet_.valid && now < quiet_until_ticks() && !gates_.time_running();
+  }
+
   // Control thread, after the lcores have stopped: hands back what the task holds.
   unsigned take_held(rte_mbuf** out, unsigned max);
 

@@ -674,6 +674,37 @@ TEST(LabWorkload, LoneFlowHasSlowdownOne) {
   EXPECT_EQ(r.fct->buckets[2].completed.count, 1u);  // 100 KB: the [100 KB, 1 MB) bucket
 }
 
+// The virtual clock polls a switch's TX task only when its port has something for it
+// (lab/lab_schedule.h): a port that neither sends nor receives is polled at the first step
+// and the last (which wake everything) and never in between, however busy its switch; the
+// ports the flow crosses are polled all along. The flow's result is that of every poll.
+TEST(LabTopology, IdlePortsOfABusySwitchCostNoTxPolls) {
+  LabNetwork network(load_lab_scenario(
+      std::string(FCSWITCH_SOURCE_DIR) + "/config/lab/fat-tree-k4.toml",
+      {"lab.duration=1ms",
+       "flows=[{ from = \"T1h1\", to = \"T5h1\", size = \"100KB\", priority = 3 }]"}));
+  const LabResult r = network.run();
+  expect_conserved(r);
+  ASSERT_EQ(r.flows.size(), 1u);
+  EXPECT_EQ(r.flows[0].received_packets, r.flows[0].sent_packets);
+  int idle_ports = 0, busy_ports = 0;
+  for (const auto& [name, node] : network.switch_nodes()) {
+    for (int port = 0; port < node->ports(); ++port) {
+      const uint64_t polls = node->tx(port).polls();
+      if (node->tx_packets(port, 3) == 0 && node->rx_packets(port) == 0) {
+        ++idle_ports;
+        EXPECT_EQ(polls, 2u) << name << " port " << port;
+      } else {
+        ++busy_ports;
+        EXPECT_GT(polls, 10u) << name << " port " << port;
+      }
+    }
+  }
+  // The flow crosses 5 switches between pods (edge, aggregation, core, aggregation, edge).
+  EXPECT_GE(busy_ports, 10);
+  EXPECT_GT(idle_ports, 50);
+}
+
 // GFC §6.2.3 in small: the enterprise workload (Fig. 15) at load 0.3 on a fat-tree with 5 %
 // of its links failed. Flows come from the CDF by Poisson arrivals, every one between racks;
 // the run accounts for every frame and reports FCT and slowdown for the sized flows.

@@ -123,6 +123,27 @@ TEST(PfcGate, ANewPauseReloadsTheTimer) {
   EXPECT_EQ(gate.paused_ticks(), 152u);  // one interval, not two
 }
 
+// Polls the lab may skip (TxTask::idle_until_input): only once a pause is accounted to its
+// end and cannot run out any more. While one runs, each poll adds paused time.
+TEST(PfcGate, TimeRunsWhileAPauseIsNotAccountedToItsEnd) {
+  PfcEgressGate gate(k10G, kNs);
+  EXPECT_FALSE(gate.time_running());
+  gate.on_message(ControlMessage{0, ControlKind::kClassTime, 3, wire::kPfcOpcode, 1});  // 51.2 ns
+  EXPECT_TRUE(gate.time_running());
+  gate.poll(40);
+  EXPECT_TRUE(gate.time_running());  // 12 ns still to account, and the pause may run out
+  gate.poll(52);
+  EXPECT_EQ(gate.paused_ticks(), 52u);
+  EXPECT_EQ(gate.expiries(), 1u);
+  EXPECT_FALSE(gate.time_running());
+  gate.poll(1000);  // a poll now changes nothing
+  EXPECT_EQ(gate.paused_ticks(), 52u);
+  // A resume ends it at once: nothing left either.
+  gate.on_message(ControlMessage{2000, ControlKind::kClassTime, 3, wire::kPfcOpcode, 0xFFFF});
+  gate.on_message(ControlMessage{2100, ControlKind::kClassTime, 3, wire::kPfcOpcode, 0});
+  EXPECT_FALSE(gate.time_running());
+}
+
 TEST(PfcGate, IgnoresCreditMessages) {
   PfcEgressGate gate(k10G, kNs);
   gate.on_message(ControlMessage{0, ControlKind::kCreditLimit, 3, 0, 0xFFFF});

@@ -52,8 +52,7 @@ QueueMask EgressGates::check(uint64_t now, QueueMask backlogged,
   // which matters to the lab's virtual clock, which polls only what has work.
   const uint64_t elapsed = now - blocked_checked_ticks_;
   blocked_checked_ticks_ = now;
-  for (int prio = 0; prio < kNumPriorities; ++prio) {
-    if (!(gated_ >> prio & 1u)) continue;
+  for_each_set(gated_, [&](int prio) {
     const auto bit = static_cast<QueueMask>(1u << prio);
     const bool has_packets = backlogged & bit;
     // An empty queue's gate is asked about a minimum-size frame: is it closed at all.
@@ -74,11 +73,11 @@ QueueMask EgressGates::check(uint64_t now, QueueMask backlogged,
     storming_ = static_cast<QueueMask>(dog.storm() ? storming_ | bit : storming_ & ~bit);
     if (dog.dropping()) {
       if (has_packets) dropping |= bit;
-      continue;
+      return;
     }
     allowance_[prio] = dog.forwarding() ? kUnlimited : budget;
     if (!closed || dog.forwarding()) open |= bit;
-  }
+  });
   return open;
 }
 
@@ -91,18 +90,16 @@ uint64_t EgressGates::blocked_ns(int priority, uint64_t now_ticks) const {
 
 uint64_t EgressGates::next_action_ticks(QueueMask backlogged, uint64_t after) const {
   uint64_t next = kNeverTicks;
-  for (int prio = 0; prio < kNumPriorities; ++prio) {
+  for_each_set(gated_, [&](int prio) {  // a watchdog stands beside each gate
     // A gate that opens matters only to a queue with packets; one open already is no event.
-    if (gates_[prio] && (backlogged >> prio & 1u)) {
+    if (backlogged >> prio & 1u) {
       const uint64_t opens = gates_[prio]->next_action_ticks();
       if (opens > after) next = std::min(next, opens);
     }
     // A watchdog acts when its queue has been held long enough, with or without a poll.
-    if (watchdogs_[prio]) {
-      const uint64_t acts = watchdogs_[prio]->next_action_ticks();
-      if (acts > after) next = std::min(next, acts);
-    }
-  }
+    const uint64_t acts = watchdogs_[prio]->next_action_ticks();
+    if (acts > after) next = std::min(next, acts);
+  });
   return next;
 }
 

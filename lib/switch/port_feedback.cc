@@ -12,8 +12,9 @@ PortFeedback::PortFeedback(int port, std::array<fc::EngineInstance, kNumPrioriti
     generators_[prio] = std::move(engines[prio].generator);
     if (!generators_[prio]) continue;
     generating_ |= static_cast<PriorityMask>(1u << prio);
-    if (generators_[prio]->level_pauses())
-      response_times_[prio] = std::make_unique<fc::ResponseTimeMeter>(ticks, pause_quiet_ticks);
+    if (!generators_[prio]->level_pauses()) continue;
+    response_times_[prio] = std::make_unique<fc::ResponseTimeMeter>(ticks, pause_quiet_ticks);
+    metered_ |= static_cast<PriorityMask>(1u << prio);
   }
 }
 
@@ -54,15 +55,16 @@ bool PortFeedback::poll(uint64_t now, fc::FeedbackOut& fresh) {
 }
 
 bool PortFeedback::settled() const {
-  for (const auto& meter : response_times_)
-    if (meter && meter->measuring()) return false;
-  return true;
+  bool measuring = false;
+  for_each_set(metered_,
+               [&](int prio) { measuring = measuring || response_times_[prio]->measuring(); });
+  return !measuring;
 }
 
 uint64_t PortFeedback::next_action_ticks() const {
   uint64_t next = kNeverTicks;
-  for (const auto& generator : generators_)
-    if (generator) next = std::min(next, generator->next_action_ticks());
+  for_each_set(generating_,
+               [&](int prio) { next = std::min(next, generators_[prio]->next_action_ticks()); });
   return next;
 }
 

@@ -89,6 +89,7 @@ class PortFeedback {
   const SwitchState& state_;
   std::array<std::unique_ptr<fc::FeedbackGenerator>, kNumPriorities> generators_;
   PriorityMask generating_ = 0;
+  PriorityMask metered_ = 0;  // the priorities with a τ meter
   std::array<std::unique_ptr<fc::ResponseTimeMeter>, kNumPriorities> response_times_;
   std::array<uint64_t, kNumPriorities> paused_level_{};  // the generator's level at the last poll
   std::atomic<uint32_t> restores_requested_{0};

@@ -187,15 +187,16 @@ void LabNetwork::build_schedule() {
           Task* t = lcores[l][k];
           const config::TaskRef& ref = refs[l][k];
           if (ref.kind == config::TaskKind::kRx) {
-            node.tasks.push_back({t, Role::kReceiver, rings_[i][ref.port].in.get()});
+            node.tasks.push_back(
+                {.task = t, .input = rings_[i][ref.port].in.get(), .role = Role::kReceiver});
           } else if (ref.kind == config::TaskKind::kFwd) {
             node.fwd = static_cast<FwdTask*>(t);
-            node.tasks.push_back({t, Role::kConsumer});
+            node.tasks.push_back({.task = t, .role = Role::kConsumer});
           } else {
             node.tasks.push_back({.task = t,
-                                  .role = Role::kTransmitter,
                                   .tx = &switches_[i]->tx(ref.port),
-                                  .port = ref.port});
+                                  .port = ref.port,
+                                  .role = Role::kTransmitter});
           }
         }
       node.tx_wakes = &switches_[i]->tx_wakes();
@@ -204,9 +205,12 @@ void LabNetwork::build_schedule() {
       node.host = hosts_[i].get();
       for (Task* t : hosts_[i]->tasks()) {
         if (t == &hosts_[i]->rx()) {
-          node.tasks.push_back({t, Role::kReceiver, rings_[i][HostSource::kNicPort].in.get()});
+          node.tasks.push_back({.task = t,
+                                .input = rings_[i][HostSource::kNicPort].in.get(),
+                                .role = Role::kReceiver});
         } else {
-          node.tasks.push_back({t, t == &hosts_[i]->sink() ? Role::kConsumer : Role::kOther});
+          node.tasks.push_back(
+              {.task = t, .role = t == &hosts_[i]->sink() ? Role::kConsumer : Role::kOther});
         }
       }
     }

@@ -85,7 +85,8 @@ void SwitchNode::build(RxHandoff handoff) {
   state_ = std::make_unique<SwitchState>(
       n, prefix, config.fwd_ring_packets, config.egress_queue_packets,
       config.queueing == config::Queueing::kInputFair, config.pabo.priorities,
-      std::bit_ceil(config.pabo.settings.bounce_capacity_packets + 1));
+      std::bit_ceil(config.pabo.settings.bounce_capacity_packets + 1),
+      /*one_thread=*/config.lcores.size() == 1);
   fib_ = std::make_unique<L2Fib>(prefix + "_fib", kFibEntries);
   FwdSettings fwd;
   fwd.priority_maps = config.priority_maps;

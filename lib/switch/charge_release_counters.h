@@ -22,9 +22,10 @@ class ChargeReleaseCounters {
 
   // Writer: the charging task.
   void charge(int slot, uint64_t bytes) { charged_[slot].add(bytes); }
-  // Writer: releaser `releaser` only.
+  // Writer: releaser `releaser` only. Made with one releaser, every caller's releases go to
+  // its one row: the releasing tasks share a thread (SwitchState's `one_thread`).
   void release(int releaser, int slot, uint64_t bytes) {
-    released_[releaser * stride_ + slot].add(bytes);
+    released_[releaser * releaser_stride_ + slot].add(bytes);
   }
 
   // Any thread. Inline: FWD reads an egress depth per lossy packet.
@@ -55,7 +56,8 @@ class ChargeReleaseCounters {
  private:
   int slots_;
   int releasers_;
-  int stride_;  // slots rounded up to a whole number of cache lines
+  int stride_;           // slots rounded up to a whole number of cache lines
+  int releaser_stride_;  // stride_, or 0 with one releaser
   std::unique_ptr<OwnedCounter[]> charged_;
   std::unique_ptr<OwnedCounter[]> released_;
 };

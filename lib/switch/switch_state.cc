@@ -9,14 +9,14 @@ namespace fcswitch {
 
 SwitchState::SwitchState(int num_ports, const std::string& name_prefix, unsigned fwd_ring_packets,
                          unsigned egress_queue_packets, bool ingress_lanes, PriorityMask pabo,
-                         unsigned bounce_queue_packets)
+                         unsigned bounce_queue_packets, bool one_thread)
     : ports(num_ports),
       lanes(ingress_lanes ? num_ports : 1),
       egress_enqueued(std::make_unique<OwnedCounter[]>(num_ports)),
       egress_dequeued(std::make_unique<OwnedCounter[]>(num_ports)),
       pabo_queues(pabo),
-      ingress_occupancy(num_ports * kNumPriorities, num_ports),
-      lossy_pool(1, num_ports),
+      ingress_occupancy(num_ports * kNumPriorities, one_thread ? 1 : num_ports),
+      lossy_pool(1, one_thread ? 1 : num_ports),
       received_blocks(std::make_unique<OwnedCounter[]>(num_ports * kNumPriorities)),
       last_arrival_ticks(std::make_unique<OwnedGauge[]>(num_ports * kNumPriorities)) {
   for (int p = 0; p < num_ports; ++p) {

@@ -54,6 +54,20 @@ TEST(ChargeReleaseCounters, OccupancyIsChargedMinusEveryReleaser) {
   EXPECT_EQ(c.charged(5), 1564u);
 }
 
+// Made with one releaser (a switch whose tasks share a thread), the TX tasks of every port
+// release into its one row: each by its own port's index, as with a row each.
+TEST(ChargeReleaseCounters, OneRowTakesTheReleasesOfEveryPort) {
+  ChargeReleaseCounters c(16, 1);
+  c.charge(5, 1500);
+  c.charge(5, 64);
+  c.release(0, 5, 64);
+  c.release(15, 5, 1000);  // the last port's TX
+  c.release(7, 6, 0);
+  EXPECT_EQ(c.value(5), 500u);
+  EXPECT_EQ(c.released(5), 1064u);
+  EXPECT_EQ(c.value(6), 0u);
+}
+
 // One charger and two releasers on their own threads: at the end the occupancy is exactly
 // what was charged and not yet released, with no atomic read-modify-write anywhere.
 TEST(ChargeReleaseCounters, SingleWriterRowsAddUpAcrossThreads) {

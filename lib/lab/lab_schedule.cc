@@ -26,7 +26,10 @@ LabSchedule::LabSchedule(std::vector<ScheduledNode> nodes, std::vector<Scheduled
   for (size_t n = 0; n < nodes_.size(); ++n) {
     node_state_[n].alloc_failures = alloc_failures(int(n));
     ScheduledNode& node = nodes_[n];
-    if (!node.tx_wakes) continue;
+    if (node.host) continue;
+    if (!node.tx_wakes || !node.fwd_inputs)
+      throw std::invalid_argument(
+          fmt::format("lab schedule: switch node {} without its wake sets", n));
     SwitchTimers& timers = switch_timers_[n];
     for (const ScheduledTask& t : node.tasks) {
       if (t.role != ScheduledTask::Role::kTransmitter) continue;
@@ -37,10 +40,8 @@ LabSchedule::LabSchedule(std::vector<ScheduledNode> nodes, std::vector<Scheduled
     timers.polled.assign(timers.tx.size(), 0);
     node.tx_wakes->enable(static_cast<int>(timers.tx.size()));
     node.tx_wakes->mark_all();
-    if (node.fwd_inputs) {
-      node.fwd_inputs->enable(static_cast<int>(timers.tx.size()));
-      node.fwd_inputs->mark_all();
-    }
+    node.fwd_inputs->enable(static_cast<int>(timers.tx.size()));
+    node.fwd_inputs->mark_all();
   }
   for (const ScheduledLink& link : links_) {
     ScheduledTask* receiver = nullptr;
@@ -70,8 +71,9 @@ void LabSchedule::wake_link(int link) {
 void LabSchedule::wake_all() {
   for (ScheduledNode& node : nodes_) {
     for (ScheduledTask& t : node.tasks) t.input_due = true;
-    if (node.tx_wakes) node.tx_wakes->mark_all();
-    if (node.fwd_inputs) node.fwd_inputs->mark_all();
+    if (node.host) continue;
+    node.tx_wakes->mark_all();
+    node.fwd_inputs->mark_all();
   }
   for (size_t n = 0; n < nodes_.size(); ++n) wake_node(static_cast<int>(n));
   for (size_t l = 0; l < links_.size(); ++l) wake_link(static_cast<int>(l));
@@ -85,8 +87,7 @@ uint64_t LabSchedule::alloc_failures(int node) const {
 uint64_t LabSchedule::node_timer(int node, uint64_t now) {
   const ScheduledNode& n = nodes_[node];
   if (n.host) return n.host->next_action_ticks(now);
-  if (!n.tx_wakes) return n.sw->next_action_ticks();
-  // SwitchNode::next_action_ticks, reading only the TX tasks this step polled.
+  // The earliest of its TX tasks' next actions, reading only those this step polled.
   SwitchTimers& timers = switch_timers_[node];
   uint64_t next = kNeverTicks;
   for (size_t p = 0; p < timers.tx.size(); ++p) {
@@ -183,7 +184,7 @@ void LabSchedule::step(uint64_t now) {
       NodeState& s = node_state_[item];
       if (s.timer_ticks != ticks) continue;  // re-armed since: a stale entry
       s.timer_ticks = kNeverTicks;
-      if (nodes_[item].tx_wakes) mark_due_transmitters(static_cast<int>(item), now);
+      if (!nodes_[item].host) mark_due_transmitters(static_cast<int>(item), now);
       wake_node(static_cast<int>(item));
     } else {
       LinkState& s = link_state_[item - nodes_.size()];
@@ -220,7 +221,7 @@ void LabSchedule::step(uint64_t now) {
       }
       if (link.link->took_in_last_poll()) {
         // Room in the port: what its TX task waits for when it found none.
-        if (ScheduledNode& from = nodes_[link.from_node]; from.tx_wakes)
+        if (ScheduledNode& from = nodes_[link.from_node]; !from.host)
           from.tx_wakes->mark(link.from_port);
         wake_node(link.from_node);
       }

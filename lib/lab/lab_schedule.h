@@ -80,7 +80,7 @@ struct ScheduledNode {
   // [port]: the TX ring a link takes from, and that link (null and -1: none, a cut link).
   std::vector<std::pair<rte_ring*, int>> out;
   // A switch's ports with new input for TX and for FWD (SwitchState::tx_wakes, fwd_inputs),
-  // enabled by the schedule.
+  // enabled by the schedule; a switch node must have both.
   PortWakeSet* tx_wakes = nullptr;
   PortWakeSet* fwd_inputs = nullptr;
 };

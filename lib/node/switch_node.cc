@@ -204,12 +204,6 @@ SwitchNode::~SwitchNode() {
   if (owns_control_pool_) rte_mempool_free(control_pool_);
 }
 
-uint64_t SwitchNode::next_action_ticks() const {
-  uint64_t next = kNeverTicks;
-  for (const auto& tx : tx_tasks_) next = std::min(next, tx->next_action_ticks());
-  return next;
-}
-
 Task* SwitchNode::task_for(const config::TaskRef& ref) const {
   switch (ref.kind) {
     case config::TaskKind::kRx:

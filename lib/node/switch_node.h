@@ -99,9 +99,6 @@ class SwitchNode {
   // Frames in RX(port)'s ring to FWD (any thread).
   unsigned fwd_ring_frames(int port) const;
   const TxTask& tx(int port) const { return *tx_tasks_[port]; }
-  // The earliest time a TX task acts by itself (TxTask::next_action_ticks); RX and FWD act
-  // only on what arrives. For the lab's virtual clock.
-  uint64_t next_action_ticks() const;
   uint64_t tx_packets(int port, int queue) const { return tx_tasks_[port]->packets(queue); }
   uint64_t tx_bytes(int port, int queue) const { return tx_tasks_[port]->bytes(queue); }
   uint64_t admitted_packets(int port, int priority) const {

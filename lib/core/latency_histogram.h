@@ -30,7 +30,7 @@ class LatencyHistogram {
         reciprocal_(unit_ < kMaxReciprocalUnit ? ((uint64_t{1} << 32) + unit_ - 1) / unit_ : 0) {}
 
   // Writer only: one value; the totals come separately (add_totals), once per batch.
-  void record_bucket(uint64_t value) { buckets_[bucket_of(value)].increment(); }
+  void record_bucket(uint64_t value, uint64_t count = 1) { buckets_[bucket_of(value)].add(count); }
   void add_totals(uint64_t count, uint64_t sum, uint64_t max) {
     samples_.add(count);
     sum_.add(sum);

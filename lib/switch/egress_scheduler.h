@@ -45,18 +45,21 @@ class EgressScheduler {
   // the other: the state pick() and on_sent() would leave, without asking per packet.
   void take_run(int queue, const uint32_t* bytes, int count) {
     if ((strict_ >> queue) & 1u) return;
+    uint32_t& deficit = deficit_bytes_[queue];
     for (int i = 0; i < count; ++i) {
-      for (;;) {
-        if (current_ == queue) {
-          if (!quantum_given_) {
-            deficit_bytes_[queue] += quantum_bytes_[queue];
-            quantum_given_ = true;
-          }
-          if (deficit_bytes_[queue] >= bytes[i]) break;
-        }
-        advance();
+      // pick() comes round to `queue` and gives it its quantum; while its deficit is short of
+      // the head it goes round all the queues again, and `queue`, the only one eligible, gets
+      // its quantum once a round.
+      if (current_ != queue) {
+        current_ = queue;
+        quantum_given_ = false;
       }
-      on_sent(queue, bytes[i]);
+      if (!quantum_given_) {
+        deficit += quantum_bytes_[queue];
+        quantum_given_ = true;
+      }
+      while (deficit < bytes[i]) deficit += quantum_bytes_[queue];
+      deficit -= bytes[i];  // on_sent()
     }
   }
   // The head packet of `queue`, `bytes` long, was sent.

@@ -356,7 +356,38 @@ void FwdTask::forward_burst(rte_mbuf** pkts, unsigned n, int in_port, bool cold)
         break;
     }
   }
+  end_charge_run();
+  count_burst_received(in_port);
   count_burst_admitted(in_port);
+}
+
+void FwdTask::count_burst_received(int in_port) {
+  for_each_set(burst_received_.priorities, [&](int prio) {
+    const int slot = SwitchState::occupancy_slot(in_port, prio);
+    state_.received_blocks[slot].add(burst_received_.blocks[prio]);
+    burst_received_.blocks[prio] = 0;
+    // Read by the τ meter of PFC's generator, which only lossless priorities have.
+    if (has_priority(lossless_, prio)) state_.last_arrival_ticks[slot].set(now_);
+  });
+  burst_received_.priorities = 0;
+}
+
+[[gnu::always_inline]] inline void FwdTask::charge(const PacketMeta& meta, int out_port) {
+  if (out_port == charge_run_.out_port && same_charges(meta, charge_run_.meta)) {
+    charge_run_.meta.charged_bytes += meta.charged_bytes;
+    return;
+  }
+  end_charge_run();
+  // PABO's sub-queue depths are read by the next packet's Eq. 4 (admit_pabo): charged now.
+  if (meta.pabo) [[unlikely]]
+    return state_.charge(meta, out_port);
+  charge_run_ = {.meta = meta, .out_port = out_port};
+}
+
+void FwdTask::end_charge_run() {
+  if (charge_run_.out_port < 0) return;
+  state_.charge(charge_run_.meta, charge_run_.out_port);
+  charge_run_ = {};
 }
 
 void FwdTask::count_burst_admitted(int in_port) {
@@ -387,10 +418,8 @@ FwdTask::Fate FwdTask::link_local_fate(rte_mbuf* m) const {
   // With Tagger this is its step 1 (§7): the DSCP map holds the tags' priorities.
   const uint8_t priority = classifier_.classify(header);
   // Received, whatever becomes of it: a block dropped here is a block freed (CBFC's ABR).
-  const int slot = SwitchState::occupancy_slot(in_port, priority);
-  state_.received_blocks[slot].add(wire::credit_blocks(rte_pktmbuf_pkt_len(m)));
-  // Read by the τ meter of PFC's generator, which only lossless priorities have.
-  if (has_priority(lossless_, priority)) state_.last_arrival_ticks[slot].set(now_);
+  burst_received_.priorities |= static_cast<PriorityMask>(1u << priority);
+  burst_received_.blocks[priority] += wire::credit_blocks(rte_pktmbuf_pkt_len(m));
 
   if (decrement_ttl_ &&
       wire::decrement_ttl(rte_pktmbuf_mtod(m, uint8_t*), header) == wire::TtlResult::kExpired)
@@ -436,7 +465,6 @@ FwdTask::Fate FwdTask::link_local_fate(rte_mbuf* m) const {
   const uint32_t bytes = rte_pktmbuf_pkt_len(m);
   const int slot = SwitchState::occupancy_slot(in_port, priority);
   const bool lossless = has_priority(lossless_, priority);
-  ChargeReleaseCounters& depth = *state_.egress_depth[out_port];
 
   // Admission on FWD's view of the buffer (lossy_pool_bytes, ingress_bytes), which is never
   // below the true occupancy: what it admits, the true occupancy admits too, so the pool's
@@ -454,7 +482,7 @@ FwdTask::Fate FwdTask::link_local_fate(rte_mbuf* m) const {
       verdict = buffer_.admit_lossless(occupancy, bytes);
     }
   } else {
-    const uint64_t queued = depth.value(queue);
+    const uint64_t queued = queued_bytes(out_port, queue);
     verdict = buffer_.admit_lossy(queued, lossy_pool_bytes(false), bytes);
     if (verdict != Admission::kAdmit)
       verdict = buffer_.admit_lossy(queued, lossy_pool_bytes(true), bytes);
@@ -497,7 +525,7 @@ FwdTask::Fate FwdTask::link_local_fate(rte_mbuf* m) const {
   // Pyrrha's class is marked by the OQ or IQ it joins, once held (below).
   const bool marks = ecn_header && (ecn_ports_by_queue_[queue] >> out_port & 1);
   if (marks && !pyrrha) [[unlikely]]
-    mark_ecn(m, *ecn_header, out_port, queue, state_.egress_depth[out_port]->value(queue));
+    mark_ecn(m, *ecn_header, out_port, queue, queued_bytes(out_port, queue));
 
   const uint32_t bytes = rte_pktmbuf_pkt_len(m);
   const int slot = SwitchState::occupancy_slot(in_port, priority);
@@ -507,7 +535,7 @@ FwdTask::Fate FwdTask::link_local_fate(rte_mbuf* m) const {
                         .lossy = !lossless && pabo == PaboSubqueue::kNone,
                         .pabo = static_cast<uint8_t>(pabo),
                         .charged_bytes = bytes};
-  state_.charge(meta, out_port);
+  charge(meta, out_port);
   state_.meta(m) = meta;
   if (lossless && occupancy + bytes > max_occupancy_[slot].read())
     max_occupancy_[slot].set(occupancy + bytes);
@@ -630,6 +658,7 @@ void FwdTask::resynchronise(rte_mbuf* m, int in_port) {
   // above, since the frame came through the same ring (or handoff) behind them.
   const auto decoded =
       wire::decode_credit(rte_pktmbuf_mtod(m, const uint8_t*), rte_pktmbuf_data_len(m));
+  count_burst_received(in_port);  // the burst's packets before it, as counted one by one
   state_.resynchronise(in_port, decoded.frame);
   credit_frames_[in_port].increment();
   to_free_.push_back(m);

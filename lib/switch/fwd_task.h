@@ -187,14 +187,28 @@ class FwdTask : public Task {
   // count) minus what the TX tasks had released when last read, an upper bound of the true
   // value (releases only grow). The releasers' rows are read once per burst, or again when
   // `exact`.
+  // Both count the charges of the run not yet made (charge_run_).
   uint64_t lossy_pool_bytes(bool exact) {
     if (exact || !(released_read_ & kLossyRead)) read_lossy_released();
-    return state_.lossy_pool.charged(0) - lossy_released_;
+    return state_.lossy_pool.charged(0) - lossy_released_ +
+           (charge_run_.meta.lossy ? charge_run_.meta.charged_bytes : 0);
   }
   uint64_t ingress_bytes(int slot, int priority, bool exact) {
     if (exact || !(released_read_ >> priority & 1)) read_ingress_released(slot, priority);
-    return state_.ingress_occupancy.charged(slot) - ingress_released_[priority];
+    return state_.ingress_occupancy.charged(slot) - ingress_released_[priority] +
+           (charge_run_.meta.priority == priority ? charge_run_.meta.charged_bytes : 0);
   }
+  // The bytes waiting in (out_port, queue), the run's included.
+  uint64_t queued_bytes(int out_port, int queue) const {
+    return state_.egress_depth[out_port]->value(queue) +
+           (charge_run_.out_port == out_port && charge_run_.meta.egress_queue == queue
+                ? charge_run_.meta.charged_bytes
+                : 0);
+  }
+  // An admitted packet's charges (SwitchState::charge): added to the run when they are its
+  // charges, else made after the run's, which a new run with this packet replaces.
+  void charge(const PacketMeta& meta, int out_port);
+  void end_charge_run();
   void read_lossy_released();
   void read_ingress_released(int slot, int priority);
   void drop(rte_mbuf* m, int in_port, DropReason reason);
@@ -287,6 +301,26 @@ class FwdTask : public Task {
     std::array<uint64_t, kNumPriorities> bytes{};
   } burst_admitted_;
   void count_burst_admitted(int in_port);
+  // Likewise what a burst's packets add to CBFC's ABR of their input (received blocks, per
+  // priority), and the priorities whose latest arrival time (last_arrival_ticks) is this
+  // poll's: added once at the end of the burst, or before a credit frame sets the ABR.
+  struct BurstReceived {
+    PriorityMask priorities = 0;
+    std::array<uint64_t, kNumPriorities> blocks{};
+  } burst_received_;
+  void count_burst_received(int in_port);
+  // A run of admitted packets with the same charges (one input, priority, egress port and
+  // queue, lossy or not; not PABO's or Pyrrha's): typically a whole burst. Its bytes are
+  // charged to the buffer's counts once, when the run ends, not per packet: four
+  // read-modify-writes through as many pointers, each waiting on the packet before's store to
+  // the same counter. A run ends at a packet with other charges and at the end of its burst,
+  // before flush() lets a TX task see any packet of it; FWD's reads of those counts meanwhile
+  // add the run's bytes, so every decision is the one per-packet charges gave.
+  // `charged_bytes`: the run's bytes, at most a burst of frames (no overflow).
+  struct ChargeRun {
+    PacketMeta meta{};  // no run: no bytes
+    int out_port = -1;  // -1: no run
+  } charge_run_;
   std::unique_ptr<OwnedGauge[]> max_occupancy_;
   std::unique_ptr<OwnedCounter[]> credit_frames_;
   OwnedCounter processed_;

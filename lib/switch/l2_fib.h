@@ -66,6 +66,7 @@ class L2Fib {
   // flows. Direct-mapped: two addresses that collide take turns, each still answered right.
   static constexpr int kCacheBits = 8;
   static constexpr uint64_t kCacheValid = uint64_t{1} << 63;  // above the 48 address bits
+  static constexpr uint64_t kNoAddress = ~uint64_t{0};        // no 48-bit address is this
 
   static unsigned cache_index(uint64_t mac) {
     // Fibonacci hashing: the multiply spreads the address's low bytes (a host's) to the top.

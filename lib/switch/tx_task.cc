@@ -106,9 +106,7 @@ void TxTask::release_sent(uint16_t sent) {
     uint16_t n = 1;
     for (; i + n < sent; ++n) {
       const PacketMeta& next = pending_meta_[i + n];
-      if (next.ingress_port != run.ingress_port || next.priority != run.priority ||
-          next.egress_queue != run.egress_queue || next.lossy != run.lossy || next.pabo != run.pabo)
-        break;
+      if (!same_charges(next, run)) break;
       run.charged_bytes += next.charged_bytes;  // at most kBurstSize frames: no overflow
     }
     release(run, n);
@@ -121,12 +119,17 @@ void TxTask::release_sent(uint16_t sent) {
 void TxTask::record_residence(uint64_t now, uint16_t sent) {
   if (!sent) return;
   uint64_t sum = 0, max = 0;
-  for (uint16_t i = 0; i < sent; ++i) {
+  // The frames one RX poll took share their arrival time: a run of them is one value.
+  for (uint16_t i = 0; i < sent;) {
+    const uint64_t rx_ticks = pending_rx_ticks_[i];
+    uint16_t n = 1;
+    while (i + n < sent && pending_rx_ticks_[i + n] == rx_ticks) ++n;
     // Another lcore's TSC may be a little ahead: never a negative time.
-    const uint64_t inside = now > pending_rx_ticks_[i] ? now - pending_rx_ticks_[i] : 0;
-    residence_.record_bucket(inside);
-    sum += inside;
+    const uint64_t inside = now > rx_ticks ? now - rx_ticks : 0;
+    residence_.record_bucket(inside, n);
+    sum += inside * n;
     max = std::max(max, inside);
+    i = static_cast<uint16_t>(i + n);
   }
   residence_.add_totals(sent, sum, max);
 }

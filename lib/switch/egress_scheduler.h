@@ -44,23 +44,25 @@ class EgressScheduler {
   // `count` packets of `queue`, the only eligible queue, `bytes[i]` long, are sent one after
   // the other: the state pick() and on_sent() would leave, without asking per packet.
   void take_run(int queue, const uint32_t* bytes, int count) {
-    if ((strict_ >> queue) & 1u) return;
-    uint32_t& deficit = deficit_bytes_[queue];
+    if (((strict_ >> queue) & 1u) || count == 0) return;
+    // pick() comes round to `queue` and gives it its quantum; while its deficit is short of
+    // the head it goes round all the queues again, and `queue`, the only one eligible, gets
+    // its quantum once a round. It stays the current queue, its quantum given, to the end.
+    if (current_ != queue) {
+      current_ = queue;
+      quantum_given_ = false;
+    }
+    const uint32_t quantum = quantum_bytes_[queue];
+    uint32_t deficit = deficit_bytes_[queue];
+    if (!quantum_given_) {
+      deficit += quantum;
+      quantum_given_ = true;
+    }
     for (int i = 0; i < count; ++i) {
-      // pick() comes round to `queue` and gives it its quantum; while its deficit is short of
-      // the head it goes round all the queues again, and `queue`, the only one eligible, gets
-      // its quantum once a round.
-      if (current_ != queue) {
-        current_ = queue;
-        quantum_given_ = false;
-      }
-      if (!quantum_given_) {
-        deficit += quantum_bytes_[queue];
-        quantum_given_ = true;
-      }
-      while (deficit < bytes[i]) deficit += quantum_bytes_[queue];
+      while (deficit < bytes[i]) deficit += quantum;
       deficit -= bytes[i];  // on_sent()
     }
+    deficit_bytes_[queue] = deficit;
   }
   // The head packet of `queue`, `bytes` long, was sent.
   void on_sent(int queue, uint32_t bytes) {

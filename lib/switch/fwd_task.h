@@ -155,8 +155,9 @@ class FwdTask : public Task {
   Fate inspect(rte_mbuf* m, int in_port, const wire::FrameHeader& header) const {
     if (header.status == wire::FrameStatus::kRunt) return Fate::kRunt;
     if (header.status == wire::FrameStatus::kMalformed) return Fate::kMalformed;
-    // A VLAN tag, and PABO's shim on a bounced frame, are on top of what the MTU allows.
-    if (!max_frame_bytes_.empty() &&
+    // A VLAN tag, and PABO's shim on a bounced frame, are on top of what the MTU allows
+    // (looked at only for a frame over it).
+    if (!max_frame_bytes_.empty() && rte_pktmbuf_pkt_len(m) > max_frame_bytes_[in_port] &&
         rte_pktmbuf_pkt_len(m) > max_frame_bytes_[in_port] + (header.has_vlan ? kVlanTagBytes : 0) +
                                      (header.has_pabo_shim() ? wire::kPaboShimBytes : 0))
       return Fate::kOversize;

@@ -177,14 +177,19 @@ void TxTask::take(int q, uint64_t now, bool alone, uint16_t limit, QueueMask& op
   } else {
     scheduler_.on_sent(q, bytes[0]);
   }
-  for (uint16_t i = 0; i < k; ++i) {
-    rte_mbuf* m = head.pkts[head.first + i];
-    if (pad_short_frames_ && bytes[i] < kEthernetMinFrameBytes)
-      (pad_to_min_frame(m) ? short_frames_padded_ : short_frames_unpadded_).increment();
-    pending_meta_[pending_count_] = state_.meta(m);
-    pending_rx_ticks_[pending_count_] = state_.meta.rx_ticks(m);
-    pending_[pending_count_++] = m;
+  rte_mbuf** pkts = head.pkts + head.first;
+  if (pad_short_frames_) {
+    for (uint16_t i = 0; i < k; ++i)
+      if (bytes[i] < kEthernetMinFrameBytes)
+        (pad_to_min_frame(pkts[i]) ? short_frames_padded_ : short_frames_unpadded_).increment();
   }
+  const dpdk::MbufMeta fields = state_.meta;  // in registers across the loop's stores
+  for (uint16_t i = 0; i < k; ++i) {
+    pending_meta_[pending_count_ + i] = fields(pkts[i]);
+    pending_rx_ticks_[pending_count_ + i] = fields.rx_ticks(pkts[i]);
+    pending_[pending_count_ + i] = pkts[i];
+  }
+  pending_count_ = static_cast<uint16_t>(pending_count_ + k);
   head.first = static_cast<uint16_t>(head.first + k);
   head.count = static_cast<uint16_t>(head.count - k);
   taken[q] = static_cast<uint16_t>(taken[q] + k);

@@ -3,6 +3,7 @@
 // mbuf dynamic field (lib/dpdk/mbuf_meta.h); this header only defines the layout so that
 // pure code and tests can use it.
 
+#include <bit>
 #include <cstdint>
 
 namespace fcswitch {
@@ -20,6 +21,25 @@ struct PacketMeta {
 };
 
 static_assert(sizeof(PacketMeta) == 8);
+
+// A PacketMeta composed in a register, to be stored with one 8-byte store: TX loads it whole,
+// and a load that spans several narrower stores still on their way to the cache cannot be
+// forwarded from them (it waits for them all).
+constexpr PacketMeta make_packet_meta(uint8_t ingress_port, uint8_t priority, uint8_t egress_queue,
+                                      bool lossy, PaboSubqueue pabo, uint32_t charged_bytes) {
+  return std::bit_cast<PacketMeta>(uint64_t{ingress_port} | uint64_t{priority} << 8 |
+                                   uint64_t{egress_queue} << 16 | uint64_t{lossy} << 24 |
+                                   uint64_t{static_cast<uint8_t>(pabo)} << 25 |
+                                   uint64_t{charged_bytes} << 32);
+}
+// The layout that composition assumes (x86-64 psABI: bit-fields from the low bit up).
+static_assert(make_packet_meta(1, 2, 3, true, PaboSubqueue::kBounce, 7).ingress_port == 1 &&
+              make_packet_meta(1, 2, 3, true, PaboSubqueue::kBounce, 7).priority == 2 &&
+              make_packet_meta(1, 2, 3, true, PaboSubqueue::kBounce, 7).egress_queue == 3 &&
+              make_packet_meta(1, 2, 3, true, PaboSubqueue::kBounce, 7).lossy == 1 &&
+              make_packet_meta(1, 2, 3, true, PaboSubqueue::kBounce, 7).pabo ==
+                  static_cast<uint8_t>(PaboSubqueue::kBounce) &&
+              make_packet_meta(1, 2, 3, true, PaboSubqueue::kBounce, 7).charged_bytes == 7);
 
 // Whether two packets are charged to the same counts, their bytes aside: a run of such packets
 // is charged (FWD) and released (TX) at once. Field by field: FWD compares a PacketMeta it has

@@ -529,16 +529,13 @@ FwdTask::Fate FwdTask::link_local_fate(rte_mbuf* m) const {
 
   const uint32_t bytes = rte_pktmbuf_pkt_len(m);
   const int slot = SwitchState::occupancy_slot(in_port, priority);
-  // Written into the mbuf field by field. Built whole on the stack and copied, it was loaded
-  // as 8 bytes just after its narrow stores, a load the CPU cannot forward from them: it
-  // waited for them to reach the cache, a third of FWD's time (perf).
-  PacketMeta& meta = state_.meta(m);
-  meta.ingress_port = static_cast<uint8_t>(in_port);
-  meta.priority = priority;
-  meta.egress_queue = static_cast<uint8_t>(queue);
-  meta.lossy = !lossless && pabo == PaboSubqueue::kNone;
-  meta.pabo = static_cast<uint8_t>(pabo);
-  meta.charged_bytes = bytes;
+  // Composed in a register and stored whole (make_packet_meta). Built field by field on the
+  // stack and copied, it was loaded as 8 bytes just after its narrow stores, a load the CPU
+  // cannot forward from them: it waited for them to reach the cache, a third of FWD's time.
+  const PacketMeta meta =
+      make_packet_meta(static_cast<uint8_t>(in_port), priority, static_cast<uint8_t>(queue),
+                       !lossless && pabo == PaboSubqueue::kNone, pabo, bytes);
+  state_.meta(m) = meta;
   charge(meta, out_port);
   if (lossless && occupancy + bytes > max_occupancy_[slot].read())
     max_occupancy_[slot].set(occupancy + bytes);

@@ -375,18 +375,16 @@ void FwdTask::count_burst_received(int in_port) {
 [[gnu::always_inline]] inline void FwdTask::charge(const PacketMeta& meta, int out_port) {
   if (out_port == charge_run_.out_port && same_charges(meta, charge_run_.meta)) {
     charge_run_.meta.charged_bytes += meta.charged_bytes;
+    ++charge_run_.packets;
     return;
   }
   end_charge_run();
-  // PABO's sub-queue depths are read by the next packet's Eq. 4 (admit_pabo): charged now.
-  if (meta.pabo) [[unlikely]]
-    return state_.charge(meta, out_port);
-  charge_run_ = {.meta = meta, .out_port = out_port};
+  charge_run_ = {.meta = meta, .out_port = out_port, .packets = 1};
 }
 
 void FwdTask::end_charge_run() {
   if (charge_run_.out_port < 0) return;
-  state_.charge(charge_run_.meta, charge_run_.out_port);
+  state_.charge(charge_run_.meta, charge_run_.out_port, charge_run_.packets);
   charge_run_ = {};
 }
 
@@ -576,8 +574,15 @@ void FwdTask::mark_ecn(rte_mbuf* m, const wire::FrameHeader& header, int out_por
 
 pabo::SubqueueDepth FwdTask::pabo_depth(int port, int queue, bool bounce_subqueue) const {
   const ChargeReleaseCounters& depth = *state_.pabo_depth[port];
-  return {depth.value(SwitchState::pabo_slot(queue, bounce_subqueue, false)),
-          depth.value(SwitchState::pabo_slot(queue, bounce_subqueue, true))};
+  pabo::SubqueueDepth sub{depth.value(SwitchState::pabo_slot(queue, bounce_subqueue, false)),
+                          depth.value(SwitchState::pabo_slot(queue, bounce_subqueue, true))};
+  const auto subqueue = bounce_subqueue ? PaboSubqueue::kBounce : PaboSubqueue::kNormal;
+  if (charge_run_.out_port == port && charge_run_.meta.egress_queue == queue &&
+      charge_run_.meta.pabo == static_cast<uint8_t>(subqueue)) {
+    sub.packets += charge_run_.packets;
+    sub.bytes += charge_run_.meta.charged_bytes;
+  }
+  return sub;
 }
 
 void FwdTask::admit_pabo(rte_mbuf* m, int in_port, int out_port, uint8_t priority,

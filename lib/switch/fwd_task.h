@@ -183,6 +183,7 @@ class FwdTask : public Task {
                   const wire::FrameHeader& header);
   // Sends the packet back towards its source, into that port's bounce sub-queue, with n_p + 1.
   void bounce(rte_mbuf* m, int in_port, uint8_t priority, const wire::FrameHeader& header);
+  // u_q of Eq. 4: the packets and bytes in that sub-queue, the charge run's included.
   pabo::SubqueueDepth pabo_depth(int port, int queue, bool bounce_subqueue) const;
   // The bytes in the lossy pool, and in (the burst's input, `priority`): charged (FWD's own
   // count) minus what the TX tasks had released when last read, an upper bound of the true
@@ -311,16 +312,20 @@ class FwdTask : public Task {
   } burst_received_;
   void count_burst_received(int in_port);
   // A run of admitted packets with the same charges (one input, priority, egress port and
-  // queue, lossy or not; not PABO's or Pyrrha's): typically a whole burst. Its bytes are
-  // charged to the buffer's counts once, when the run ends, not per packet: four
+  // queue, lossy or not, PABO sub-queue): typically a whole burst. Its packets and bytes are
+  // charged to the buffer's counts once, when the run ends, not per packet: four or more
   // read-modify-writes through as many pointers, each waiting on the packet before's store to
   // the same counter. A run ends at a packet with other charges and at the end of its burst,
   // before flush() lets a TX task see any packet of it; FWD's reads of those counts meanwhile
-  // add the run's bytes, so every decision is the one per-packet charges gave.
+  // (ingress_bytes, lossy_pool_bytes, queued_bytes, pabo_depth) add the run's, so every
+  // decision is the one per-packet charges gave. Compact plain forwarding: 413 → 408
+  // instructions a packet in FWD and no measurable change in Mpps (the CPU overlapped those
+  // stores); with PABO on the traffic's priority (two more counts a packet) 13.1 → 14.1 Mpps.
   // `charged_bytes`: the run's bytes, at most a burst of frames (no overflow).
   struct ChargeRun {
     PacketMeta meta{};  // no run: no bytes
     int out_port = -1;  // -1: no run
+    uint32_t packets = 0;
   } charge_run_;
   std::unique_ptr<OwnedGauge[]> max_occupancy_;
   std::unique_ptr<OwnedCounter[]> credit_frames_;

@@ -51,10 +51,10 @@ void SwitchState::add_pyrrha_rings(const std::string& name_prefix) {
                                                      sizeof(pyrrha::Message), 1024));
 }
 
-void SwitchState::charge_pabo(const PacketMeta& meta, int egress_port) {
+void SwitchState::charge_pabo(const PacketMeta& meta, int egress_port, uint32_t packets) {
   const bool bounce = meta.pabo == static_cast<uint8_t>(PaboSubqueue::kBounce);
   ChargeReleaseCounters& pabo = *pabo_depth[egress_port];
-  pabo.charge(pabo_slot(meta.egress_queue, bounce, false), 1);
+  pabo.charge(pabo_slot(meta.egress_queue, bounce, false), packets);
   pabo.charge(pabo_slot(meta.egress_queue, bounce, true), meta.charged_bytes);
 }
 

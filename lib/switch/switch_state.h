@@ -122,8 +122,9 @@ struct SwitchState {
   }
 
   // A packet enters the buffer on its way to `egress_port` (FWD, or a lab host's source):
-  // every count it will release when it leaves.
-  void charge(const PacketMeta& meta, int egress_port) {
+  // every count it will release when it leaves (`packets` of them, when `meta` sums a run's
+  // bytes).
+  void charge(const PacketMeta& meta, int egress_port, uint32_t packets = 1) {
     const int slot = occupancy_slot(meta.ingress_port, meta.priority);
     ingress_occupancy.charge(slot, meta.charged_bytes);
     if (meta.lossy) lossy_pool.charge(0, meta.charged_bytes);
@@ -132,9 +133,9 @@ struct SwitchState {
                                            meta.charged_bytes);
     // Out of line, so that charge() stays small enough to inline into FWD's loop.
     if (meta.pabo) [[unlikely]]
-      charge_pabo(meta, egress_port);
+      charge_pabo(meta, egress_port, packets);
   }
-  void charge_pabo(const PacketMeta& meta, int egress_port);
+  void charge_pabo(const PacketMeta& meta, int egress_port, uint32_t packets);
   // CBFC's ABR resynchronisation (IBA): ABR := FCTBS for each priority the credit frame
   // carries, at the place the frame falls among the packets of `in_port`. The consumer of
   // `in_port`'s packets only (FWD, a lab host's sink).

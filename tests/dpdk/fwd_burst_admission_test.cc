@@ -1,7 +1,8 @@
 // FWD charges the packets of a burst that share their charges (one input, priority, egress
 // port and queue) as one run, once the run ends (FwdTask::ChargeRun), not packet by packet.
 // Every admission still sees the packets admitted before it in the burst: a burst into a
-// buffer with room for some of it is cut exactly where per-packet charges cut it.
+// buffer, or a PABO sub-queue, with room for some of it is cut exactly where per-packet charges
+// cut it.
 
 #include <gtest/gtest.h>
 
@@ -28,9 +29,10 @@ constexpr int kLossyPriority = 0;
 constexpr uint64_t kLosslessIngressBytes = 5 * kFrameBytes;
 constexpr uint64_t kLossyPoolBytes = 8 * kFrameBytes;
 
-std::unique_ptr<SwitchNode> make_switch(const RingPorts& ports) {
-  const auto config =
-      config::parse_switch_config(fmt::format(R"(
+// `extra`: sections after the ports.
+std::unique_ptr<SwitchNode> make_switch(const RingPorts& ports, const std::string& extra = "") {
+  const auto config = config::parse_switch_config(
+      fmt::format(R"(
 [switch]
 name = "runs"
 lossless_priorities = [3]
@@ -53,10 +55,11 @@ device = "{}"
 [[fib]]
 mac = "02:00:00:00:00:0b"
 port = "sink"
+{}
 )",
-                                              kLosslessIngressBytes, kLossyPoolBytes,
-                                              ports.device(0), ports.device(1), ports.device(2)),
-                                  "test.toml");
+                  kLosslessIngressBytes, kLossyPoolBytes, ports.device(0), ports.device(1),
+                  ports.device(2), extra),
+      "test.toml");
   return std::make_unique<SwitchNode>(config, kNsPerSecond);
 }
 
@@ -110,6 +113,29 @@ TEST(FwdBurstAdmission, ALossyBurstStopsAtTheDynamicThreshold) {
   task(*node, "tx:sink").run_once(0);
   EXPECT_EQ(ports.drain(2).size(), 4u);
   EXPECT_EQ(node->egress_depth_bytes(2, kLossyPriority), 0u);
+  node.reset();
+  EXPECT_EQ(ports.mbufs_in_use(), 0u);
+}
+
+// PABO's queue on priority 0 without bouncing, its normal sub-queue four packets long: of ten
+// frames in one burst four join it and six find it full (PABO §II: u_q counts what the burst
+// put there before). Were the run's packets missing from u_q, all ten would join.
+TEST(FwdBurstAdmission, APaboBurstFillsItsNormalSubqueueExactly) {
+  RingPorts ports("hrunspb");
+  auto node = make_switch(ports, R"([pabo]
+priorities = [0]
+bounce = false
+normal_capacity = 4)");
+  send_burst(ports, 1, kLossyDscp);
+  task(*node, "rx:h1").run_once(0);
+  task(*node, "fwd").run_once(0);
+  EXPECT_EQ(node->admitted_packets(1, kLossyPriority), 4u);
+  EXPECT_EQ(node->drops(1, DropReason::kQueueCapacity), 6u);
+  EXPECT_EQ(node->pabo_queue_packets(2, kLossyPriority, false), 4u);
+  EXPECT_EQ(node->egress_depth_bytes(2, kLossyPriority), 4u * kFrameBytes);
+  task(*node, "tx:sink").run_once(0);
+  EXPECT_EQ(ports.drain(2).size(), 4u);
+  EXPECT_EQ(node->pabo_queue_packets(2, kLossyPriority, false), 0u);
   node.reset();
   EXPECT_EQ(ports.mbufs_in_use(), 0u);
 }

@@ -385,6 +385,10 @@ void FwdTask::count_burst_received(int in_port) {
 void FwdTask::end_charge_run() {
   if (charge_run_.out_port < 0) return;
   state_.charge(charge_run_.meta, charge_run_.out_port, charge_run_.packets);
+  const int priority = charge_run_.meta.priority;
+  burst_admitted_.priorities |= static_cast<PriorityMask>(1u << priority);
+  burst_admitted_.packets[priority] += charge_run_.packets;
+  burst_admitted_.bytes[priority] += charge_run_.meta.charged_bytes;
   charge_run_ = {};
 }
 
@@ -537,9 +541,6 @@ FwdTask::Fate FwdTask::link_local_fate(rte_mbuf* m) const {
   charge(meta, out_port);
   if (lossless && occupancy + bytes > max_occupancy_[slot].read())
     max_occupancy_[slot].set(occupancy + bytes);
-  burst_admitted_.priorities |= static_cast<PriorityMask>(1u << priority);
-  ++burst_admitted_.packets[priority];
-  burst_admitted_.bytes[priority] += bytes;
   if (inputs_) {
     inputs_->push(slot, m, static_cast<uint16_t>(out_port), static_cast<uint8_t>(queue));
     return true;

@@ -198,7 +198,10 @@ class FwdTask : public Task {
   uint64_t ingress_bytes(int slot, int priority, bool exact) {
     if (exact || !(released_read_ >> priority & 1)) read_ingress_released(slot, priority);
     return state_.ingress_occupancy.charged(slot) - ingress_released_[priority] +
-           (charge_run_.meta.priority == priority ? charge_run_.meta.charged_bytes : 0);
+           (SwitchState::occupancy_slot(charge_run_.meta.ingress_port, charge_run_.meta.priority) ==
+                    slot
+                ? charge_run_.meta.charged_bytes
+                : 0);
   }
   // The bytes waiting in (out_port, queue), the run's included.
   uint64_t queued_bytes(int out_port, int queue) const {

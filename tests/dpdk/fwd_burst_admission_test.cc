@@ -63,7 +63,8 @@ port = "sink"
   return std::make_unique<SwitchNode>(config, kNsPerSecond);
 }
 
-void send_burst(RingPorts& ports, int port, uint8_t dscp) {
+// Ten frames from host port `port` at `dscp`, taken by its RX and forwarded in one burst.
+void forward_one_burst(RingPorts& ports, SwitchNode& node, int port, uint8_t dscp) {
   for (int s = 0; s < kBurstFrames; ++s) {
     traffic::FrameSpec spec;
     spec.dst = kSinkMac;
@@ -73,6 +74,18 @@ void send_burst(RingPorts& ports, int port, uint8_t dscp) {
     spec.size = kFrameBytes;
     ports.send(port, traffic::build_frame(spec));
   }
+  task(node, port == 0 ? "rx:h0" : "rx:h1").run_once(0);
+  task(node, "fwd").run_once(0);
+  EXPECT_EQ(node.fwd().processed(), static_cast<uint64_t>(kBurstFrames));
+}
+
+// The sink's TX sends what was admitted; at shutdown every mbuf is back.
+size_t send_to_sink_and_stop(RingPorts& ports, std::unique_ptr<SwitchNode>& node) {
+  task(*node, "tx:sink").run_once(0);
+  const size_t sent = ports.drain(2).size();
+  node.reset();
+  EXPECT_EQ(ports.mbufs_in_use(), 0u);
+  return sent;
 }
 
 // Ten lossless frames in one burst into an input that holds five: five admitted, five
@@ -80,20 +93,13 @@ void send_burst(RingPorts& ports, int port, uint8_t dscp) {
 TEST(FwdBurstAdmission, ALosslessBurstFillsItsInputExactly) {
   RingPorts ports("hrunsll");
   auto node = make_switch(ports);
-  send_burst(ports, 0, kLosslessDscp);
-  task(*node, "rx:h0").run_once(0);
-  task(*node, "fwd").run_once(0);
-  EXPECT_EQ(node->fwd().processed(), static_cast<uint64_t>(kBurstFrames));
+  forward_one_burst(ports, *node, 0, kLosslessDscp);
   EXPECT_EQ(node->admitted_packets(0, kLosslessPriority), 5u);
   EXPECT_EQ(node->drops(0, DropReason::kLosslessOverflow), 5u);
   EXPECT_EQ(node->ingress_occupancy_bytes(0, kLosslessPriority), kLosslessIngressBytes);
   EXPECT_EQ(node->max_ingress_occupancy_bytes(0, kLosslessPriority), kLosslessIngressBytes);
   EXPECT_EQ(node->egress_depth_bytes(2, kLosslessPriority), kLosslessIngressBytes);
-  task(*node, "tx:sink").run_once(0);
-  EXPECT_EQ(ports.drain(2).size(), 5u);
-  EXPECT_EQ(node->ingress_occupancy_bytes(0, kLosslessPriority), 0u);
-  node.reset();
-  EXPECT_EQ(ports.mbufs_in_use(), 0u);
+  EXPECT_EQ(send_to_sink_and_stop(ports, node), 5u);
 }
 
 // Ten lossy frames in one burst into one egress queue of a pool of eight frames, α = 1: the
@@ -103,18 +109,12 @@ TEST(FwdBurstAdmission, ALosslessBurstFillsItsInputExactly) {
 TEST(FwdBurstAdmission, ALossyBurstStopsAtTheDynamicThreshold) {
   RingPorts ports("hrunsly");
   auto node = make_switch(ports);
-  send_burst(ports, 1, kLossyDscp);
-  task(*node, "rx:h1").run_once(0);
-  task(*node, "fwd").run_once(0);
+  forward_one_burst(ports, *node, 1, kLossyDscp);
   EXPECT_EQ(node->admitted_packets(1, kLossyPriority), 4u);
   EXPECT_EQ(node->drops(1, DropReason::kLossyBufferFull), 6u);
   EXPECT_EQ(node->egress_depth_bytes(2, kLossyPriority), 4u * kFrameBytes);
   EXPECT_EQ(node->queued_from_bytes(2, kLossyPriority, 1, kLossyPriority), 4u * kFrameBytes);
-  task(*node, "tx:sink").run_once(0);
-  EXPECT_EQ(ports.drain(2).size(), 4u);
-  EXPECT_EQ(node->egress_depth_bytes(2, kLossyPriority), 0u);
-  node.reset();
-  EXPECT_EQ(ports.mbufs_in_use(), 0u);
+  EXPECT_EQ(send_to_sink_and_stop(ports, node), 4u);
 }
 
 // PABO's queue on priority 0 without bouncing, its normal sub-queue four packets long: of ten
@@ -126,18 +126,12 @@ TEST(FwdBurstAdmission, APaboBurstFillsItsNormalSubqueueExactly) {
 priorities = [0]
 bounce = false
 normal_capacity = 4)");
-  send_burst(ports, 1, kLossyDscp);
-  task(*node, "rx:h1").run_once(0);
-  task(*node, "fwd").run_once(0);
+  forward_one_burst(ports, *node, 1, kLossyDscp);
   EXPECT_EQ(node->admitted_packets(1, kLossyPriority), 4u);
   EXPECT_EQ(node->drops(1, DropReason::kQueueCapacity), 6u);
   EXPECT_EQ(node->pabo_queue_packets(2, kLossyPriority, false), 4u);
   EXPECT_EQ(node->egress_depth_bytes(2, kLossyPriority), 4u * kFrameBytes);
-  task(*node, "tx:sink").run_once(0);
-  EXPECT_EQ(ports.drain(2).size(), 4u);
-  EXPECT_EQ(node->pabo_queue_packets(2, kLossyPriority, false), 0u);
-  node.reset();
-  EXPECT_EQ(ports.mbufs_in_use(), 0u);
+  EXPECT_EQ(send_to_sink_and_stop(ports, node), 4u);
 }
 
 }  // namespace

@@ -126,12 +126,7 @@ class PyrrhaTx {
     ASSERT_NE(m, nullptr);
     std::memcpy(rte_pktmbuf_append(m, static_cast<uint16_t>(frame.size())), frame.data(),
                 frame.size());
-    const PacketMeta meta{.ingress_port = 0,
-                          .priority = kPyrrhaPriority,
-                          .egress_queue = kPyrrhaPriority,
-                          .lossy = 0,
-                          .pabo = 0,
-                          .charged_bytes = kDataBytes};
+    const PacketMeta meta{0, kPyrrhaPriority, kPyrrhaPriority, 0, 0, kDataBytes};
     state_.meta(m) = meta;
     state_.meta.rx_ticks(m) = 0;
     state_.charge(meta, 0);

@@ -88,12 +88,7 @@ class QuietTx {
       ASSERT_NE(m, nullptr);
       std::memcpy(rte_pktmbuf_append(m, static_cast<uint16_t>(frame.size())), frame.data(),
                   frame.size());
-      const PacketMeta meta{.ingress_port = 1,
-                            .priority = kPriority,
-                            .egress_queue = kPriority,
-                            .lossy = 0,
-                            .pabo = 0,
-                            .charged_bytes = kDataBytes};
+      const PacketMeta meta{1, kPriority, kPriority, 0, 0, kDataBytes};
       state_.meta(m) = meta;
       state_.meta.rx_ticks(m) = 0;
       state_.charge(meta, 0);
@@ -103,12 +98,7 @@ class QuietTx {
   }
   // FWD admits `bytes` at input 0 for port 1; port 1's TX task sends them (releases).
   PacketMeta charge_input(uint32_t bytes) {
-    const PacketMeta meta{.ingress_port = 0,
-                          .priority = kPriority,
-                          .egress_queue = kPriority,
-                          .lossy = 0,
-                          .pabo = 0,
-                          .charged_bytes = bytes};
+    const PacketMeta meta{0, kPriority, kPriority, 0, 0, bytes};
     state_.charge(meta, 1);
     return meta;
   }

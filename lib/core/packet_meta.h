@@ -42,9 +42,10 @@ static_assert(make_packet_meta(1, 2, 3, true, PaboSubqueue::kBounce, 7).ingress_
               make_packet_meta(1, 2, 3, true, PaboSubqueue::kBounce, 7).charged_bytes == 7);
 
 // Whether two packets are charged to the same counts, their bytes aside: a run of such packets
-// is charged (FWD) and released (TX) at once. Field by field: FWD compares a PacketMeta it has
-// just built with narrow stores, and one load of the four bytes would wait for those stores to
-// reach the cache (a failed store-to-load forward, a third of FWD's time where it was tried).
+// is charged (FWD) and released (TX) at once. Field by field: a four-byte load of a PacketMeta
+// just written with narrower stores waits for them to reach the cache (a store-to-load forward
+// that fails); tried while FWD still built its PacketMeta field by field, it cost a third of
+// FWD's time.
 inline bool same_charges(const PacketMeta& a, const PacketMeta& b) {
   return a.ingress_port == b.ingress_port && a.priority == b.priority &&
          a.egress_queue == b.egress_queue && a.lossy == b.lossy && a.pabo == b.pabo;

@@ -63,15 +63,14 @@ class EgressGate {
   virtual ~EgressGate() = default;
   // A message from downstream for this priority.
   virtual void on_message(const ControlMessage& message) = 0;
-  // Once per TX poll, before any budget: lets timers run out and time be accounted.
+  // Once per TX poll, before any budget: lets timers run out and time be accounted. A caller
+  // may skip polls (the lab's virtual clock polls a quiet TX task only at an input or at
+  // next_action_ticks: TxTask::idle_until_input), so a poll at time t must leave the gate as
+  // polls at every time up to t would have: what happens by itself in between is computed
+  // from t, not counted per poll, and a message settles it to its own arrival first.
   virtual void poll(uint64_t now_ticks) = 0;
   // False when poll() does nothing: the TX task does not call it (one call per gate and poll).
   virtual bool polled() const { return true; }
-  // True while a poll at a later time would change something by itself (time still to account,
-  // a timer to run out): a caller that skips the polls of a TX task with no new input (the
-  // lab's virtual clock, TxTask::idle_until_input) must go on polling it. Any gate polled()
-  // is, unless it says otherwise.
-  virtual bool time_running() const { return polled(); }
   // How many of the queue's head packets, `bytes[0..count)` long in order, may start now: a
   // prefix, each allowed given that the ones before it went. Asked once per burst, not per
   // packet: the TX task makes one virtual call per queue and the engine's arithmetic runs

@@ -106,18 +106,23 @@ void PfcFeedbackGenerator::counters(const CounterSink& sink) const {
 PfcEgressGate::PfcEgressGate(uint64_t rate_bps, const TickRate& ticks)
     : rate_bps_(rate_bps), ticks_(ticks) {}
 
-void PfcEgressGate::account(uint64_t now) {
+void PfcEgressGate::settle(uint64_t now) {
   const uint64_t from = std::max(accounted_to_ticks_, pause_start_ticks_);
   const uint64_t to = std::min(now, paused_until_ticks_);
   if (to > from) paused_ticks_.add(to - from);
   accounted_to_ticks_ = std::max(accounted_to_ticks_, now);
+  if (expiry_pending_ && now >= paused_until_ticks_) {
+    expiry_pending_ = false;
+    expiries_.increment();  // the pause ran out: no refresh and no XON came in time
+  }
 }
 
 void PfcEgressGate::on_message(const ControlMessage& message) {
   // A GFC stage frame with its own opcode is not a pause.
   if (message.kind != ControlKind::kClassTime || message.opcode != wire::kPfcOpcode) return;
   const uint64_t at = message.rx_ticks;
-  account(at);
+  // A pause that ran out before this frame came expired, however late the last poll was.
+  settle(at);
   if (message.value == 0) {
     resumes_received_.increment();
     paused_until_ticks_ = std::min(paused_until_ticks_, at);
@@ -133,11 +138,7 @@ void PfcEgressGate::on_message(const ControlMessage& message) {
 }
 
 void PfcEgressGate::poll(uint64_t now) {
-  account(now);
-  if (expiry_pending_ && now >= paused_until_ticks_) {
-    expiry_pending_ = false;
-    expiries_.increment();  // the pause ran out: no refresh and no XON came in time
-  }
+  settle(now);
 }
 
 uint64_t PfcEgressGate::next_action_ticks() const {

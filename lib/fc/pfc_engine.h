@@ -69,11 +69,6 @@ class PfcEgressGate final : public EgressGate {
 
   void on_message(const ControlMessage& message) override;
   void poll(uint64_t now_ticks) override;
-  // A pause not yet accounted to its end, or one that may still run out (account, poll).
-  bool time_running() const override {
-    return expiry_pending_ ||
-           paused_until_ticks_ > std::max(accounted_to_ticks_, pause_start_ticks_);
-  }
   // Paused: none of them; otherwise all (a pause holds whole priorities, not bytes).
   uint16_t budget(uint64_t now_ticks, const uint32_t*, uint16_t count) const override {
     return paused(now_ticks) ? 0 : count;
@@ -90,7 +85,9 @@ class PfcEgressGate final : public EgressGate {
   uint64_t expiries() const { return expiries_.read(); }
 
  private:
-  void account(uint64_t now_ticks);
+  // Paused time up to `now_ticks`, and the pause's expiry if it ran out by then. Any later
+  // time gives the same counts as every time in between would (EgressGate::poll's contract).
+  void settle(uint64_t now_ticks);
 
   uint64_t rate_bps_;
   TickRate ticks_;

@@ -1,5 +1,7 @@
 #include "fc/response_time_meter.h"
 
+#include <algorithm>
+
 namespace fcswitch::fc {
 
 void ResponseTimeMeter::on_pause(uint64_t now_ticks) {
@@ -15,13 +17,16 @@ void ResponseTimeMeter::on_resume(uint64_t now_ticks, uint64_t last_arrival_tick
 
 void ResponseTimeMeter::observe(uint64_t now_ticks, uint64_t last_arrival_ticks) {
   if (!measuring_) return;
+  // The input goes quiet quiet_ticks after the last frame seen (or after the decision). A
+  // frame that came later than that is not part of the response: the measurement ended
+  // before it, however late we look. So the sample does not depend on how often we look, as
+  // long as every arrival is seen (the lab's virtual clock polls TX when its input changes).
+  const uint64_t quiet_at = std::max(seen_arrival_ticks_, paused_at_) + quiet_ticks_;
+  if (last_arrival_ticks < quiet_at) seen_arrival_ticks_ = last_arrival_ticks;
+  if (now_ticks < std::max(seen_arrival_ticks_, paused_at_) + quiet_ticks_) return;
   // Nothing arrived since the decision: the upstream had stopped already; no τ to see.
-  if (last_arrival_ticks < paused_at_) {
-    if (now_ticks - paused_at_ >= quiet_ticks_) measuring_ = false;
-    return;
-  }
-  if (now_ticks - last_arrival_ticks < quiet_ticks_) return;
-  histogram_.record(ticks_.to_ns(last_arrival_ticks - paused_at_));
+  if (seen_arrival_ticks_ >= paused_at_)
+    histogram_.record(ticks_.to_ns(seen_arrival_ticks_ - paused_at_));
   measuring_ = false;
 }
 

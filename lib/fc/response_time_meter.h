@@ -37,8 +37,8 @@ class ResponseTimeMeter {
   void on_pause(uint64_t now_ticks);
   // ... and XON at `now`; `last_arrival_ticks` as in observe().
   void on_resume(uint64_t now_ticks, uint64_t last_arrival_ticks);
-  // Each poll while paused: `last_arrival_ticks` is when the latest frame of the priority
-  // arrived (0: none yet).
+  // While paused, after each arrival and at any other time: `last_arrival_ticks` is when the
+  // latest frame of the priority arrived (0: none yet).
   void observe(uint64_t now_ticks, uint64_t last_arrival_ticks);
 
   // Between a pause and the input going quiet: observe() then watches the clock.
@@ -60,6 +60,7 @@ class ResponseTimeMeter {
   TickRate ticks_;
   uint64_t quiet_ticks_;
   uint64_t paused_at_ = 0;
+  uint64_t seen_arrival_ticks_ = 0;  // the last arrival observe() saw before the input went quiet
   bool measuring_ = false;
   LatencyHistogram histogram_;  // in ns
   OwnedCounter unfinished_;

@@ -37,12 +37,6 @@ class EgressGates {
   void poll(uint64_t now) {
     for_each_set(polled_, [&](int prio) { gates_[prio]->poll(now); });
   }
-  // A poll at a later time would change something by itself (fc::EgressGate::time_running).
-  bool time_running() const {
-    bool running = false;
-    for_each_set(polled_, [&](int prio) { running = running || gates_[prio]->time_running(); });
-    return running;
-  }
   // Once per burst: the queues that may send now, each with its allowance(); the watchdogs
   // observe their gates and account blocked time. `dropping` gets the backlogged queues
   // whose watchdog drops (the caller empties them).

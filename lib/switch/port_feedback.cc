@@ -54,13 +54,6 @@ bool PortFeedback::poll(uint64_t now, fc::FeedbackOut& fresh) {
   return !fresh.empty();
 }
 
-bool PortFeedback::settled() const {
-  bool measuring = false;
-  for_each_set(metered_,
-               [&](int prio) { measuring = measuring || response_times_[prio]->measuring(); });
-  return !measuring;
-}
-
 uint64_t PortFeedback::next_action_ticks() const {
   uint64_t next = kNeverTicks;
   for_each_set(generating_,

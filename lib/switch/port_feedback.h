@@ -57,9 +57,6 @@ class PortFeedback {
                  [&](int prio) { same = same && received_blocks(prio) == noted_blocks_[prio]; });
     return same && input_counts() == noted_counts_;
   }
-  // A poll with the same input before next_action_ticks() would change nothing: no τ meter
-  // is between a pause and a quiet input (it watches the clock against the last arrival).
-  bool settled() const;
   // Any thread (fcswitch's link watch, the lab's events): the link came back. The generators
   // hear it (fc::FeedbackGenerator::link_restored) at the next poll, on TX's thread.
   void link_restored() { restores_requested_.fetch_add(1, std::memory_order_release); }

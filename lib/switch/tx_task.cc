@@ -266,15 +266,14 @@ bool TxTask::nothing_more_now(uint64_t now) {
 }
 
 void TxTask::note_quiet(uint64_t egress_enqueued) {
-  if (pyrrha_ || state_.pabo_queues || pending_count_ || !framer_.idle() || !feedback_.settled())
-    return;
+  if (pyrrha_ || state_.pabo_queues || pending_count_ || !framer_.idle()) return;
   quiet_ = {.valid = true, .room_short = room_short_, .egress_enqueued = egress_enqueued};
 }
 
 bool TxTask::poll(uint64_t now) {
   if (quiet_.valid) {
     if (quiet_but_for_feedback(now)) {
-      gates_.poll(now);  // time accounted up to every poll, as before (paused time)
+      gates_.poll(now);  // timers run out, time is accounted (paused time)
       last_poll_ticks_ = now;
       if (feedback_.input_unchanged()) return false;
       // Only what the generators read has changed (an ingress queue filling or draining at

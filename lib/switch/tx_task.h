@@ -142,11 +142,10 @@ class TxTask : public Task {
   uint64_t next_action_ticks() const;
 
   // A poll before next_action_ticks() would change nothing until an input of the port changes
-  // (switch/port_wake_set.h lists them): the task is quiet, and no gate's time runs on. For a
+  // (switch/port_wake_set.h lists them): the task is quiet. Time its gates account meanwhile
+  // (PFC's paused time) is accounted in full by the next poll (fc::EgressGate::poll). For a
   // caller that polls it only then (the lab's virtual clock). TX's thread.
-  bool idle_until_input(uint64_t now) const {
-    return quiet_.valid && now < quiet_until_ticks() && !gates_.time_running();
-  }
+  bool idle_until_input(uint64_t now) const { return quiet_.valid && now < quiet_until_ticks(); }
 
   // Control thread, after the lcores have stopped: hands back what the task holds.
   unsigned take_held(rte_mbuf** out, unsigned max);
@@ -193,7 +192,9 @@ class TxTask : public Task {
   // (SwitchState::egress_enqueued: from FWD's stages, input FIFOs or Pyrrha's queues, or a
   // lab host's source), what the generators read (PortFeedback::input_unchanged: when only
   // that changed, only they are asked), and room in a port that had none. Not with PABO's
-  // bounce sub-queues or Pyrrha's messages, which reach TX by other ways.
+  // bounce sub-queues or Pyrrha's messages, which reach TX by other ways. A τ meter
+  // measuring a pause needs no more: every arrival is an input, and it times the quiet from
+  // them (fc/response_time_meter.h).
   // The next action is worked out when first asked for (most notes in fcswitch's busy
   // direction are followed by new packets, and never asked): nothing it depends on changes
   // while the task stays quiet.

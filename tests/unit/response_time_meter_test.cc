@@ -39,13 +39,33 @@ TEST(ResponseTimeMeter, XonBeforeQuietIsUnfinishedAndNoArrivalIsNoSample) {
   EXPECT_EQ(m.unfinished(), 1u);
 }
 
-TEST(ResponseTimeMeter, QuantilesFromMicrosecondAndPowerOfTwoBuckets) {
+// Looked at only when something arrives (the lab's TX polls), the meter ends where looking
+// all the time would: a frame that came after 5 µs of quiet is not part of the response.
+TEST(ResponseTimeMeter, ALateLookEndsItWhereTheInputWentQuiet) {
   ResponseTimeMeter m(kNs, kQuiet);
+  m.on_pause(10'000);
+  m.observe(11'000, 11'000);
+  m.observe(12'500, 12'500);  // quiet from 17.5 µs on
+  m.observe(40'000, 40'000);  // the next frame, long after
+  EXPECT_EQ(m.samples(), 1u);
+  EXPECT_EQ(m.max_ns(), 2'500u);
+  // Quiet from the decision on: the frame after it is no response either.
+  m.on_pause(100'000);
+  m.observe(120'000, 120'000);
+  EXPECT_EQ(m.samples(), 1u);
+  m.on_resume(130'000, 120'000);
+  EXPECT_EQ(m.unfinished(), 0u);
+}
+
+TEST(ResponseTimeMeter, QuantilesFromMicrosecondAndPowerOfTwoBuckets) {
+  // Quiet longer than the longest τ: one arrival a pause is its whole response.
+  constexpr uint64_t kLongQuiet = 1'000'000;
+  ResponseTimeMeter m(kNs, kLongQuiet);
   uint64_t t = 0;
   auto sample = [&](uint64_t tau_ns) {
-    t += 1'000'000;
+    t += 10'000'000;
     m.on_pause(t);
-    m.observe(t + tau_ns + kQuiet, t + tau_ns);
+    m.observe(t + tau_ns + kLongQuiet, t + tau_ns);
   };
   for (int i = 0; i < 98; ++i) sample(84'000);  // 84 µs: bucket [84, 85)
   sample(89'800);

@@ -27,6 +27,7 @@ LabSchedule::LabSchedule(std::vector<ScheduledNode> nodes, std::vector<Scheduled
     node_state_[n].alloc_failures = alloc_failures(int(n));
     ScheduledNode& node = nodes_[n];
     if (node.host) continue;
+    node.fwd_may_hold = node.fwd && node.fwd->may_hold();
     if (!node.tx_wakes || !node.fwd_inputs)
       throw std::invalid_argument(
           fmt::format("lab schedule: switch node {} without its wake sets", n));
@@ -110,7 +111,6 @@ bool LabSchedule::poll_node(int node, uint64_t now, uint64_t round) {
   ScheduledNode& n = nodes_[node];
   NodeState& s = node_state_[node];
   ++node_polls_;
-  if (n.fwd) n.fwd->align_rotation(round);
   if (n.host) n.host->source().align_rotation(round);
   bool busy = false;
   for (ScheduledTask& t : n.tasks) {
@@ -124,7 +124,11 @@ bool LabSchedule::poll_node(int node, uint64_t now, uint64_t round) {
     }
     // An input-queued FWD also has work while its input FIFOs hold packets: TX may have
     // made room for their heads.
-    if (t.role == Role::kConsumer && !s.consumer_due && !(n.fwd && n.fwd->held())) continue;
+    if (t.role == Role::kConsumer) {
+      if (!s.consumer_due && !(n.fwd_may_hold && n.fwd->held())) continue;
+      // Only a FWD that is polled needs its rotation (the FWD object is a cache miss).
+      if (n.fwd) n.fwd->align_rotation(round);
+    }
     if (t.role == Role::kTransmitter) {
       if (!n.tx_wakes->marked(t.port)) continue;
       // Unmarked before its poll: what the poll itself changes (its own releases) marks it.

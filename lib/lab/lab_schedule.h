@@ -77,6 +77,9 @@ struct ScheduledNode {
   const SwitchNode* sw = nullptr;    // one of sw and host
   LabHost* host = nullptr;
   FwdTask* fwd = nullptr;  // the switch's, for align_rotation
+  // Its FWD may hold packets in input FIFOs or Pyrrha's queues (FwdTask::may_hold), set by
+  // the schedule: a node poll asks it for held() only then (the FWD object is a cache miss).
+  bool fwd_may_hold = false;
   // [port]: the TX ring a link takes from, and that link (null and -1: none, a cut link).
   std::vector<std::pair<rte_ring*, int>> out;
   // A switch's ports with new input for TX and for FWD (SwitchState::tx_wakes, fwd_inputs),

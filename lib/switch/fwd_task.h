@@ -109,6 +109,8 @@ class FwdTask : public Task {
   uint64_t processed() const { return processed_.read(); }
   // Packets admitted and waiting in the input FIFOs (input-queued) or Pyrrha's queues.
   uint64_t held() const { return held_.read(); }
+  // Whether it ever holds any (held() is 0 otherwise): set up before the lcores start.
+  bool may_hold() const { return inputs_ || pyrrha_; }
   // Control thread, after the lcores have stopped: hands back what the input FIFOs hold, and
   // what RX handed over that FWD did not take (with its ingress port in the metadata).
   unsigned take_held(rte_mbuf** out, unsigned max);
@@ -127,7 +129,7 @@ class FwdTask : public Task {
     if (pyrrha_) pyrrha_->port_changed(port, up);
   }
   // The lab's virtual clock polls a switch only when it has work (LabSchedule); before each
-  // poll it puts the input rotation where `poll_index` polls would have left it, so that the
+  // FWD poll it puts the input rotation where `poll_index` polls would have left it, so that the
   // order FWD serves its inputs in does not depend on how many idle polls were skipped.
   void align_rotation(uint64_t poll_index) {
     next_input_ = static_cast<int>(poll_index % static_cast<uint64_t>(state_.ports));

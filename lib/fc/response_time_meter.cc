@@ -1,7 +1,5 @@
 #include "fc/response_time_meter.h"
 
-#include <algorithm>
-
 namespace fcswitch::fc {
 
 void ResponseTimeMeter::on_pause(uint64_t now_ticks) {
@@ -21,9 +19,8 @@ void ResponseTimeMeter::observe(uint64_t now_ticks, uint64_t last_arrival_ticks)
   // frame that came later than that is not part of the response: the measurement ended
   // before it, however late we look. So the sample does not depend on how often we look, as
   // long as every arrival is seen (the lab's virtual clock polls TX when its input changes).
-  const uint64_t quiet_at = std::max(seen_arrival_ticks_, paused_at_) + quiet_ticks_;
-  if (last_arrival_ticks < quiet_at) seen_arrival_ticks_ = last_arrival_ticks;
-  if (now_ticks < std::max(seen_arrival_ticks_, paused_at_) + quiet_ticks_) return;
+  if (last_arrival_ticks < quiet_at_ticks()) seen_arrival_ticks_ = last_arrival_ticks;
+  if (now_ticks < quiet_at_ticks()) return;
   // Nothing arrived since the decision: the upstream had stopped already; no τ to see.
   if (seen_arrival_ticks_ >= paused_at_)
     histogram_.record(ticks_.to_ns(seen_arrival_ticks_ - paused_at_));

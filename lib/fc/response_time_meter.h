@@ -14,6 +14,7 @@
 // Samples go into a histogram of 1 µs buckets below 128 µs and power-of-two buckets above
 // (core/latency_histogram.h).
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <utility>
@@ -56,6 +57,12 @@ class ResponseTimeMeter {
 
  private:
   static constexpr uint64_t kNsPerUs = 1000;
+
+  // When the input goes quiet if nothing more arrives: quiet_ticks after the last frame seen
+  // since the decision, or after the decision itself.
+  uint64_t quiet_at_ticks() const {
+    return std::max(seen_arrival_ticks_, paused_at_) + quiet_ticks_;
+  }
 
   TickRate ticks_;
   uint64_t quiet_ticks_;

@@ -299,6 +299,7 @@ void FwdTask::forward_burst(rte_mbuf** pkts, unsigned n, int in_port, bool cold)
   // Its charges, received blocks and credit resynchronisation are what TX(in_port)'s
   // generators watch.
   state_.tx_wakes.mark(in_port);
+  const uint32_t max_frame_bytes = max_frame_bytes_of(in_port);
   for (unsigned i = 0; i < n; ++i) {
     if (cold) {
       if (i + 2 * kPrefetchPackets < n) rte_prefetch0(pkts[i + 2 * kPrefetchPackets]);
@@ -313,7 +314,7 @@ void FwdTask::forward_burst(rte_mbuf** pkts, unsigned n, int in_port, bool cold)
     // assignment would make); FrameHeader is trivially destructible.
     const wire::FrameHeader& header = *new (&headers_[i]) wire::FrameHeader(
         wire::parse_frame_header(rte_pktmbuf_mtod(m, const uint8_t*), rte_pktmbuf_data_len(m)));
-    fates_[i] = inspect(m, in_port, header);
+    fates_[i] = inspect(m, max_frame_bytes, header);
     if (fates_[i] != Fate::kForward) continue;
     sources_[i] = header.src;
     destinations_[i] = header.dst;

@@ -154,17 +154,23 @@ class FwdTask : public Task {
 
   // `cold`: the burst came through a ring (from another lcore): prefetch it as it is parsed.
   void forward_burst(rte_mbuf** pkts, unsigned n, int in_port, bool cold);
-  Fate inspect(rte_mbuf* m, int in_port, const wire::FrameHeader& header) const {
-    if (header.status == wire::FrameStatus::kRunt) return Fate::kRunt;
-    if (header.status == wire::FrameStatus::kMalformed) return Fate::kMalformed;
+  // `max_frame_bytes`: the input port's MTU as a frame length (max_frame_bytes_of).
+  Fate inspect(rte_mbuf* m, uint32_t max_frame_bytes, const wire::FrameHeader& header) const {
+    if (header.status != wire::FrameStatus::kOk) [[unlikely]]
+      return header.status == wire::FrameStatus::kRunt ? Fate::kRunt : Fate::kMalformed;
     // A VLAN tag, and PABO's shim on a bounced frame, are on top of what the MTU allows
     // (looked at only for a frame over it).
-    if (!max_frame_bytes_.empty() && rte_pktmbuf_pkt_len(m) > max_frame_bytes_[in_port] &&
-        rte_pktmbuf_pkt_len(m) > max_frame_bytes_[in_port] + (header.has_vlan ? kVlanTagBytes : 0) +
+    if (rte_pktmbuf_pkt_len(m) > max_frame_bytes &&
+        rte_pktmbuf_pkt_len(m) > max_frame_bytes + (header.has_vlan ? kVlanTagBytes : 0) +
                                      (header.has_pabo_shim() ? wire::kPaboShimBytes : 0))
       return Fate::kOversize;
     if (header.dst.is_link_local()) return link_local_fate(m);
     return Fate::kForward;
+  }
+  // The largest frame `in_port` takes without its tags and shim; no limit when none was set.
+  uint32_t max_frame_bytes_of(int in_port) const {
+    return max_frame_bytes_.empty() ? UINT32_MAX - kVlanTagBytes - wire::kPaboShimBytes
+                                    : max_frame_bytes_[in_port];
   }
   Fate link_local_fate(rte_mbuf* m) const;
   // `target`: what the FIB said of the destination (L2Fib::learn_and_look_up).

@@ -82,6 +82,11 @@ class L2Fib {
     cache_[cache_index(mac)] = {mac | kCacheValid, data};
   }
   bool store(wire::MacAddress mac, int port, bool is_static);
+  // learn_and_look_up's common burst, from the cache alone: every source is settled behind
+  // `port` and every destination cached. False (and nothing done) otherwise.
+  bool answer_from_cache(int port, const wire::MacAddress* sources, uint32_t learn_mask,
+                         const wire::MacAddress* destinations, uint32_t lookup_mask, unsigned count,
+                         int* targets);
 
   rte_hash* hash_;
   std::array<CacheEntry, 1u << kCacheBits> cache_{};

@@ -14,6 +14,31 @@ constexpr size_t kVlanTagBytes = 4;
 constexpr size_t kIpv4MinHeaderBytes = 20;
 constexpr size_t kIpv6HeaderBytes = 40;
 
+// The frame's own EtherType `type` and its IP header at `l3`, if it is IP: a well-formed
+// header gives its DSCP, a cut or inconsistent one leaves the frame malformed.
+[[gnu::always_inline]] inline void parse_ip(FrameHeader& h, const uint8_t* data, size_t length,
+                                            uint16_t type, size_t l3) {
+  h.ether_type = type;
+  h.l3_offset = static_cast<uint16_t>(l3);
+
+  if (type == kEtherTypeIpv4) {
+    if (l3 + kIpv4MinHeaderBytes > length) return;
+    const uint8_t version = data[l3] >> 4;
+    const size_t ihl_bytes = static_cast<size_t>(data[l3] & 0x0F) * 4;
+    if (version != 4 || ihl_bytes < kIpv4MinHeaderBytes || l3 + ihl_bytes > length) return;
+    h.l3 = L3Kind::kIpv4;
+    h.dscp = data[l3 + 1] >> 2;  // TOS byte: DSCP(6) | ECN(2)
+  } else if (type == kEtherTypeIpv6) {
+    if (l3 + kIpv6HeaderBytes > length) return;
+    if ((data[l3] >> 4) != 6) return;
+    h.l3 = L3Kind::kIpv6;
+    // Version(4) | Traffic Class(8) | Flow Label(20); DSCP is the top 6 bits of the class.
+    const uint8_t traffic_class = static_cast<uint8_t>((data[l3] & 0x0F) << 4 | data[l3 + 1] >> 4);
+    h.dscp = traffic_class >> 2;
+  }
+  h.status = FrameStatus::kOk;
+}
+
 }  // namespace
 
 FrameHeader parse_frame_header(const uint8_t* data, size_t length) {
@@ -22,11 +47,16 @@ FrameHeader parse_frame_header(const uint8_t* data, size_t length) {
     h.status = FrameStatus::kRunt;
     return h;
   }
-  h.dst = MacAddress::from_bytes(data);
-  h.src = MacAddress::from_bytes(data + 6);
+  h.dst = MacAddress::destination_of_header(data);
+  h.src = MacAddress::source_of_header(data);
 
   size_t offset = 12;
   uint16_t type = load_be16(data + offset);
+  // Most frames: IPv4 straight after the addresses, no tag, no shim.
+  if (type == kEtherTypeIpv4) [[likely]] {
+    parse_ip(h, data, length, type, offset + 2);
+    return h;
+  }
   // Up to two tags (QinQ); the outer one carries the PCP the switch trusts.
   for (int tags = 0; (type == kEtherTypeVlan || type == kEtherTypeQinQ) && tags < 2; ++tags) {
     if (offset + kVlanTagBytes + 2 > length) {  // the tag, then the next EtherType
@@ -51,26 +81,7 @@ FrameHeader parse_frame_header(const uint8_t* data, size_t length) {
     offset += kPaboShimBytes;
     type = load_be16(data + offset);
   }
-  h.ether_type = type;
-  const size_t l3 = offset + 2;
-  h.l3_offset = static_cast<uint16_t>(l3);
-
-  if (type == kEtherTypeIpv4) {
-    if (l3 + kIpv4MinHeaderBytes > length) return h;
-    const uint8_t version = data[l3] >> 4;
-    const size_t ihl_bytes = static_cast<size_t>(data[l3] & 0x0F) * 4;
-    if (version != 4 || ihl_bytes < kIpv4MinHeaderBytes || l3 + ihl_bytes > length) return h;
-    h.l3 = L3Kind::kIpv4;
-    h.dscp = data[l3 + 1] >> 2;  // TOS byte: DSCP(6) | ECN(2)
-  } else if (type == kEtherTypeIpv6) {
-    if (l3 + kIpv6HeaderBytes > length) return h;
-    if ((data[l3] >> 4) != 6) return h;
-    h.l3 = L3Kind::kIpv6;
-    // Version(4) | Traffic Class(8) | Flow Label(20); DSCP is the top 6 bits of the class.
-    const uint8_t traffic_class = static_cast<uint8_t>((data[l3] & 0x0F) << 4 | data[l3 + 1] >> 4);
-    h.dscp = traffic_class >> 2;
-  }
-  h.status = FrameStatus::kOk;
+  parse_ip(h, data, length, type, offset + 2);
   return h;
 }
 

@@ -19,10 +19,11 @@ enum class FrameStatus : uint8_t {
 
 enum class L3Kind : uint8_t { kOther, kIpv4, kIpv6 };
 
+// 32 bytes, the addresses first: FWD keeps a burst of them, and fills each in place.
 struct FrameHeader {
-  FrameStatus status = FrameStatus::kMalformed;
   MacAddress dst;
   MacAddress src;
+  FrameStatus status = FrameStatus::kMalformed;
   uint16_t ether_type = 0;  // after any VLAN tags and PABO shim: the frame's own
   bool has_vlan = false;
   uint8_t pcp = 0;  // of the outer tag, when has_vlan
@@ -37,6 +38,7 @@ struct FrameHeader {
 
   bool has_pabo_shim() const { return pabo_offset != 0; }
 };
+static_assert(sizeof(FrameHeader) == 32);
 
 // Any frame with a whole Ethernet header is parsed, however short: a Linux host sends its
 // 42-byte ARP unpadded on a tap, veth or memif, and only a NIC pads it to the 60-byte minimum

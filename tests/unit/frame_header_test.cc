@@ -159,5 +159,29 @@ TEST(MacAddress, FromBytesReadsExactlySixBytesInWireOrder) {
   munmap(pages, 2 * page);
 }
 
+// parse_frame_header reads the two addresses of a header with 8-byte loads: they stay inside its
+// 14 bytes (the header ends against a page the process may not read) and give what from_bytes
+// gives, every bit in its place.
+TEST(MacAddress, HeaderAddressesStayInsideTheHeaderAndMatchFromBytes) {
+  const long page = sysconf(_SC_PAGESIZE);
+  auto* pages = static_cast<uint8_t*>(
+      mmap(nullptr, 2 * page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0));
+  ASSERT_NE(pages, MAP_FAILED);
+  ASSERT_EQ(mprotect(pages + page, page, PROT_NONE), 0);
+  uint8_t* header = pages + page - 14;
+  std::memset(header, 0xA5, 14);  // the EtherType's two bytes are not part of either address
+  for (int bit = 0; bit < 48; ++bit) {
+    const MacAddress dst{uint64_t{1} << bit}, src{uint64_t{1} << (47 - bit)};
+    dst.to_bytes(header);
+    src.to_bytes(header + 6);
+    EXPECT_EQ(MacAddress::destination_of_header(header), dst) << "bit " << bit;
+    EXPECT_EQ(MacAddress::source_of_header(header), src) << "bit " << bit;
+  }
+  const auto frame = parse_frame_header(header, 14);
+  EXPECT_EQ(frame.dst, MacAddress{uint64_t{1} << 47});
+  EXPECT_EQ(frame.src, MacAddress{1});
+  munmap(pages, 2 * page);
+}
+
 }  // namespace
 }  // namespace fcswitch::wire

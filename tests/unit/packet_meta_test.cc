@@ -1,0 +1,33 @@
+#include "core/packet_meta.h"
+
+#include <gtest/gtest.h>
+
+#include <cstring>
+
+namespace fcswitch {
+namespace {
+
+// same_charges compares the low four bytes under a mask: each field it must see tells two
+// packets apart, and their bytes and the padding bits beside the fields do not.
+TEST(PacketMeta, SameChargesSeesEveryChargedFieldAndNotTheBytes) {
+  const PacketMeta base = make_packet_meta(7, 3, 3, false, PaboSubqueue::kNone, 64);
+  EXPECT_TRUE(same_charges(base, make_packet_meta(7, 3, 3, false, PaboSubqueue::kNone, 1500)));
+  EXPECT_FALSE(same_charges(base, make_packet_meta(8, 3, 3, false, PaboSubqueue::kNone, 64)));
+  EXPECT_FALSE(same_charges(base, make_packet_meta(7, 4, 3, false, PaboSubqueue::kNone, 64)));
+  EXPECT_FALSE(same_charges(base, make_packet_meta(7, 3, 8, false, PaboSubqueue::kNone, 64)));
+  EXPECT_FALSE(same_charges(base, make_packet_meta(7, 3, 3, true, PaboSubqueue::kNone, 64)));
+  EXPECT_FALSE(same_charges(base, make_packet_meta(7, 3, 3, false, PaboSubqueue::kNormal, 64)));
+  EXPECT_FALSE(same_charges(base, make_packet_meta(7, 3, 3, false, PaboSubqueue::kBounce, 64)));
+  EXPECT_FALSE(same_charges(make_packet_meta(255, 255, 255, true, PaboSubqueue::kBounce, 0),
+                            make_packet_meta(255, 255, 255, true, PaboSubqueue::kNormal, 0)));
+  // A PacketMeta made field by field (a lab host's) has padding bits of any value beside them.
+  PacketMeta padded = base;
+  uint32_t low;
+  std::memcpy(&low, &padded, sizeof low);
+  low |= 0xF8000000u;  // bits 27..31: no field
+  std::memcpy(&padded, &low, sizeof low);
+  EXPECT_TRUE(same_charges(base, padded));
+}
+
+}  // namespace
+}  // namespace fcswitch

@@ -275,8 +275,7 @@ bool HostSource::poll(uint64_t now) {
   size_t last_sent = flows_.size();
   for (bool progress = true; progress;) {
     progress = false;
-    for (size_t i = 0; i < flows_.size(); ++i) {
-      const size_t k = (first + i) % flows_.size();
+    for (size_t i = 0, k = first; i < flows_.size(); ++i, k = k + 1 == flows_.size() ? 0 : k + 1) {
       Flow& flow = flows_[k];
       if (finished(flow, now) || held_by_pyrrha(flow, now) || opens_at(flow, now) > now) continue;
       if (send_one(flow, now)) progress = true, last_sent = k;

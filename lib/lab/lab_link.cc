@@ -50,7 +50,7 @@ bool LabLink::poll(uint64_t now) {
   }
   while (count_ && wire_frames_[head_].arrival_ticks <= now) {
     rte_mbuf* m = wire_frames_[head_].frame;
-    head_ = (head_ + 1) % wire_frames_.size();
+    head_ = next_slot(head_);
     --count_;
     const uint32_t length = rte_pktmbuf_pkt_len(m);
     if (rte_ring_sp_enqueue(to_, m) != 0) {
@@ -69,7 +69,8 @@ bool LabLink::poll(uint64_t now) {
     auto* m = static_cast<rte_mbuf*>(frame);
     wire_.on_send(now, rte_pktmbuf_pkt_len(m));
     // The last bit leaves when the wire frees; it arrives one propagation delay later.
-    const unsigned tail = (head_ + count_) % wire_frames_.size();
+    unsigned tail = head_ + count_;  // count_ < size: one wrap at most
+    if (tail >= wire_frames_.size()) tail -= static_cast<unsigned>(wire_frames_.size());
     wire_frames_[tail] = OnWire{m, wire_.next_open_ticks() + delay_ticks_};
     ++count_;
     took_ = true;
@@ -89,7 +90,7 @@ unsigned LabLink::discard_in_flight() {
   const unsigned n = count_;
   for (; count_; --count_) {
     rte_pktmbuf_free(wire_frames_[head_].frame);
-    head_ = (head_ + 1) % wire_frames_.size();
+    head_ = next_slot(head_);
   }
   return n;
 }

@@ -74,6 +74,9 @@ class LabLink {
   std::vector<OnWire> wire_frames_;  // circular: sized for a full delay of minimum frames
   unsigned head_ = 0;
   unsigned count_ = 0;
+  // The slot after `slot`, round the circle: a compare, not a division (two a frame a hop,
+  // each a 64-bit divide by the vector's size).
+  unsigned next_slot(unsigned slot) const { return slot + 1 == wire_frames_.size() ? 0 : slot + 1; }
   bool delivered_ = false;
   bool took_ = false;
   OwnedCounter frames_delivered_;

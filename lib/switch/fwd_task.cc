@@ -109,42 +109,47 @@ FwdTask::~FwdTask() = default;
 bool FwdTask::poll(uint64_t now_tsc) {
   now_ = now_tsc;
   bool busy = false;
-  rte_mbuf* ring_burst[kBurstSize];
   // Every input once per poll, starting from a different one each time: its ring, or what
   // its RX handed over on this lcore (a burst at most either way).
   // A caller on one thread says which inputs RX filled (SwitchState::fwd_inputs): the others
   // are empty, and not looked at.
   PortWakeSet& marked = state_.fwd_inputs;
-  const bool only_marked = marked.enabled();
-  for (int i = 0; i < state_.ports; ++i) {
-    const int in_port = (next_input_ + i) % state_.ports;
-    if (only_marked) {
-      if (!marked.marked(in_port)) continue;
+  if (marked.enabled()) {
+    marked.for_each_from(next_input_, state_.ports, [&](int in_port) {
       marked.clear(in_port);
-    }
-    BurstHandoff* handoff = handoffs_[in_port].get();
-    rte_mbuf** pkts = handoff ? handoff->pkts : ring_burst;
-    const unsigned n =
-        handoff ? handoff->held()
-                : rte_ring_sc_dequeue_burst(state_.fwd_rings[in_port].get(),
-                                            reinterpret_cast<void**>(pkts), kBurstSize, nullptr);
-    // A full burst may have left more behind it.
-    if (only_marked && !handoff && n == kBurstSize) marked.mark(in_port);
-    if (n == 0) continue;
-    busy = true;
-    input_ = in_port;  // stages hold this input's packets until flush()
-    forward_burst(pkts, n, in_port, handoff == nullptr);
-    if (handoff) handoff->count.store(0, std::memory_order_relaxed);
-    processed_.add(n);
-    // Stages hold at most one input burst: a packet is copied at most once per port.
-    flush();
+      busy |= take_input(in_port, true);
+    });
+  } else {
+    for (int i = 0, in_port = next_input_; i < state_.ports;
+         ++i, in_port = in_port + 1 == state_.ports ? 0 : in_port + 1)
+      busy |= take_input(in_port, false);
   }
   if (inputs_) busy |= serve_inputs();
   if (pyrrha_) busy |= pyrrha_->serve();
   if (inputs_ || pyrrha_)
     held_.set((inputs_ ? inputs_->packets() : 0) + (pyrrha_ ? pyrrha_->held_packets() : 0));
-  next_input_ = (next_input_ + 1) % state_.ports;
+  next_input_ = next_input_ + 1 == state_.ports ? 0 : next_input_ + 1;
   return busy;
+}
+
+bool FwdTask::take_input(int in_port, bool marked) {
+  BurstHandoff* handoff = handoffs_[in_port].get();
+  rte_mbuf* ring_burst[kBurstSize];
+  rte_mbuf** pkts = handoff ? handoff->pkts : ring_burst;
+  const unsigned n =
+      handoff ? handoff->held()
+              : rte_ring_sc_dequeue_burst(state_.fwd_rings[in_port].get(),
+                                          reinterpret_cast<void**>(pkts), kBurstSize, nullptr);
+  // A full burst may have left more behind it.
+  if (marked && !handoff && n == kBurstSize) state_.fwd_inputs.mark(in_port);
+  if (n == 0) return false;
+  input_ = in_port;  // stages hold this input's packets until flush()
+  forward_burst(pkts, n, in_port, handoff == nullptr);
+  if (handoff) handoff->count.store(0, std::memory_order_relaxed);
+  processed_.add(n);
+  // Stages hold at most one input burst: a packet is copied at most once per port.
+  flush();
+  return true;
 }
 
 bool FwdTask::take_room(int stage_index) {

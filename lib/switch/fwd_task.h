@@ -152,6 +152,10 @@ class FwdTask : public Task {
     kLinkLocal
   };
 
+  // Forwards what input `in_port` holds (a burst at most); false when it held nothing.
+  // `marked`: the poll walks the marked inputs (SwitchState::fwd_inputs), and a full ring
+  // marks its input again.
+  bool take_input(int in_port, bool marked);
   // `cold`: the burst came through a ring (from another lcore): prefetch it as it is parsed.
   void forward_burst(rte_mbuf** pkts, unsigned n, int in_port, bool cold);
   // `max_frame_bytes`: the input port's MTU as a frame length (max_frame_bytes_of).

@@ -8,6 +8,7 @@
 // One thread only: a switch whose tasks run on several lcores (fcswitch) never enables it,
 // and then marking is a test of an empty vector.
 
+#include <cstddef>
 #include <cstdint>
 #include <vector>
 
@@ -27,6 +28,28 @@ class PortWakeSet {
   void clear(int port) { words_[static_cast<size_t>(port) >> 6] &= ~bit(port); }
   bool marked(int port) const { return words_[static_cast<size_t>(port) >> 6] & bit(port); }
 
+  // f(port) for each marked port of 0..ports-1, in turn from `first` round to first − 1: a
+  // word's marks at a time, not a test per port (a 64-port switch with one input marked).
+  // f may clear or mark the port it is given; a port it has not reached yet is taken as
+  // marked or not when its word is read.
+  template <typename F>
+  void for_each_from(int first, int ports, F&& f) const {
+    each_in(first, ports, f);
+    each_in(0, first, f);
+  }
+
+ private:
+  template <typename F>
+  void each_in(int begin, int end, F& f) const {  // the marked ports of [begin, end)
+    for (int base = begin & ~63; base < end; base += 64) {
+      uint64_t word = words_[static_cast<size_t>(base) >> 6];
+      if (base < begin) word &= ~uint64_t{0} << (begin - base);
+      if (end - base < 64) word &= (uint64_t{1} << (end - base)) - 1;
+      for (; word; word &= word - 1) f(base + __builtin_ctzll(word));
+    }
+  }
+
+ public:
  private:
   static uint64_t bit(int port) { return uint64_t{1} << (port & 63); }
 

@@ -135,15 +135,30 @@ TEST(MacAddress, ParsesPrintsAndClassifies) {
   EXPECT_FALSE(MacAddress::parse("02:00:00:00:00:0g"));
 }
 
+// `n` writable bytes that end where a page the process may not read begins: a load past them
+// faults. `data` is null when the pages could not be had.
+struct BytesBeforeAGuardPage {
+  explicit BytesBeforeAGuardPage(size_t n) {
+    void* mapped =
+        mmap(nullptr, 2 * page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (mapped == MAP_FAILED) return;
+    pages = static_cast<uint8_t*>(mapped);
+    if (mprotect(pages + page, page, PROT_NONE) == 0) data = pages + page - n;
+  }
+  ~BytesBeforeAGuardPage() {
+    if (pages) munmap(pages, 2 * page);
+  }
+  const size_t page = static_cast<size_t>(sysconf(_SC_PAGESIZE));
+  uint8_t* pages = nullptr;
+  uint8_t* data = nullptr;
+};
+
 // A decoder may hand from_bytes the last six bytes of its buffer: it must read those six and no
 // more. The address sits against a page the process may not read, so a wider load faults.
 TEST(MacAddress, FromBytesReadsExactlySixBytesInWireOrder) {
-  const long page = sysconf(_SC_PAGESIZE);
-  auto* pages = static_cast<uint8_t*>(
-      mmap(nullptr, 2 * page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0));
-  ASSERT_NE(pages, MAP_FAILED);
-  ASSERT_EQ(mprotect(pages + page, page, PROT_NONE), 0);
-  uint8_t* last_six = pages + page - 6;
+  BytesBeforeAGuardPage bytes(6);
+  ASSERT_TRUE(bytes.data);
+  uint8_t* last_six = bytes.data;
   const uint8_t wire_order[6] = {0x02, 0x1b, 0x21, 0x3c, 0x4d, 0xfe};
   std::memcpy(last_six, wire_order, 6);
   EXPECT_EQ(MacAddress::from_bytes(last_six).value, 0x021b'213c'4dfeull);
@@ -156,19 +171,15 @@ TEST(MacAddress, FromBytesReadsExactlySixBytesInWireOrder) {
     mac.to_bytes(last_six);
     EXPECT_EQ(MacAddress::from_bytes(last_six), mac) << "bit " << bit;
   }
-  munmap(pages, 2 * page);
 }
 
 // parse_frame_header reads the two addresses of a header with 8-byte loads: they stay inside its
 // 14 bytes (the header ends against a page the process may not read) and give what from_bytes
 // gives, every bit in its place.
 TEST(MacAddress, HeaderAddressesStayInsideTheHeaderAndMatchFromBytes) {
-  const long page = sysconf(_SC_PAGESIZE);
-  auto* pages = static_cast<uint8_t*>(
-      mmap(nullptr, 2 * page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0));
-  ASSERT_NE(pages, MAP_FAILED);
-  ASSERT_EQ(mprotect(pages + page, page, PROT_NONE), 0);
-  uint8_t* header = pages + page - 14;
+  BytesBeforeAGuardPage bytes(14);
+  ASSERT_TRUE(bytes.data);
+  uint8_t* header = bytes.data;
   std::memset(header, 0xA5, 14);  // the EtherType's two bytes are not part of either address
   for (int bit = 0; bit < 48; ++bit) {
     const MacAddress dst{uint64_t{1} << bit}, src{uint64_t{1} << (47 - bit)};
@@ -180,7 +191,6 @@ TEST(MacAddress, HeaderAddressesStayInsideTheHeaderAndMatchFromBytes) {
   const auto frame = parse_frame_header(header, 14);
   EXPECT_EQ(frame.dst, MacAddress{uint64_t{1} << 47});
   EXPECT_EQ(frame.src, MacAddress{1});
-  munmap(pages, 2 * page);
 }
 
 }  // namespace

@@ -6,7 +6,7 @@
 
 namespace fcswitch::lab {
 
-LabLink::LabLink(rte_ring* from, rte_ring* to, const LabLinkParams& params, const TickRate& ticks)
+LabLink::LabLink(LinkFifo* from, LinkFifo* to, const LabLinkParams& params, const TickRate& ticks)
     : from_(from),
       to_(to),
       delay_ticks_(ticks.from_ns(params.delay_ns)),
@@ -37,9 +37,8 @@ bool LabLink::poll(uint64_t now) {
   if (!up_) {
     // What the port sends falls off the cut end, at the port's rate: a sender with no rate of
     // its own (a line-rate flow) would otherwise refill its ring at once, for ever, in one tick.
-    void* frame;
-    while (wire_.may_send(now) && rte_ring_sc_dequeue(from_, &frame) == 0) {
-      auto* m = static_cast<rte_mbuf*>(frame);
+    rte_mbuf* m;
+    while (wire_.may_send(now) && from_->dequeue(&m)) {
       wire_.on_send(now, rte_pktmbuf_pkt_len(m));
       count_data_loss(m);
       rte_pktmbuf_free(m);
@@ -53,7 +52,7 @@ bool LabLink::poll(uint64_t now) {
     head_ = next_slot(head_);
     --count_;
     const uint32_t length = rte_pktmbuf_pkt_len(m);
-    if (rte_ring_sp_enqueue(to_, m) != 0) {
+    if (!to_->enqueue(m)) {
       count_data_loss(m);
       rte_pktmbuf_free(m);
       rx_missed_.increment();
@@ -64,9 +63,8 @@ bool LabLink::poll(uint64_t now) {
     delivered_ = true;
   }
   while (count_ < wire_frames_.size() && wire_.may_send(now)) {
-    void* frame;
-    if (rte_ring_sc_dequeue(from_, &frame) != 0) break;
-    auto* m = static_cast<rte_mbuf*>(frame);
+    rte_mbuf* m;
+    if (!from_->dequeue(&m)) break;
     wire_.on_send(now, rte_pktmbuf_pkt_len(m));
     // The last bit leaves when the wire frees; it arrives one propagation delay later.
     unsigned tail = head_ + count_;  // count_ < size: one wrap at most
@@ -79,9 +77,9 @@ bool LabLink::poll(uint64_t now) {
 }
 
 uint64_t LabLink::next_event_ticks() const {
-  if (!up_) return rte_ring_empty(from_) ? kNeverTicks : wire_.next_open_ticks();
+  if (!up_) return from_->empty() ? kNeverTicks : wire_.next_open_ticks();
   uint64_t next = count_ ? wire_frames_[head_].arrival_ticks : kNeverTicks;
-  if (!rte_ring_empty(from_) && count_ < wire_frames_.size())
+  if (!from_->empty() && count_ < wire_frames_.size())
     next = std::min(next, wire_.next_open_ticks());
   return next;
 }

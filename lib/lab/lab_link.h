@@ -10,12 +10,12 @@
 // will next act by itself, so a virtual clock can jump there.
 
 #include <rte_mbuf.h>
-#include <rte_ring.h>
 
 #include <cstdint>
 #include <vector>
 
 #include "core/owned_counter.h"
+#include "lab/link_fifo.h"
 #include "shaping/port_pacer.h"
 
 namespace fcswitch::lab {
@@ -32,7 +32,7 @@ struct LabLinkParams {
 
 class LabLink {
  public:
-  LabLink(rte_ring* from, rte_ring* to, const LabLinkParams& params, const TickRate& ticks);
+  LabLink(LinkFifo* from, LinkFifo* to, const LabLinkParams& params, const TickRate& ticks);
   ~LabLink();
   LabLink(const LabLink&) = delete;
   LabLink& operator=(const LabLink&) = delete;
@@ -67,8 +67,8 @@ class LabLink {
     uint64_t arrival_ticks;
   };
 
-  rte_ring* from_;
-  rte_ring* to_;
+  LinkFifo* from_;
+  LinkFifo* to_;
   uint64_t delay_ticks_;
   shaping::PortPacer wire_;
   std::vector<OnWire> wire_frames_;  // circular: sized for a full delay of minimum frames

@@ -16,10 +16,10 @@
 #include "lab/flow_frame.h"
 #include "lab/lab_path_oracle.h"
 #include "lab/lab_sampler.h"
+#include "lab/link_fifo_port_io.h"
 #include "node/ecn_port_counters.h"
 #include "node/pabo_port_counters.h"
 #include "switch/control_pool.h"
-#include "switch/ring_port_io.h"
 #include "topology/path_prediction.h"
 
 namespace fcswitch::lab {
@@ -95,12 +95,12 @@ void LabNetwork::build() {
     for (size_t p = 0; p < node.config.ports.size(); ++p) {
       const std::string base = fmt::format("{}_{}", node.name, p);
       // The far end's RX ring holds 4095, as the ring ethdevs the lab used before did.
-      rings_[i].push_back(PortRings{dpdk::make_spsc_ring(base + "_li", kRxRingFrames - 1),
-                                    dpdk::make_spsc_ring(base + "_lo", scenario_.tx_ring_frames)});
+      rings_[i].push_back(PortRings{std::make_unique<LinkFifo>(kRxRingFrames - 1),
+                                    std::make_unique<LinkFifo>(scenario_.tx_ring_frames)});
       node.config.ports[p].device = "lab:" + base;  // not an ethdev: the rings themselves
     }
     const auto io = [&](size_t p) {
-      return std::make_unique<RingPortIo>(rings_[i][p].in.get(), rings_[i][p].out.get());
+      return std::make_unique<LinkFifoPortIo>(rings_[i][p].in.get(), rings_[i][p].out.get());
     };
     if (node.host) {
       hosts_[i] =
@@ -243,9 +243,9 @@ void LabNetwork::free_frames() {
   rte_mbuf* m;
   for (auto& node : rings_)
     for (PortRings& r : node)
-      for (rte_ring* ring : {r.in.get(), r.out.get()})
+      for (LinkFifo* ring : {r.in.get(), r.out.get()})
         if (ring)
-          while (rte_ring_dequeue(ring, reinterpret_cast<void**>(&m)) == 0) rte_pktmbuf_free(m);
+          while (ring->dequeue(&m)) rte_pktmbuf_free(m);
 }
 
 void LabNetwork::release() {

@@ -1,7 +1,7 @@
 #pragma once
 // The lab's network (DESIGN.md §5): the scenario's switches (SwitchNode, as in fcswitch) and
-// hosts (LabHost) on rings (RingPortIo, no ethdevs), joined by LabLinks that pace at the link rate
-// and deliver after the propagation delay, run on one thread by a clock:
+// hosts (LabHost) on FIFOs (LinkFifoPortIo, no ethdevs), joined by LabLinks that pace at the link
+// rate and deliver after the propagation delay, run on one thread by a clock:
 //
 //   virtual — what has work or a timer (LabSchedule) is polled at the current time until
 //     nothing moves; then the clock jumps to the earliest time anything will act by itself (a
@@ -13,7 +13,6 @@
 // Samples (queues.csv, flows.csv) are written to `out_dir` while it runs, if one is given.
 
 #include <rte_mempool.h>
-#include <rte_ring.h>
 
 #include <functional>
 #include <memory>
@@ -22,7 +21,6 @@
 #include <vector>
 
 #include "core/progress_line.h"
-#include "dpdk/ring.h"
 #include "lab/closed_loops.h"
 #include "lab/flow_frame.h"
 #include "lab/host_sink.h"
@@ -58,8 +56,8 @@ class LabNetwork {
 
  private:
   struct PortRings {
-    dpdk::RingPtr in;   // the link delivers, the port's RX takes
-    dpdk::RingPtr out;  // the port's TX puts (its NIC TX ring), the link takes
+    std::unique_ptr<LinkFifo> in;   // the link delivers, the port's RX takes
+    std::unique_ptr<LinkFifo> out;  // the port's TX puts (its NIC TX ring), the link takes
   };
 
   void build();

@@ -1,7 +1,5 @@
 #include "lab/lab_schedule.h"
 
-#include <rte_ring.h>
-
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -117,7 +115,7 @@ bool LabSchedule::poll_node(int node, uint64_t now, uint64_t round) {
     using Role = ScheduledTask::Role;
     if (t.role == Role::kReceiver) {
       if (!t.input_due) continue;
-      if (rte_ring_empty(t.input)) {
+      if (t.input->empty()) {
         t.input_due = false;  // until its link delivers again
         continue;
       }
@@ -140,8 +138,7 @@ bool LabSchedule::poll_node(int node, uint64_t now, uint64_t round) {
       if (moved) {
         busy = true;
         if (static_cast<size_t>(t.port) < n.out.size())
-          if (const auto& [ring, link] = n.out[t.port]; ring && !rte_ring_empty(ring))
-            wake_link(link);
+          if (const auto& [ring, link] = n.out[t.port]; ring && !ring->empty()) wake_link(link);
       }
       continue;
     }
@@ -162,7 +159,7 @@ bool LabSchedule::poll_node(int node, uint64_t now, uint64_t round) {
     wake_node(node);
     if (n.host)
       for (const auto& [ring, link] : n.out)
-        if (ring && !rte_ring_empty(ring)) wake_link(link);
+        if (ring && !ring->empty()) wake_link(link);
   }
   // A node that could not allocate waits for frames freed anywhere: poll it every round, as
   // the full poll did, until it stops failing.

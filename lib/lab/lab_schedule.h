@@ -46,8 +46,6 @@
 #include "lab/lab_link.h"
 #include "node/switch_node.h"
 
-struct rte_ring;
-
 namespace fcswitch::lab {
 
 struct ScheduledTask {
@@ -60,7 +58,7 @@ struct ScheduledTask {
   // Laid out small (32 bytes): a node poll walks its node's every entry (33 a switch at
   // k = 16), most of them to skip.
   Task* task = nullptr;
-  rte_ring* input = nullptr;   // a receiver's: the ring its link delivers into
+  LinkFifo* input = nullptr;   // a receiver's: the ring its link delivers into
   const TxTask* tx = nullptr;  // a transmitter's task, and its port
   int port = -1;
   Role role = Role::kOther;
@@ -81,7 +79,7 @@ struct ScheduledNode {
   // the schedule: a node poll asks it for held() only then (the FWD object is a cache miss).
   bool fwd_may_hold = false;
   // [port]: the TX ring a link takes from, and that link (null and -1: none, a cut link).
-  std::vector<std::pair<rte_ring*, int>> out;
+  std::vector<std::pair<LinkFifo*, int>> out;
   // A switch's ports with new input for TX and for FWD (SwitchState::tx_wakes, fwd_inputs),
   // enabled by the schedule; a switch node must have both.
   PortWakeSet* tx_wakes = nullptr;
@@ -93,7 +91,7 @@ struct ScheduledLink {
   int from_node = -1;        // whose TX ring it takes from
   int from_port = -1;        // the port of that ring (its TX task's)
   int to_node = -1;          // whose RX ring it delivers into
-  rte_ring* into = nullptr;  // that ring (a receiver's input of to_node)
+  LinkFifo* into = nullptr;  // that ring (a receiver's input of to_node)
 };
 
 class LabSchedule {

@@ -11,7 +11,6 @@
 #include <gtest/gtest.h>
 #include <rte_mbuf.h>
 #include <rte_mempool.h>
-#include <rte_ring.h>
 
 #include <array>
 #include <cstring>
@@ -21,15 +20,14 @@
 #include <vector>
 
 #include "core/units.h"
-#include "dpdk/ring.h"
 #include "lab/flow_frame.h"
 #include "lab/lab_host.h"
 #include "lab/lab_link.h"
 #include "lab/lab_network.h"
 #include "lab/lab_report.h"
 #include "lab/lab_scenario.h"
+#include "lab/link_fifo_port_io.h"
 #include "switch/control_pool.h"
-#include "switch/ring_port_io.h"
 #include "wire/mac_address.h"
 #include "wire/pyrrha_frame.h"
 
@@ -110,9 +108,9 @@ class HostBench {
   explicit HostBench(const std::string& name, bool pyrrha = true)
       : scenario_(parse_lab_scenario(kTwoHosts, name + ".toml", {})),
         node_(scenario_.nodes[0]),
-        in_(dpdk::make_spsc_ring(name + "_in", 1024)),
-        out_(dpdk::make_spsc_ring(name + "_out", kNicRingFrames)),
-        wire_(dpdk::make_spsc_ring(name + "_wire", 4096)),
+        in_(std::make_unique<LinkFifo>(1024)),
+        out_(std::make_unique<LinkFifo>(kNicRingFrames)),
+        wire_(std::make_unique<LinkFifo>(4096)),
         link_(out_.get(), wire_.get(), LabLinkParams{kLineRateBps, 0, {24, 64}, 0}, ticks_) {
     EXPECT_TRUE(node_.host);
     if (pyrrha) node_.config.pyrrha = pyrrha_settings();
@@ -120,16 +118,17 @@ class HostBench {
         rte_pktmbuf_pool_create((name + "_data").c_str(), 4095, 0, 0, RTE_MBUF_DEFAULT_BUF_SIZE, 0);
     control_pool_ = create_control_pool(name + "_ctl", 255, 0);
     if (!data_pool_ || !control_pool_) throw std::runtime_error("bench pools");
-    host_ = std::make_unique<LabHost>(node_, std::make_unique<RingPortIo>(in_.get(), out_.get()),
-                                      data_pool_, control_pool_, ticks_, received_);
+    host_ =
+        std::make_unique<LabHost>(node_, std::make_unique<LinkFifoPortIo>(in_.get(), out_.get()),
+                                  data_pool_, control_pool_, ticks_, received_);
   }
   ~HostBench() {
     host_->flush();
     link_.discard_in_flight();
     host_.reset();
-    for (rte_ring* ring : {in_.get(), out_.get(), wire_.get()}) {
+    for (LinkFifo* ring : {in_.get(), out_.get(), wire_.get()}) {
       rte_mbuf* m;
-      while (rte_ring_dequeue(ring, reinterpret_cast<void**>(&m)) == 0) rte_pktmbuf_free(m);
+      while (ring->dequeue(&m)) rte_pktmbuf_free(m);
     }
     rte_mempool_free(data_pool_);
     rte_mempool_free(control_pool_);
@@ -163,7 +162,7 @@ class HostBench {
     ASSERT_NE(m, nullptr);
     wire::encode_pyrrha(frame, rte_pktmbuf_mtod(m, uint8_t*));
     m->data_len = m->pkt_len = wire::kPyrrhaFrameBytes;
-    ASSERT_EQ(rte_ring_sp_enqueue(in_.get(), m), 0);
+    ASSERT_TRUE(in_->enqueue(m));
   }
 
   // Steps at the times the host and its link say they act, up to `until` (and at it).
@@ -202,8 +201,7 @@ class HostBench {
  private:
   void drain() {
     rte_mbuf* pkts[32];
-    while (const unsigned n = rte_ring_sc_dequeue_burst(wire_.get(), reinterpret_cast<void**>(pkts),
-                                                        32, nullptr)) {
+    while (const unsigned n = wire_->dequeue_burst(pkts, 32)) {
       for (unsigned i = 0; i < n; ++i) {
         const auto stamp = read_flow_stamp(rte_pktmbuf_mtod(pkts[i], const uint8_t*),
                                            rte_pktmbuf_data_len(pkts[i]));
@@ -216,7 +214,7 @@ class HostBench {
   LabScenario scenario_;
   LabNode node_;
   TickRate ticks_{kNsPerSecond};
-  dpdk::RingPtr in_, out_, wire_;
+  std::unique_ptr<LinkFifo> in_, out_, wire_;
   LabLink link_;
   rte_mempool* data_pool_ = nullptr;
   rte_mempool* control_pool_ = nullptr;

@@ -6,7 +6,6 @@
 
 #include <rte_mbuf.h>
 #include <rte_mempool.h>
-#include <rte_ring.h>
 
 #include <cstring>
 #include <memory>
@@ -24,18 +23,12 @@ class LabLinkTest : public ::testing::Test {
     const std::string name = ::testing::UnitTest::GetInstance()->current_test_info()->name();
     pool_ = rte_pktmbuf_pool_create(("ll_" + name).substr(0, 24).c_str(), 4095, 0, 0,
                                     RTE_MBUF_DEFAULT_BUF_SIZE, 0);
-    from_ = rte_ring_create(("llf_" + name).substr(0, 24).c_str(), 4096, 0,
-                            RING_F_SP_ENQ | RING_F_SC_DEQ);
-    to_ = rte_ring_create(("llt_" + name).substr(0, 24).c_str(), 64, 0,
-                          RING_F_SP_ENQ | RING_F_SC_DEQ | RING_F_EXACT_SZ);
-    ASSERT_TRUE(pool_ && from_ && to_);
+    ASSERT_TRUE(pool_);
   }
   void TearDown() override {
-    void* m;
-    while (rte_ring_dequeue(from_, &m) == 0) rte_pktmbuf_free(static_cast<rte_mbuf*>(m));
-    while (rte_ring_dequeue(to_, &m) == 0) rte_pktmbuf_free(static_cast<rte_mbuf*>(m));
-    rte_ring_free(from_);
-    rte_ring_free(to_);
+    rte_mbuf* m;
+    while (from_->dequeue(&m)) rte_pktmbuf_free(m);
+    while (to_->dequeue(&m)) rte_pktmbuf_free(m);
     EXPECT_EQ(rte_mempool_in_use_count(pool_), 0u);
     rte_mempool_free(pool_);
   }
@@ -44,26 +37,27 @@ class LabLinkTest : public ::testing::Test {
     auto* data = rte_pktmbuf_mtod(m, uint8_t*);
     rte_pktmbuf_append(m, bytes);
     std::memcpy(data, &sequence, sizeof(sequence));
-    ASSERT_EQ(rte_ring_enqueue(from_, m), 0);
+    ASSERT_TRUE(from_->enqueue(m));
   }
   // Takes what arrived: (arrival time, sequence).
   void collect(uint64_t now, std::vector<std::pair<uint64_t, uint32_t>>& got) {
-    void* m;
-    while (rte_ring_dequeue(to_, &m) == 0) {
+    rte_mbuf* m;
+    while (to_->dequeue(&m)) {
       uint32_t sequence;
-      std::memcpy(&sequence, rte_pktmbuf_mtod(static_cast<rte_mbuf*>(m), uint8_t*), 4);
+      std::memcpy(&sequence, rte_pktmbuf_mtod(m, uint8_t*), 4);
       got.emplace_back(now, sequence);
-      rte_pktmbuf_free(static_cast<rte_mbuf*>(m));
+      rte_pktmbuf_free(m);
     }
   }
 
   rte_mempool* pool_ = nullptr;
-  rte_ring* from_ = nullptr;
-  rte_ring* to_ = nullptr;
+  // The port's TX ring and the far port's RX ring (64 frames: it fills in a test).
+  std::unique_ptr<LinkFifo> from_ = std::make_unique<LinkFifo>(4095);
+  std::unique_ptr<LinkFifo> to_ = std::make_unique<LinkFifo>(64);
 };
 
 TEST_F(LabLinkTest, DeliversAtTheLinkRateAfterThePropagationDelay) {
-  LabLink link(from_, to_, LabLinkParams{10'000'000'000, 5000}, TickRate{});
+  LabLink link(from_.get(), to_.get(), LabLinkParams{10'000'000'000, 5000}, TickRate{});
   for (uint32_t i = 0; i < 1000; ++i) send(i, 1000);  // 1024 bytes on the wire: 819.2 ns
   std::vector<std::pair<uint64_t, uint32_t>> got;
   uint64_t now = 0;
@@ -86,7 +80,7 @@ TEST_F(LabLinkTest, DeliversAtTheLinkRateAfterThePropagationDelay) {
 }
 
 TEST_F(LabLinkTest, AFullFarRingDropsAndCounts) {
-  LabLink link(from_, to_, LabLinkParams{100'000'000'000, 0}, TickRate{});
+  LabLink link(from_.get(), to_.get(), LabLinkParams{100'000'000'000, 0}, TickRate{});
   for (uint32_t i = 0; i < 100; ++i) send(i, 60);
   for (uint64_t now = 0; now < 1'000'000; now += 100) link.poll(now);  // nobody drains `to`
   EXPECT_EQ(link.frames_delivered(), 64u);
@@ -95,8 +89,8 @@ TEST_F(LabLinkTest, AFullFarRingDropsAndCounts) {
 }
 
 TEST_F(LabLinkTest, FramesOnTheWireAreFreedAtShutdown) {
-  auto link =
-      std::make_unique<LabLink>(from_, to_, LabLinkParams{1'000'000'000, 1'000'000}, TickRate{});
+  auto link = std::make_unique<LabLink>(from_.get(), to_.get(),
+                                        LabLinkParams{1'000'000'000, 1'000'000}, TickRate{});
   for (uint32_t i = 0; i < 10; ++i) send(i, 1000);
   link->poll(0);
   for (uint64_t now = 0; now < 100'000; now += 1000) link->poll(now);

@@ -31,7 +31,6 @@ class alignas(64) LinkFifo {
   unsigned count() const { return tail_ - head_; }
   bool empty() const { return tail_ == head_; }
   unsigned free_count() const { return capacity_ - count(); }
-  unsigned capacity() const { return capacity_; }
 
   // False when full.
   bool enqueue(rte_mbuf* m) {

@@ -48,9 +48,6 @@ class PortWakeSet {
       for (; word; word &= word - 1) f(base + __builtin_ctzll(word));
     }
   }
-
- public:
- private:
   static uint64_t bit(int port) { return uint64_t{1} << (port & 63); }
 
   std::vector<uint64_t> words_;

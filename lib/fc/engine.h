@@ -53,8 +53,8 @@ class FeedbackGenerator {
   // (fc/response_time_meter.h).
   virtual bool level_pauses() const { return false; }
   // The port's link came back: what was sent while it was down is lost, and the upstream may
-  // be a new process. An engine that speaks only on change says its state again at the next
-  // poll; one that repeats itself (PFC's refresh, credits every period) need do nothing.
+  // be a new process. An engine that speaks only on change (a GFC stage, PFC's XON) says its
+  // state again at the next poll; one that repeats itself (credits every period) need not.
   virtual void link_restored() {}
 };
 

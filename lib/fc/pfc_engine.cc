@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <string>
+#include <utility>
 
 #include "core/units.h"
 #include "wire/pfc_frame.h"
@@ -56,8 +57,12 @@ void PfcFeedbackGenerator::request(FeedbackOut& out, uint16_t quanta) const {
 }
 
 void PfcFeedbackGenerator::poll(uint64_t now, const IngressView& in, FeedbackOut& out) {
+  const bool resend = std::exchange(resend_, false);
   if (!xoff_) {
-    if (in.occupancy_bytes < xoff_bytes_) return;
+    if (in.occupancy_bytes < xoff_bytes_) {
+      if (resend && xon_transitions_.read() > 0) request(out, 0);  // an XON the link lost
+      return;
+    }
     xoff_ = true;
     xoff_gauge_.set(1);
     xoff_transitions_.increment();
@@ -68,7 +73,7 @@ void PfcFeedbackGenerator::poll(uint64_t now, const IngressView& in, FeedbackOut
     next_refresh_ticks_ = kNeverTicks;
     request(out, 0);  // XON: time 0 resumes at once rather than waiting for expiry
     return;
-  } else if (now < next_refresh_ticks_) {
+  } else if (now < next_refresh_ticks_ && !resend) {
     return;
   } else {
     refreshes_.increment();
@@ -79,7 +84,7 @@ void PfcFeedbackGenerator::poll(uint64_t now, const IngressView& in, FeedbackOut
 }
 
 uint64_t PfcFeedbackGenerator::next_action_ticks() const {
-  return next_refresh_ticks_;
+  return resend_ ? 0 : next_refresh_ticks_;
 }
 
 namespace {

@@ -41,7 +41,11 @@ class PfcFeedbackGenerator final : public FeedbackGenerator {
   uint64_t level() const override { return xoff_gauge_.read(); }
   bool level_pauses() const override { return true; }
   // Out of XOFF only reaching xoff_bytes makes it act; in XOFF, falling below xon_bytes.
-  Watch watches() const override { return xoff_ ? Watch::kAnyChange : Watch::kGrowth; }
+  Watch watches() const override { return xoff_ || resend_ ? Watch::kAnyChange : Watch::kGrowth; }
+  // An XON sent while the link was down is lost, and nothing repeats it: the upstream would
+  // stay paused for the rest of its pause time (3.4 ms at 10 Gb/s). The next poll says the
+  // state again: the pause (as a refresh) in XOFF, XON once any pause was asserted.
+  void link_restored() override { resend_ = true; }
 
   bool xoff() const { return xoff_; }
   uint64_t xoff_transitions() const { return xoff_transitions_.read(); }
@@ -56,6 +60,7 @@ class PfcFeedbackGenerator final : public FeedbackGenerator {
   uint16_t pause_quanta_;
   uint64_t refresh_ticks_;
   bool xoff_ = false;
+  bool resend_ = false;  // say the state at the next poll, even without a crossing
   uint64_t next_refresh_ticks_ = kNeverTicks;
   OwnedCounter xoff_transitions_;
   OwnedCounter xon_transitions_;

@@ -112,10 +112,6 @@ class HostSource : public Task {
   // when only TX taking frames can let a flow go on.
   uint64_t next_event_ticks(uint64_t now_ticks) const;
   uint64_t alloc_failures() const { return alloc_failures_.read(); }
-  // As FwdTask::align_rotation: the flow served first, as if polled `poll_index` times.
-  void align_rotation(uint64_t poll_index) {
-    if (!flows_.empty()) next_flow_ = static_cast<size_t>(poll_index % flows_.size());
-  }
 
  protected:
   bool poll(uint64_t now_ticks) override;

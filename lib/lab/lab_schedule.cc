@@ -105,11 +105,10 @@ void LabSchedule::mark_due_transmitters(int node, uint64_t now) {
     if (timers.ticks[p] <= now) nodes_[node].tx_wakes->mark(static_cast<int>(p));
 }
 
-bool LabSchedule::poll_node(int node, uint64_t now, uint64_t round) {
+void LabSchedule::poll_node(int node, uint64_t now) {
   ScheduledNode& n = nodes_[node];
   NodeState& s = node_state_[node];
   ++node_polls_;
-  if (n.host) n.host->source().align_rotation(round);
   bool busy = false;
   for (ScheduledTask& t : n.tasks) {
     using Role = ScheduledTask::Role;
@@ -124,8 +123,6 @@ bool LabSchedule::poll_node(int node, uint64_t now, uint64_t round) {
     // made room for their heads.
     if (t.role == Role::kConsumer) {
       if (!s.consumer_due && !(n.fwd_may_hold && n.fwd->held())) continue;
-      // Only a FWD that is polled needs its rotation (the FWD object is a cache miss).
-      if (n.fwd) n.fwd->align_rotation(round);
     }
     if (t.role == Role::kTransmitter) {
       if (!n.tx_wakes->marked(t.port)) continue;
@@ -174,7 +171,6 @@ bool LabSchedule::poll_node(int node, uint64_t now, uint64_t round) {
       starved_.erase(std::find(starved_.begin(), starved_.end(), node));
     }
   }
-  return busy;
 }
 
 void LabSchedule::step(uint64_t now) {
@@ -195,14 +191,11 @@ void LabSchedule::step(uint64_t now) {
     }
   }
 
-  int last_busy_round = -1;
   int round = 0;
   for (; !next_links_.empty() || !next_nodes_.empty() || (round == 0 && !starved_.empty());
        ++round) {
     if (round >= kMaxRoundsPerStep)
       throw std::runtime_error(fmt::format("the lab did not settle at tick {}", now));
-    const uint64_t full_round = rounds_ + static_cast<uint64_t>(round);
-    bool busy = false;
     round_links_.swap(next_links_);
     next_links_.clear();
     std::sort(round_links_.begin(), round_links_.end());
@@ -210,7 +203,7 @@ void LabSchedule::step(uint64_t now) {
     for (int l : round_links_) {
       const ScheduledLink& link = links_[l];
       ++link_polls_;
-      busy |= link.link->poll(now);
+      link.link->poll(now);
       LinkState& s = link_state_[l];
       if (!s.touched) {
         s.touched = true;
@@ -235,11 +228,8 @@ void LabSchedule::step(uint64_t now) {
       if (!node_state_[n].active) round_nodes_.push_back(n);
     std::sort(round_nodes_.begin(), round_nodes_.end());
     for (int n : round_nodes_) node_state_[n].active = false;
-    for (int n : round_nodes_) busy |= poll_node(n, now, full_round);
-    if (busy) last_busy_round = round;
+    for (int n : round_nodes_) poll_node(n, now);
   }
-  // The full poll ran rounds until one found nothing to do: one more than the last busy one.
-  rounds_ += static_cast<uint64_t>(last_busy_round + 2);
 
   for (int n : touched_nodes_) {
     NodeState& s = node_state_[n];

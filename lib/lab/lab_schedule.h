@@ -31,10 +31,12 @@
 //     something can have filled its port's ring: only its link is woken.
 // Such a poll changes nothing, so skipping it changes no result.
 //
-// Two things an idle poll used to do are kept as if every task had been polled in every
-// round: FWD's and a host source's round robin (align_rotation with the count of full-poll
-// rounds). A node that failed to allocate a frame (a shared pool ran dry) is polled in every
-// round until it stops failing: frames freed anywhere may let it go on.
+// FWD's and a host source's round robins turn once a poll of their own, so where they start
+// depends on the work they were given, never on clock steps that had none for them (a sample,
+// a deadlock check, another node's timer): the sample interval does not change a run's
+// packets (lab_schedule_test). A node that failed to allocate a frame (a shared pool ran dry)
+// is polled in every round of every step until it stops failing: frames freed anywhere may
+// let it go on.
 
 #include <cstdint>
 #include <queue>
@@ -74,7 +76,7 @@ struct ScheduledNode {
   std::vector<ScheduledTask> tasks;  // in poll order
   const SwitchNode* sw = nullptr;    // one of sw and host
   LabHost* host = nullptr;
-  FwdTask* fwd = nullptr;  // the switch's, for align_rotation
+  FwdTask* fwd = nullptr;  // the switch's, asked whether it holds packets
   // Its FWD may hold packets in input FIFOs or Pyrrha's queues (FwdTask::may_hold), set by
   // the schedule: a node poll asks it for held() only then (the FWD object is a cache miss).
   bool fwd_may_hold = false;
@@ -109,8 +111,6 @@ class LabSchedule {
   void wake(int node) { wake_node(node); }
   // The earliest timer of any item; kNeverTicks if none.
   uint64_t next_event_ticks();
-  // Full-poll rounds so far (every task polled once in each), as the full poll would count.
-  uint64_t rounds() const { return rounds_; }
   // Polls done, of nodes and of links: the cost of the run.
   uint64_t node_polls() const { return node_polls_; }
   uint64_t link_polls() const { return link_polls_; }
@@ -141,7 +141,7 @@ class LabSchedule {
 
   void wake_node(int node);
   void wake_link(int link);
-  bool poll_node(int node, uint64_t now, uint64_t round);
+  void poll_node(int node, uint64_t now);
   uint64_t node_timer(int node, uint64_t now);
   void mark_due_transmitters(int node, uint64_t now);
   uint64_t alloc_failures(int node) const;
@@ -158,7 +158,6 @@ class LabSchedule {
   std::vector<int> touched_nodes_, touched_links_;
   std::vector<int> starved_;
   std::priority_queue<Timer, std::vector<Timer>, std::greater<>> timers_;
-  uint64_t rounds_ = 0;
   uint64_t node_polls_ = 0;
   uint64_t link_polls_ = 0;
 };

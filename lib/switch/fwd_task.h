@@ -128,12 +128,6 @@ class FwdTask : public Task {
   void link_changed(int port, bool up) {
     if (pyrrha_) pyrrha_->port_changed(port, up);
   }
-  // The lab's virtual clock polls a switch only when it has work (LabSchedule); before each
-  // FWD poll it puts the input rotation where `poll_index` polls would have left it, so that the
-  // order FWD serves its inputs in does not depend on how many idle polls were skipped.
-  void align_rotation(uint64_t poll_index) {
-    next_input_ = static_cast<int>(poll_index % static_cast<uint64_t>(state_.ports));
-  }
 
  protected:
   bool poll(uint64_t now_tsc) override;

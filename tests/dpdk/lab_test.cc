@@ -255,6 +255,27 @@ TEST(LabGfcRing, VirtualTimeIsDeterministic) {
   EXPECT_NE(summary_json(run(kRing, reseeded))["flows"].dump(), a["flows"].dump());
 }
 
+// Sampling looks and does not touch: a run sampled every 100 µs and every 7 µs moves the same
+// frames (the clock steps more often for the samples, and no task is polled for them). Only
+// the mean of the samples (steady_ingress_bytes) and the count of clock steps may differ.
+TEST(LabGfcRing, SampleIntervalDoesNotChangeThePackets) {
+  const auto packets_of = [](std::vector<std::string> sets, const char* interval) {
+    sets.push_back(std::string("lab.sample_interval=") + interval);
+    nlohmann::ordered_json s = summary_json(run(kRing, sets));
+    for (const char* key : {"overrides", "clock_steps"}) s.erase(key);
+    for (auto& q : s["queues"]) q.erase("steady_ingress_bytes");
+    return s;
+  };
+  for (const std::vector<std::string>& sets :
+       {std::vector<std::string>{"flow_control.engine=pfc", "lab.duration=6ms"},
+        std::vector<std::string>{"flow_control.engine=gfc-buffer", kFairCrossbar,
+                                 "lab.duration=6ms"}}) {
+    const nlohmann::ordered_json coarse = packets_of(sets, "100us");
+    ASSERT_GT(coarse["packet_hops"].get<uint64_t>(), 10'000u);
+    EXPECT_EQ(coarse.dump(), packets_of(sets, "7us").dump()) << sets[0];
+  }
+}
+
 // The same ring at 100 Mb/s on the TSC: PFC deadlocks, buffer-based GFC does not.
 TEST(LabGfcRingWallClock, PfcDeadlocksGfcDoesNot) {
   const LabResult pfc = run(kRingWall, {"flow_control.engine=pfc"});
@@ -572,8 +593,9 @@ restore = "S1:S2"
 // at 0.6 ms; S1's input from H1 drains and its stage-0 message goes into the cut link. The
 // link is back at 0.9 ms; H3 stops at 1.2 ms. Unless S1 says its stage again when the link
 // comes back (fc::FeedbackGenerator::link_restored), H1 runs at C/2 to the end with S1's
-// input empty — nothing left that would change the stage. The engines that repeat themselves
-// (PFC's pauses run out, CBFC and time-based GFC send credits every period) recover as before.
+// input empty — nothing left that would change the stage. PFC likewise says again an XON the
+// cut link lost (else H1 stays paused for its last pause's 3.4 ms); CBFC and time-based GFC
+// send credits every period and recover as before.
 TEST(LabLinkEvents, AStageLostOnACutLinkIsSaidAgainWhenItComesBack) {
   const std::string text = R"([lab]
 duration = "3ms"

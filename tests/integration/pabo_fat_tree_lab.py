@@ -6,13 +6,17 @@ fat-tree's 3 → 1, 6 → 1 and many-to-many scenarios, four rounds of 1 MiB rep
 - With PABO nothing is dropped or lost anywhere, no frame is sent twice, every flow completes.
 - Without it the drops are all at the paper's congestion point (C1 for 3 → 1, S9 for 6 → 1,
   S11 for many-to-many) and Reno's retransmissions still deliver every byte of every flow.
-- FCT: PABO's mean is at least ten times lower (Fig. 14; a loss costs Reno a 1 s RTO).
+- FCT (Fig. 14): a loss costs Reno a 1 s RTO: Reno's slowest flow takes longer than that,
+  PABO's slowest a tenth of it, and PABO's mean is at least five times lower. (How many of
+  Reno's 24 flows lose their window's tail, and wait, moves with the order frames meet in:
+  12 to 20 of them in 6 → 1, a mean 10–17 times PABO's.)
 - Bounces (Fig. 11): only C1 in 3 → 1; S9 the most in 6 → 1 and S12 none; S11 the most in
   many-to-many, with C1 and C2. Table II: no packet has maxBouncedDistance 2 or more, and the
   share at 1 is within 20 points of the paper's (the lab bounces more: README explains why),
   the largest in many-to-many as in the paper.
 - Fig. 12: with PABO a larger share arrives displaced than without, and no |d| exceeds the
-  93-frame window.
+  93-frame window. Reno reorders only where a loss has frames of its window behind it: a
+  window that loses its whole tail is resent in order (6 → 1 may show none).
 9 → 1 and 12 → 1 take longer; tools/pabo_fat_tree.py runs them.
 
 usage: pabo_fat_tree_lab.py FCLAB SOURCE_DIR
@@ -24,6 +28,7 @@ import tempfile
 from script_checks import Checks
 
 WINDOW_FRAMES = 93
+RTO_S = 1.0  # Reno's minimum RTO (INET's floor, tools/pabo_fat_tree.py)
 # Without PABO, the one switch that drops (§VI-C/D).
 DROPS_AT = {"3to1": {"C1"}, "6to1": {"S9"}, "mtom": {"S11"}}
 
@@ -65,9 +70,11 @@ def main():
                   f"{plain['received']} distinct frames after {plain['retransmissions']} resends")
 
             # Fig. 14: the FCT.
-            check(pabo["fct_mean_s"] * 10 <= plain["fct_mean_s"],
+            check(pabo["fct_mean_s"] * 5 <= plain["fct_mean_s"]
+                  and pabo["fct_max_s"] < RTO_S / 10 and plain["fct_max_s"] > RTO_S,
                   f"{label}: mean FCT {1e3 * pabo['fct_mean_s']:.1f} ms with PABO, "
-                  f"{1e3 * plain['fct_mean_s']:.1f} ms with Reno")
+                  f"{1e3 * plain['fct_mean_s']:.1f} ms with Reno; slowest "
+                  f"{1e3 * pabo['fct_max_s']:.1f} ms, {1e3 * plain['fct_max_s']:.1f} ms")
 
             # Fig. 11: who bounces.
             b = pabo["bounces"]
@@ -89,7 +96,7 @@ def main():
                   f"% (paper {100 - paper:.2f}/{paper:.2f}/–)")
 
             # Fig. 12: displacement.
-            check(pabo["displaced"] > plain["displaced"] > 0
+            check(pabo["displaced"] > plain["displaced"]
                   and 0 < pabo["max_displacement"] <= WINDOW_FRAMES,
                   f"{label}: displaced {100 * pabo['displaced'] / pabo['received']:.1f} % with "
                   f"PABO, {100 * plain['displaced'] / plain['received']:.1f} % with Reno; "

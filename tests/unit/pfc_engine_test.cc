@@ -87,6 +87,32 @@ TEST_F(PfcGeneratorTest, RefreshesThePauseBeforeItRunsOut) {
   EXPECT_EQ(generator.next_action_ticks(), kNeverTicks);
 }
 
+// What was sent while the link was down is lost: the next poll says the state again.
+TEST_F(PfcGeneratorTest, SaysItsStateAgainWhenTheLinkComesBack) {
+  // Never paused: the upstream cannot be waiting for an XON.
+  generator.link_restored();
+  EXPECT_EQ(generator.next_action_ticks(), 0u);
+  EXPECT_TRUE(poll(1, 0).empty());
+  EXPECT_EQ(generator.next_action_ticks(), kNeverTicks);
+  // Resumed after a pause: XON again, once.
+  poll(2, 850'000);
+  poll(3, 0);
+  generator.link_restored();
+  EXPECT_EQ(generator.watches(), FeedbackGenerator::Watch::kAnyChange);
+  FeedbackOut out = poll(4, 0);
+  EXPECT_EQ(out.class_enable, 1u << 3);
+  EXPECT_EQ(out.class_time[3], 0);
+  EXPECT_TRUE(poll(5, 0).empty());
+  EXPECT_EQ(generator.xon_transitions(), 1u);
+  // Paused: the pause at once, not at the refresh, and the refreshes count from it.
+  poll(6, 850'000);
+  generator.link_restored();
+  out = poll(7, 850'000);
+  EXPECT_EQ(out.class_time[3], 0xFFFF);
+  EXPECT_EQ(generator.xoff_transitions(), 2u);
+  EXPECT_EQ(generator.next_action_ticks(), 7 + pfc_pause_ticks(0x8000, k10G, kNs));
+}
+
 TEST(PfcGate, PausesForTheReceivedTimeFromArrival) {
   PfcEgressGate gate(k10G, kNs);
   EXPECT_TRUE(gate.may_send(0, 1500));

@@ -187,8 +187,10 @@ void LabNetwork::build_schedule() {
           Task* t = lcores[l][k];
           const config::TaskRef& ref = refs[l][k];
           if (ref.kind == config::TaskKind::kRx) {
-            node.tasks.push_back(
-                {.task = t, .input = rings_[i][ref.port].in.get(), .role = Role::kReceiver});
+            node.tasks.push_back({.task = t,
+                                  .input = rings_[i][ref.port].in.get(),
+                                  .port = ref.port,
+                                  .role = Role::kReceiver});
           } else if (ref.kind == config::TaskKind::kFwd) {
             node.fwd = static_cast<FwdTask*>(t);
             node.tasks.push_back({.task = t, .role = Role::kConsumer});

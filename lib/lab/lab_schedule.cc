@@ -20,6 +20,7 @@ LabSchedule::LabSchedule(std::vector<ScheduledNode> nodes, std::vector<Scheduled
       links_(std::move(links)),
       node_state_(nodes_.size()),
       switch_timers_(nodes_.size()),
+      port_order_(nodes_.size()),
       link_state_(links_.size()) {
   for (size_t n = 0; n < nodes_.size(); ++n) {
     node_state_[n].alloc_failures = alloc_failures(int(n));
@@ -41,6 +42,7 @@ LabSchedule::LabSchedule(std::vector<ScheduledNode> nodes, std::vector<Scheduled
     node.tx_wakes->mark_all();
     node.fwd_inputs->enable(static_cast<int>(timers.tx.size()));
     node.fwd_inputs->mark_all();
+    take_port_order(n);
   }
   for (const ScheduledLink& link : links_) {
     ScheduledTask* receiver = nullptr;
@@ -49,8 +51,30 @@ LabSchedule::LabSchedule(std::vector<ScheduledNode> nodes, std::vector<Scheduled
     if (!receiver)
       throw std::invalid_argument(
           fmt::format("lab schedule: no receiver of node {} reads its link's ring", link.to_node));
-    receiver_of_link_.push_back(receiver);
+    PortOrder& order = port_order_[link.to_node];
+    receiver_of_link_.push_back({receiver, order.receivers.empty() ? nullptr : &order.due_inputs});
   }
+}
+
+void LabSchedule::take_port_order(size_t n) {
+  const std::vector<ScheduledTask>& tasks = nodes_[n].tasks;
+  const size_t ports = switch_timers_[n].tx.size();
+  if (tasks.size() != 2 * ports + 1) return;
+  using Role = ScheduledTask::Role;
+  for (size_t p = 0; p < ports; ++p)
+    if (tasks[p].role != Role::kReceiver || tasks[p].port != static_cast<int>(p) ||
+        tasks[ports + 1 + p].role != Role::kTransmitter ||
+        tasks[ports + 1 + p].port != static_cast<int>(p))
+      return;
+  if (tasks[ports].role != Role::kConsumer) return;
+  PortOrder& order = port_order_[n];
+  for (size_t p = 0; p < ports; ++p) {
+    order.receivers.push_back(&nodes_[n].tasks[p]);
+    order.transmitters.push_back(&nodes_[n].tasks[ports + 1 + p]);
+  }
+  order.consumer = &nodes_[n].tasks[ports];
+  order.due_inputs.enable(static_cast<int>(ports));
+  order.due_inputs.mark_all();
 }
 
 void LabSchedule::wake_node(int node) {
@@ -68,6 +92,7 @@ void LabSchedule::wake_link(int link) {
 }
 
 void LabSchedule::wake_all() {
+  for (PortOrder& order : port_order_) order.due_inputs.mark_all();
   for (ScheduledNode& node : nodes_) {
     for (ScheduledTask& t : node.tasks) t.input_due = true;
     if (node.host) continue;
@@ -105,46 +130,89 @@ void LabSchedule::mark_due_transmitters(int node, uint64_t now) {
     if (timers.ticks[p] <= now) nodes_[node].tx_wakes->mark(static_cast<int>(p));
 }
 
+bool LabSchedule::poll_receiver(NodeState& s, ScheduledTask& t, uint64_t now) {
+  const bool moved = t.task->run_once(now);
+  if (moved) s.consumer_due = true;
+  return moved;
+}
+
+bool LabSchedule::poll_consumer(const ScheduledNode& n, NodeState& s, ScheduledTask& t,
+                                uint64_t now) {
+  // An input-queued FWD also has work while its input FIFOs hold packets: TX may have made
+  // room for their heads.
+  if (!s.consumer_due && !(n.fwd_may_hold && n.fwd->held())) return false;
+  // A consumer that found nothing had empty inputs; a busy one may have left frames.
+  s.consumer_due = t.task->run_once(now);
+  return s.consumer_due;
+}
+
+bool LabSchedule::poll_transmitter(int node, ScheduledTask& t, uint64_t now) {
+  ScheduledNode& n = nodes_[node];
+  // Unmarked before its poll: what the poll itself changes (its own releases) marks it.
+  n.tx_wakes->clear(t.port);
+  const bool moved = t.task->run_once(now);
+  if (!t.tx->idle_until_input(now)) n.tx_wakes->mark(t.port);
+  switch_timers_[node].polled[t.port] = 1;
+  // Only a TX task that moved something can have put frames into its port's ring.
+  if (moved && static_cast<size_t>(t.port) < n.out.size())
+    if (const auto& [ring, link] = n.out[t.port]; ring && !ring->empty()) wake_link(link);
+  return moved;
+}
+
+bool LabSchedule::poll_tasks(int node, uint64_t now) {
+  ScheduledNode& n = nodes_[node];
+  NodeState& s = node_state_[node];
+  bool busy = false;
+  for (ScheduledTask& t : n.tasks) {
+    switch (t.role) {
+      case ScheduledTask::Role::kReceiver:
+        if (!t.input_due) break;
+        if (t.input->empty()) {
+          t.input_due = false;  // until its link delivers again
+          break;
+        }
+        busy |= poll_receiver(s, t, now);
+        break;
+      case ScheduledTask::Role::kConsumer:
+        busy |= poll_consumer(n, s, t, now);
+        break;
+      case ScheduledTask::Role::kTransmitter:
+        if (n.tx_wakes->marked(t.port)) busy |= poll_transmitter(node, t, now);
+        break;
+      case ScheduledTask::Role::kOther:
+        busy |= t.task->run_once(now);
+        break;
+    }
+  }
+  return busy;
+}
+
+bool LabSchedule::poll_by_port(int node, uint64_t now) {
+  PortOrder& order = port_order_[node];
+  NodeState& s = node_state_[node];
+  const int ports = static_cast<int>(order.receivers.size());
+  bool busy = false;
+  order.due_inputs.for_each_ascending(ports, [&](int port) {
+    ScheduledTask& t = *order.receivers[static_cast<size_t>(port)];
+    if (t.input->empty()) {
+      order.due_inputs.clear(port);  // until its link delivers again
+      return;
+    }
+    busy |= poll_receiver(s, t, now);
+  });
+  busy |= poll_consumer(nodes_[node], s, *order.consumer, now);
+  nodes_[node].tx_wakes->for_each_ascending(ports, [&](int port) {
+    busy |= poll_transmitter(node, *order.transmitters[static_cast<size_t>(port)], now);
+  });
+  return busy;
+}
+
 void LabSchedule::poll_node(int node, uint64_t now) {
   ScheduledNode& n = nodes_[node];
   NodeState& s = node_state_[node];
   ++node_polls_;
-  bool busy = false;
-  for (ScheduledTask& t : n.tasks) {
-    using Role = ScheduledTask::Role;
-    if (t.role == Role::kReceiver) {
-      if (!t.input_due) continue;
-      if (t.input->empty()) {
-        t.input_due = false;  // until its link delivers again
-        continue;
-      }
-    }
-    // An input-queued FWD also has work while its input FIFOs hold packets: TX may have
-    // made room for their heads.
-    if (t.role == Role::kConsumer) {
-      if (!s.consumer_due && !(n.fwd_may_hold && n.fwd->held())) continue;
-    }
-    if (t.role == Role::kTransmitter) {
-      if (!n.tx_wakes->marked(t.port)) continue;
-      // Unmarked before its poll: what the poll itself changes (its own releases) marks it.
-      n.tx_wakes->clear(t.port);
-      const bool moved = t.task->run_once(now);
-      if (!t.tx->idle_until_input(now)) n.tx_wakes->mark(t.port);
-      switch_timers_[node].polled[t.port] = 1;
-      // Only a TX task that moved something can have put frames into its port's ring.
-      if (moved) {
-        busy = true;
-        if (static_cast<size_t>(t.port) < n.out.size())
-          if (const auto& [ring, link] = n.out[t.port]; ring && !ring->empty()) wake_link(link);
-      }
-      continue;
-    }
-    const bool moved = t.task->run_once(now);
-    if (t.role == Role::kReceiver && moved) s.consumer_due = true;
-    // A consumer that found nothing had empty inputs; a busy one may have left frames.
-    if (t.role == Role::kConsumer) s.consumer_due = moved;
-    busy |= moved;
-  }
+  const bool busy =
+      port_order_[node].receivers.empty() ? poll_tasks(node, now) : poll_by_port(node, now);
   if (!s.touched) {
     s.touched = true;
     touched_nodes_.push_back(node);
@@ -210,7 +278,12 @@ void LabSchedule::step(uint64_t now) {
         touched_links_.push_back(l);
       }
       if (link.link->delivered_in_last_poll()) {
-        receiver_of_link_[l]->input_due = true;
+        const LinkReceiver& receiver = receiver_of_link_[l];
+        if (receiver.due_inputs) {
+          receiver.due_inputs->mark(receiver.task->port);
+        } else {
+          receiver.task->input_due = true;
+        }
         wake_node(link.to_node);
       }
       if (link.link->took_in_last_poll()) {

@@ -37,6 +37,22 @@ class PortWakeSet {
     each_in(first, ports, f);
     each_in(0, first, f);
   }
+  // f(port) for each marked port of 0..ports-1 in ascending order, as a walk that tests every
+  // port in turn would call it: a port that f marks beyond the one it was given is called
+  // too (the word is read again after each call); one at or before it waits for the next
+  // walk.
+  template <typename F>
+  void for_each_ascending(int ports, F&& f) const {
+    for (int base = 0; base < ports; base += 64) {
+      const size_t w = static_cast<size_t>(base) >> 6;
+      const uint64_t in_range = ports - base < 64 ? (uint64_t{1} << (ports - base)) - 1 : ~0ULL;
+      for (uint64_t word = words_[w] & in_range; word;) {
+        const int bit = __builtin_ctzll(word);
+        f(base + bit);
+        word = bit == 63 ? 0 : words_[w] & in_range & (~uint64_t{0} << (bit + 1));
+      }
+    }
+  }
 
  private:
   template <typename F>

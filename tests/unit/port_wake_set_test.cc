@@ -41,5 +41,33 @@ TEST(PortWakeSet, WalksTheMarkedPortsRoundFromTheFirst) {
   EXPECT_EQ(walk(set, 0, 130), (std::vector<int>{100}));
 }
 
+// The lab polls a switch's marked TX tasks in port order, and a TX poll marks the ports whose
+// inputs it changed: as a test of every port in turn, a mark ahead of the walk is polled in
+// the same walk, one behind it (or on the port itself) in the next.
+TEST(PortWakeSet, AscendingWalkSeesMarksAheadOfIt) {
+  PortWakeSet set;
+  set.enable(130);
+  set.mark_all();  // bits past port 129 are set too, and never walked
+  std::vector<int> seen;
+  set.for_each_ascending(130, [&](int port) {
+    seen.push_back(port);
+    set.clear(port);
+  });
+  ASSERT_EQ(seen.size(), 130u);
+  EXPECT_EQ(seen.back(), 129);
+  for (int port : {3, 63, 70}) set.mark(port);
+  seen.clear();
+  set.for_each_ascending(130, [&](int port) {
+    seen.push_back(port);
+    set.clear(port);
+    if (port == 3) set.mark(10), set.mark(2), set.mark(3);  // ahead, behind, itself
+    if (port == 63) set.mark(64), set.mark(129);            // the next word, the last port
+  });
+  EXPECT_EQ(seen, (std::vector<int>{3, 10, 63, 64, 70, 129}));
+  std::vector<int> left;
+  set.for_each_ascending(130, [&](int port) { left.push_back(port); });
+  EXPECT_EQ(left, (std::vector<int>{2, 3}));
+}
+
 }  // namespace
 }  // namespace fcswitch

@@ -5,6 +5,8 @@
 
 #include <algorithm>
 #include <cstring>
+#include <functional>
+#include <utility>
 
 #include "lab/flow_frame.h"
 
@@ -93,7 +95,30 @@ void HostSource::add_flow(const FlowSpec& spec, std::vector<uint8_t> frame, Flow
   if (spec.transport != FlowTransport::kRaw)
     transport_flows_.emplace(static_cast<uint32_t>(spec.id), flows_.size());
   if (spec.closed_loop >= 0) ++closed_loop_flows_;
+  const std::pair<uint64_t, size_t> key{flow.start_ticks, flows_.size()};
+  pending_.insert(std::lower_bound(pending_.begin(), pending_.end(), key, std::greater<>()), key);
   flows_.push_back(std::move(flow));
+}
+
+void HostSource::start_due_flows(uint64_t now) {
+  while (!pending_.empty() && pending_.back().first <= now) {
+    const size_t index = pending_.back().second;
+    pending_.pop_back();
+    live_.insert(std::lower_bound(live_.begin(), live_.end(), index), index);
+  }
+}
+
+void HostSource::index_flows(uint64_t now) {
+  live_.clear();
+  pending_.clear();
+  for (size_t i = 0; i < flows_.size(); ++i) {
+    if (flows_[i].start_ticks > now) {
+      pending_.emplace_back(flows_[i].start_ticks, i);
+    } else if (!finished(flows_[i], now)) {
+      live_.push_back(i);
+    }
+  }
+  std::sort(pending_.begin(), pending_.end(), std::greater<>());
 }
 
 void HostSource::set_pyrrha_path(uint32_t id, std::vector<pyrrha::RootId> path) {
@@ -273,9 +298,14 @@ bool HostSource::poll(uint64_t now) {
   // last that sent (a round robin over sends), not from the poll's rotation.
   const size_t first = root_pauses_ ? after_last_sent_ : next_flow_;
   size_t last_sent = flows_.size();
+  start_due_flows(now);
+  const size_t from =
+      static_cast<size_t>(std::lower_bound(live_.begin(), live_.end(), first) - live_.begin());
   for (bool progress = true; progress;) {
     progress = false;
-    for (size_t i = 0, k = first; i < flows_.size(); ++i, k = k + 1 == flows_.size() ? 0 : k + 1) {
+    for (size_t i = 0, j = from == live_.size() ? 0 : from; i < live_.size();
+         ++i, j = j + 1 == live_.size() ? 0 : j + 1) {
+      const size_t k = live_[j];
       Flow& flow = flows_[k];
       if (finished(flow, now) || held_by_pyrrha(flow, now) || opens_at(flow, now) > now) continue;
       if (send_one(flow, now)) progress = true, last_sent = k;
@@ -284,6 +314,7 @@ bool HostSource::poll(uint64_t now) {
   }
   if (!flows_.empty()) next_flow_ = (next_flow_ + 1) % flows_.size();
   if (last_sent < flows_.size()) after_last_sent_ = (last_sent + 1) % flows_.size();
+  std::erase_if(live_, [&](size_t k) { return finished(flows_[k], now); });
   if (closed_loop_flows_) retire_finished_closed_loop_flows(now);
   return busy;
 }
@@ -313,21 +344,32 @@ void HostSource::retire_finished_closed_loop_flows(uint64_t now) {
   const size_t n = std::max<size_t>(flows_.size(), 1);
   next_flow_ %= n;
   after_last_sent_ = (after_last_sent_ - before_turn) % n;
+  index_flows(now);
+}
+
+uint64_t HostSource::own_event_ticks(const Flow& flow, uint64_t now) const {
+  if (finished(flow, now)) return kNeverTicks;
+  uint64_t at = opens_at(flow, now);
+  // A window that waits for ACKs opens by an arrival (the sink wakes the host), or by the RTO.
+  if (flow.window && !flow.window->can_send()) at = kNeverTicks;
+  // Held by a paused root: the RESUME wakes it (it comes through the sink).
+  if (!flow.path.empty() && held_now(flow)) at = kNeverTicks;
+  if (flow.window) at = std::min(at, flow.window->next_event_ticks());
+  if (flow.dcqcn) at = std::min(at, flow.dcqcn->next_event_ticks());
+  return at > now && at < flow.stop_ticks ? at : kNeverTicks;
 }
 
 uint64_t HostSource::next_event_ticks(uint64_t now) const {
+  // The earliest over every flow, as a walk over all of them finds it: the live ones, those
+  // with a window or DCQCN wherever they are (their timers may come before their start), and
+  // the pending ones from the earliest start while it is earlier than what was found (a raw
+  // flow acts no earlier than its start: opens_at).
   uint64_t next = kNeverTicks;
-  for (const Flow& flow : flows_) {
-    if (finished(flow, now)) continue;
-    uint64_t at = opens_at(flow, now);
-    // A window that waits for ACKs opens by an arrival (the sink wakes the host), or by the RTO.
-    if (flow.window && !flow.window->can_send()) at = kNeverTicks;
-    // Held by a paused root: the RESUME wakes it (it comes through the sink).
-    if (!flow.path.empty() && held_now(flow)) at = kNeverTicks;
-    if (flow.window) at = std::min(at, flow.window->next_event_ticks());
-    if (flow.dcqcn) at = std::min(at, flow.dcqcn->next_event_ticks());
-    if (at > now && at < flow.stop_ticks) next = std::min(next, at);
-  }
+  for (const size_t k : live_) next = std::min(next, own_event_ticks(flows_[k], now));
+  for (const auto& [id, k] : transport_flows_)
+    next = std::min(next, own_event_ticks(flows_[k], now));
+  for (auto it = pending_.rbegin(); it != pending_.rend() && it->first < next; ++it)
+    next = std::min(next, own_event_ticks(flows_[it->second], now));
   return next;
 }
 

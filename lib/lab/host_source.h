@@ -152,6 +152,14 @@ class HostSource : public Task {
   // When the flow may next send by its schedule alone (start, on phase, own rate); `now` if
   // it may now.
   uint64_t opens_at(const Flow& flow, uint64_t now) const;
+  // When the flow next acts by itself, as next_event_ticks counts it (kNeverTicks: not
+  // after `now`). At least its start unless it has a window or DCQCN, whose timers run from
+  // the flow's creation.
+  uint64_t own_event_ticks(const Flow& flow, uint64_t now) const;
+  // The pending flows that start by `now` join live_.
+  void start_due_flows(uint64_t now);
+  // live_ and pending_ again from flows_ (after flows left it), as of a poll at `now`.
+  void index_flows(uint64_t now);
   bool send_one(Flow& flow, uint64_t now);
   // Pyrrha: whether a paused root holds the flow, its verdict brought up to date first (from
   // its start on: before, it cannot send anyway). Inline: asked of every flow in every round.
@@ -174,6 +182,14 @@ class HostSource : public Task {
   shaping::WireFraming framing_;
   uint64_t line_rate_bps_;
   std::vector<Flow> flows_;
+  // A host of a Poisson workload holds all of a run's flows from the start, so a poll does not
+  // look at every one. `live_`: the flows started by the last poll and not then finished, by
+  // index, ascending; a poll's rounds visit them in the order a walk over all flows from its
+  // first would (the others are skipped there anyway: not started or finished, which lasts).
+  // `pending_`: the others, by (start, index), the earliest at the back; next_event_ticks looks
+  // at them from the earliest only while their start could still be the earliest time.
+  std::vector<size_t> live_;
+  std::vector<std::pair<uint64_t, size_t>> pending_;
   std::unordered_map<uint32_t, size_t> transport_flows_;  // flow id → index in flows_
   // Closed-loop flows over a transport that left flows_: what still comes back is counted.
   std::unordered_map<uint32_t, FlowSent*> retired_transport_flows_;

@@ -9,7 +9,10 @@
 #     transport instead: what a transport costs per packet-hop;
 #   - a 500-switch ring (2000 ports) of the same pattern, generated here, under gfc-buffer
 #     (flows keep moving), with smaller rings so that it fits in memory and a data pool large
-#     enough that no host waits for mbufs (a waiting host is polled every round).
+#     enough that no host waits for mbufs (a waiting host is polled every round);
+#   - fat-trees: k = 8 with 8 flows and the enterprise workload, k = 16 at GFC §6.2.3's scale,
+#     and k = 4's enterprise workload over 5 ms and over 200 ms (LONG_DURATION=…): a long run
+#     should cost no more a hop than a short one.
 # The virtual clock's cost should follow the traffic, not the size of the network (DESIGN.md
 # §5): hops per wall second should not fall much from the small rings to the large one.
 set -euo pipefail
@@ -94,3 +97,8 @@ run "fat-tree k=8 enterprise 0.5, pfc" config/lab/fat-tree-enterprise.toml \
 run "fat-tree k=16 enterprise 0.3, pfc" config/lab/fat-tree-enterprise.toml \
   --set topology.spec=fat-tree:16 --set lab.duration=${FATTREE_DURATION:-2ms} \
   --set switch.egress_queue_packets=2048 --set lab.mbufs=262143 -- -m 8192
+# A long workload run: a host is given all of its run's flows at the start, so its polls must
+# not cost more as the run grows (hops per second here near the 5 ms run's).
+run "fat-tree k=4 enterprise 0.3, 5 ms" config/lab/fat-tree-enterprise.toml --set lab.duration=5ms
+run "fat-tree k=4 enterprise 0.3, 200 ms" config/lab/fat-tree-enterprise.toml \
+  --set lab.duration=${LONG_DURATION:-200ms} --set lab.sample_interval=1ms

@@ -34,9 +34,9 @@
 // FWD's and a host source's round robins turn once a poll of their own, so where they start
 // depends on the work they were given, never on clock steps that had none for them (a sample,
 // a deadlock check, another node's timer): the sample interval does not change a run's
-// packets (lab_schedule_test). A node that failed to allocate a frame (a shared pool ran dry)
-// is polled in every round of every step until it stops failing: frames freed anywhere may
-// let it go on.
+// packets (LabGfcRing.SampleIntervalDoesNotChangeThePackets). A node that failed to allocate a
+// frame (a shared pool ran dry) is polled in every round of every step until it stops failing:
+// frames freed anywhere may let it go on.
 
 #include <cstdint>
 #include <queue>
@@ -138,7 +138,6 @@ class LabSchedule {
     bool active = false;
     bool touched = false;
   };
-
   using Timer = std::pair<uint64_t, uint32_t>;  // (ticks, item): nodes first, then links
 
   // A switch whose tasks are its RX tasks in port order, its FWD, then its TX tasks in port

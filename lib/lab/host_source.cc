@@ -62,7 +62,9 @@ void HostSource::add_flow(const FlowSpec& spec, std::vector<uint8_t> frame, Flow
             std::move(pyrrha_path),
             kStaleGeneration,
             false,
-            0};
+            0,
+            kNeverTicks,
+            false};
   if (spec.rate_bps) {
     // Exact pacing from the flow's start: no line rate of its own, no catch-up (the source
     // is polled whenever it said it would act).
@@ -94,6 +96,7 @@ void HostSource::add_flow(const FlowSpec& spec, std::vector<uint8_t> frame, Flow
   if (flow.window) sent.window_bytes.set(flow.window->cwnd_bytes());
   if (spec.transport != FlowTransport::kRaw)
     transport_flows_.emplace(static_cast<uint32_t>(spec.id), flows_.size());
+  // No timer runs yet: DCQCN's start with its first CNP, the RTO with the first frame sent.
   if (spec.closed_loop >= 0) ++closed_loop_flows_;
   const std::pair<uint64_t, size_t> key{flow.start_ticks, flows_.size()};
   pending_.insert(std::lower_bound(pending_.begin(), pending_.end(), key, std::greater<>()), key);
@@ -179,6 +182,7 @@ void HostSource::on_ack(uint32_t id, uint64_t cumulative, uint64_t echoed, uint6
   if (!flow->window) return;
   const bool was_complete = flow->window->complete();
   flow->window->on_ack(now, cumulative);
+  schedule_timers(static_cast<size_t>(flow - flows_.data()));
   flow->sent->fast_retransmits.set(flow->window->fast_retransmits());
   flow->sent->window_bytes.set(flow->window->cwnd_bytes());
   if (!was_complete && flow->window->complete()) {
@@ -198,6 +202,53 @@ void HostSource::on_cnp(uint32_t id, uint64_t now) {
   flow->sent->cnps.increment();
   flow->dcqcn->on_cnp(now);
   run_dcqcn(*flow, now);
+  schedule_timers(static_cast<size_t>(flow - flows_.data()));
+}
+
+void HostSource::schedule_timers(size_t index) {
+  Flow& flow = flows_[index];
+  uint64_t due = flow.window ? flow.window->next_event_ticks() : kNeverTicks;
+  if (flow.dcqcn) due = std::min(due, flow.dcqcn->next_event_ticks());
+  if (due >= flow.timer_entry_ticks) return;  // its entry comes first: looked at again then
+  flow.timer_entry_ticks = due;
+  timers_.emplace(due, index);
+}
+
+void HostSource::index_timers() {
+  timers_ = {};
+  rate_moved_.clear();
+  for (size_t i = 0; i < flows_.size(); ++i) {
+    flows_[i].timer_entry_ticks = kNeverTicks;
+    schedule_timers(i);
+    if (flows_[i].rate_moved) rate_moved_.push_back(i);
+  }
+}
+
+void HostSource::run_transport_timers(uint64_t now) {
+  // Each flow's timers are its own: which flows run them first changes nothing.
+  for (const size_t index : rate_moved_) {
+    Flow& flow = flows_[index];
+    flow.rate_moved = false;
+    set_rate(flow, flow.dcqcn->rate_bps());
+  }
+  rate_moved_.clear();
+  while (!timers_.empty() && timers_.top().first <= now) {
+    const auto [due, index] = timers_.top();
+    timers_.pop();
+    Flow& flow = flows_[index];
+    if (flow.timer_entry_ticks != due) continue;  // stale: a later entry replaced it
+    flow.timer_entry_ticks = kNeverTicks;
+    if (flow.dcqcn) run_dcqcn(flow, now);
+    if (flow.window) {
+      const uint64_t timeouts = flow.window->timeouts();
+      flow.window->poll(now);
+      if (flow.window->timeouts() != timeouts) {
+        flow.sent->timeouts.set(flow.window->timeouts());
+        flow.sent->window_bytes.set(flow.window->cwnd_bytes());
+      }
+    }
+    schedule_timers(index);
+  }
 }
 
 void HostSource::run_dcqcn(Flow& flow, uint64_t now) {
@@ -264,12 +315,21 @@ bool HostSource::send_one(Flow& flow, uint64_t now) {
     flow.window->on_sent(now, sequence);
     flow.sent->window_bytes.set(flow.window->cwnd_bytes());
   }
-  if (flow.dcqcn) flow.dcqcn->on_sent(now, length);
+  if (flow.dcqcn) {
+    flow.dcqcn->on_sent(now, length);
+    // Its byte counter may have raised the rate: the pacer takes it at the next poll, as it
+    // took every DCQCN rate then.
+    if (!flow.rate_moved && flow.dcqcn->rate_bps() != flow.pacer->rate_bps()) {
+      flow.rate_moved = true;
+      rate_moved_.push_back(static_cast<size_t>(&flow - flows_.data()));
+    }
+  }
   if (flow.spec.burst_packets) {
     const uint64_t period = (now - flow.start_ticks) / flow.period_ticks;
     if (period != flow.burst_period) flow.burst_period = period, flow.burst_sent = 0;
     ++flow.burst_sent;
   }
+  if (flow.window || flow.dcqcn) schedule_timers(static_cast<size_t>(&flow - flows_.data()));
   flow.sent->packets.increment();
   flow.sent->bytes.add(length);
   if (flow.pacer) flow.pacer->on_send(now, length);
@@ -280,18 +340,7 @@ bool HostSource::send_one(Flow& flow, uint64_t now) {
 
 bool HostSource::poll(uint64_t now) {
   bool busy = false;
-  for (const auto& [id, index] : transport_flows_) {
-    Flow& flow = flows_[index];
-    if (flow.dcqcn) run_dcqcn(flow, now);
-    if (flow.window) {
-      const uint64_t timeouts = flow.window->timeouts();
-      flow.window->poll(now);
-      if (flow.window->timeouts() != timeouts) {
-        flow.sent->timeouts.set(flow.window->timeouts());
-        flow.sent->window_bytes.set(flow.window->cwnd_bytes());
-      }
-    }
-  }
+  run_transport_timers(now);
   // One frame per flow per round, rounds until no flow can send: flows of one priority share
   // their queue fairly. Under Pyrrha the stage has room for a frame or two per poll, so where
   // a poll starts would decide who sends: there the flows take turns from the one after the
@@ -345,6 +394,7 @@ void HostSource::retire_finished_closed_loop_flows(uint64_t now) {
   next_flow_ %= n;
   after_last_sent_ = (after_last_sent_ - before_turn) % n;
   index_flows(now);
+  index_timers();
 }
 
 uint64_t HostSource::own_event_ticks(const Flow& flow, uint64_t now) const {
@@ -360,14 +410,12 @@ uint64_t HostSource::own_event_ticks(const Flow& flow, uint64_t now) const {
 }
 
 uint64_t HostSource::next_event_ticks(uint64_t now) const {
-  // The earliest over every flow, as a walk over all of them finds it: the live ones, those
-  // with a window or DCQCN wherever they are (their timers may come before their start), and
-  // the pending ones from the earliest start while it is earlier than what was found (a raw
-  // flow acts no earlier than its start: opens_at).
+  // The earliest over every flow, as a walk over all of them finds it: the live ones, and the
+  // pending ones from the earliest start while it is earlier than what was found. A flow acts
+  // no earlier than its start (opens_at): no transport timer runs before it has sent (see
+  // add_flow). A finished flow acts no more (own_event_ticks), though its timers still run.
   uint64_t next = kNeverTicks;
   for (const size_t k : live_) next = std::min(next, own_event_ticks(flows_[k], now));
-  for (const auto& [id, k] : transport_flows_)
-    next = std::min(next, own_event_ticks(flows_[k], now));
   for (auto it = pending_.rbegin(); it != pending_.rend() && it->first < next; ++it)
     next = std::min(next, own_event_ticks(flows_[it->second], now));
   return next;

@@ -32,8 +32,10 @@
 #include <rte_mempool.h>
 
 #include <deque>
+#include <functional>
 #include <memory>
 #include <optional>
+#include <queue>
 #include <unordered_map>
 #include <vector>
 
@@ -137,12 +139,24 @@ class HostSource : public Task {
     uint64_t pyrrha_generation;
     bool held;
     uint64_t held_since_ticks;
+    // Its entry in timers_ (kNeverTicks: none), and whether DCQCN's rate moved by its byte
+    // counter since the pacer last took it (then it is in rate_moved_).
+    uint64_t timer_entry_ticks;
+    bool rate_moved;
   };
   static constexpr uint64_t kStaleGeneration = UINT64_MAX;
   Flow* transport_flow(uint32_t id);
   FlowSent* retired_transport_flow(uint32_t id);  // null: not one
   // DCQCN's timers, and its rate into the flow's pacer.
   void run_dcqcn(Flow& flow, uint64_t now);
+  // The transport timers (DCQCN's, the window's RTO) due by `now`, and the rates DCQCN's byte
+  // counter moved since the last poll into their pacers: what a walk over every transport flow
+  // at the start of each poll did.
+  void run_transport_timers(uint64_t now);
+  // The earliest of a transport flow's timers into timers_, if earlier than its entry there.
+  void schedule_timers(size_t index);
+  // timers_ again from flows_ (after flows left it).
+  void index_timers();
   // A rate engine's new rate into the flow's pacer and its trace.
   void set_rate(Flow& flow, uint64_t rate_bps);
   bool finished(const Flow& flow, uint64_t now) const;
@@ -191,6 +205,12 @@ class HostSource : public Task {
   std::vector<size_t> live_;
   std::vector<std::pair<uint64_t, size_t>> pending_;
   std::unordered_map<uint32_t, size_t> transport_flows_;  // flow id → index in flows_
+  // The transport flows' timers, (due, index), the earliest on top; an entry whose time is not
+  // its flow's timer_entry_ticks is stale. A long workload holds thousands of flows, each
+  // idle most of the run: a poll looks only at those with a timer due.
+  using TimerEntry = std::pair<uint64_t, size_t>;
+  std::priority_queue<TimerEntry, std::vector<TimerEntry>, std::greater<>> timers_;
+  std::vector<size_t> rate_moved_;  // flows whose DCQCN rate moved as they sent
   // Closed-loop flows over a transport that left flows_: what still comes back is counted.
   std::unordered_map<uint32_t, FlowSent*> retired_transport_flows_;
   size_t next_flow_ = 0;

@@ -11,8 +11,8 @@
 #     (flows keep moving), with smaller rings so that it fits in memory and a data pool large
 #     enough that no host waits for mbufs (a waiting host is polled every round);
 #   - fat-trees: k = 8 with 8 flows and the enterprise workload, k = 16 at GFC §6.2.3's scale,
-#     and k = 4's enterprise workload over 5 ms and over 200 ms (LONG_DURATION=…): a long run
-#     should cost no more a hop than a short one.
+#     and k = 4's enterprise workload over 5 ms and over 200 ms (LONG_DURATION=…), raw and over
+#     the window transport: a long run should cost no more a hop than a short one.
 # The virtual clock's cost should follow the traffic, not the size of the network (DESIGN.md
 # §5): hops per wall second should not fall much from the small rings to the large one.
 set -euo pipefail
@@ -102,3 +102,8 @@ run "fat-tree k=16 enterprise 0.3, pfc" config/lab/fat-tree-enterprise.toml \
 run "fat-tree k=4 enterprise 0.3, 5 ms" config/lab/fat-tree-enterprise.toml --set lab.duration=5ms
 run "fat-tree k=4 enterprise 0.3, 200 ms" config/lab/fat-tree-enterprise.toml \
   --set lab.duration=${LONG_DURATION:-200ms} --set lab.sample_interval=1ms
+# The same over the window transport: a host's transport timers (RTOs) are looked at when due,
+# not every flow's at every poll.
+run "fat-tree k=4 enterprise window, 100 ms" config/lab/fat-tree-enterprise.toml \
+  --set lab.duration=100ms --set lab.sample_interval=1ms \
+  --set 'workloads=[{ kind = "poisson", cdf = "enterprise", load = 0.3, priority = 3, transport = "window" }]'

@@ -93,36 +93,43 @@ SampledSeries sampled_series(const LabScenario& scenario) {
   return out;
 }
 
-uint64_t csv_bytes_per_sample(const LabScenario& scenario, const SampledSeries& series) {
+double csv_bytes(const LabScenario& scenario, const SampledSeries& series) {
   // Wide values: a time of hours, a full 1 MB buffer, a 100 Gb/s rate, a long-running count.
   constexpr double kTime = 3600.123456, kRate = 100e9;
   constexpr uint64_t kCount = 1'000'000;
-  uint64_t bytes = 0;
+  const uint64_t samples = scenario.duration_ns / scenario.sample_interval_ns + 1;
+  uint64_t every_sample = 0;  // the bytes of the rows each sample writes
   for (const SampledQueue& q : series.queues)
-    bytes += metrics::queue_trace_row(
-                 {kTime, q.node_name, q.port_name, q.priority, kCount, kRate, kCount, 10})
-                 .size();
+    every_sample += metrics::queue_trace_row(
+                        {kTime, q.node_name, q.port_name, q.priority, kCount, kRate, kCount, 10})
+                        .size();
   const auto name = [&](int node) -> const std::string& { return scenario.nodes[node].name; };
-  // A closed loop's first flows stand for the one flow each of its hosts has under way at any
-  // time (LabSampler::loop_flow_ended); its other flows add a row each, as flows_fct.csv does.
-  for (const FlowSpec& flow : scenario.flows)
-    bytes += fmt::formatted_size("{:.6f},{},{},{},{:.0f}\n", kTime, flow.id, name(flow.src),
-                                 name(flow.dst), kRate);
-  for (int f : series.transport_flows)
-    bytes +=
-        fmt::formatted_size("{:.6f},{},{},{},{},{},{},{}\n", kTime, f, name(scenario.flows[f].src),
-                            name(scenario.flows[f].dst), kRate, kCount, kCount, kCount);
   for (int n : series.pyrrha_switches)
-    bytes += fmt::formatted_size("{:.6f},{},{},{},{},{},{},{}\n", kTime, name(n), 100, 100, 100,
-                                 100, kCount, 100);
-  return bytes;
+    every_sample += fmt::formatted_size("{:.6f},{},{},{},{},{},{},{}\n", kTime, name(n), 100, 100,
+                                        100, 100, kCount, 100);
+  double total = static_cast<double>(samples) * static_cast<double>(every_sample);
+  // A flow's rows run from its start to the run's end at most (a sized flow's end when it
+  // comes whole; LabSampler::has_row). A closed loop's first flows stand for the one flow each
+  // of its hosts has under way at any time; its other flows add a row each, as flows_fct.csv
+  // does.
+  for (const FlowSpec& flow : scenario.flows) {
+    const uint64_t before_start =
+        (flow.start_ns + scenario.sample_interval_ns - 1) / scenario.sample_interval_ns;
+    if (before_start >= samples) continue;
+    uint64_t row = fmt::formatted_size("{:.6f},{},{},{},{:.0f}\n", kTime, flow.id, name(flow.src),
+                                       name(flow.dst), kRate);
+    if (flow.transport != FlowTransport::kRaw)  // as sampled_series finds them
+      row += fmt::formatted_size("{:.6f},{},{},{},{},{},{},{}\n", kTime, flow.id, name(flow.src),
+                                 name(flow.dst), kRate, kCount, kCount, kCount);
+    total += static_cast<double>(samples - before_start) * static_cast<double>(row);
+  }
+  return total;
 }
 
 void check_csv_size(const LabScenario& scenario) {
   const SampledSeries series = sampled_series(scenario);
   const uint64_t samples = scenario.duration_ns / scenario.sample_interval_ns + 1;
-  const double total =
-      static_cast<double>(samples) * static_cast<double>(csv_bytes_per_sample(scenario, series));
+  const double total = csv_bytes(scenario, series);
   const std::string what =
       fmt::format("{} samples of {} series, up to about {:.1f} MB of CSV", samples,
                   series.queues.size() + scenario.flows.size(), total / 1e6);
@@ -141,8 +148,8 @@ uint64_t LabSampler::admitted(size_t i) const {
   return switches_[q.node]->fwd().admitted_bytes(q.port, q.priority);
 }
 
-bool LabSampler::loop_flow_ended(size_t f) const {
-  return scenario_.flows[f].loop_flow_whole(last_received_[f]);
+bool LabSampler::has_row(size_t f, uint64_t now, bool ended) const {
+  return !ended && ticks_.from_ns(scenario_.flows[f].start_ns) <= now;
 }
 
 void LabSampler::sample(uint64_t now) {
@@ -174,11 +181,11 @@ void LabSampler::sample(uint64_t now) {
   for (size_t f = 0; f < received_.size(); ++f) {
     const uint64_t bytes = received_[f].bytes.read();
     const double rate = interval_s > 0 ? (bytes - last_received_[f]) * 8.0 / interval_s : 0;
-    // Ended by the last sample: the row of the interval it ended in is written already.
-    rows_ended_[f] = loop_flow_ended(f);
-    last_received_[f] = bytes;
-    if (rows_ended_[f]) continue;
     const FlowSpec& flow = scenario_.flows[f];
+    // Ended by the last sample: the row of the interval it ended in is written already.
+    rows_ended_[f] = flow.received_whole(last_received_[f]);
+    last_received_[f] = bytes;
+    if (!has_row(f, now, rows_ended_[f])) continue;
     if (flows_csv_.is_open()) {
       flows_csv_ << fmt::format("{:.6f},{},{},{},{:.0f}\n", time_s, f,
                                 scenario_.nodes[flow.src].name, scenario_.nodes[flow.dst].name,
@@ -187,7 +194,7 @@ void LabSampler::sample(uint64_t now) {
   }
   if (transports_csv_.is_open())
     for (int f : transport_flows_) {
-      if (rows_ended_[static_cast<size_t>(f)]) continue;
+      if (!has_row(static_cast<size_t>(f), now, rows_ended_[static_cast<size_t>(f)])) continue;
       const FlowSpec& flow = scenario_.flows[f];
       const FlowSent& s = sent_[f];
       transports_csv_ << fmt::format("{:.6f},{},{},{},{},{},{},{}\n", time_s, f,

@@ -11,6 +11,10 @@
 //
 // pyrrha.csv has a row per Pyrrha switch at every sample.
 //
+// flows.csv and transports.csv have a row for a flow from the interval it starts in to the one
+// it ends in (a sized flow, once its destination has all its bytes): the rows of a workload of
+// many short flows stay few.
+//
 // pabo.csv has a row for a sub-queue pair only while it holds packets and at the first sample
 // it is empty again, so that idle ports and idle stretches of a long run cost nothing: between
 // two of its rows more than a sample interval apart, the pair was empty.
@@ -50,9 +54,10 @@ struct SampledSeries {
 };
 SampledSeries sampled_series(const LabScenario& scenario);
 
-// About what one sample adds to the CSV files (rows at representative widths; pabo.csv,
-// written only while a sub-queue holds packets, not counted).
-uint64_t csv_bytes_per_sample(const LabScenario& scenario, const SampledSeries& series);
+// About the most a run's samples write to the CSV files (rows at representative widths; a
+// flow's rows from its start on; pabo.csv, written only while a sub-queue holds packets, not
+// counted).
+double csv_bytes(const LabScenario& scenario, const SampledSeries& series);
 
 // Says how much CSV a run's samples will write, and refuses (config::ConfigError at
 // lab.sample_interval) a run that would write more than [lab] csv_limit. Before any run:
@@ -83,12 +88,12 @@ class LabSampler {
   uint64_t admitted(size_t queue) const;
   void sample_pabo(double time_s);
   void sample_pyrrha(double time_s);
-  // A closed loop's flow that had come whole by the last sample: it has had its last row in
-  // flows.csv and transports.csv (the interval it ended in). A host has one unfinished loop
-  // flow at a time, so those files grow by a row per loop host a sample, as check_csv_size
-  // counts, and by one row per flow the loop makes, not by every flow at every sample
-  // (thousands a host over a long run).
-  bool loop_flow_ended(size_t flow) const;
+  // A flow has rows in flows.csv and transports.csv from the interval it starts in to the one
+  // it ends in (its destination had all its bytes by then): a workload gives each host
+  // thousands of flows over a long run, each under way for a few samples, and a row for each
+  // at every sample would make those files grow as flows × samples. `ended`: it came whole by
+  // the last sample, and has had its last row.
+  bool has_row(size_t flow, uint64_t now_ticks, bool ended) const;
 
   const LabScenario& scenario_;
   std::vector<const SwitchNode*> switches_;
@@ -98,7 +103,7 @@ class LabSampler {
   uint64_t tail_start_ticks_;
   std::vector<SampledQueue> queues_;
   std::vector<uint64_t> last_admitted_, last_received_;
-  std::vector<bool> rows_ended_;  // per flow: loop_flow_ended before this sample
+  std::vector<bool> rows_ended_;  // per flow: came whole by the sample before this one
   uint64_t last_ticks_ = 0;
   std::vector<double> tail_sum_;
   uint64_t tail_samples_ = 0;

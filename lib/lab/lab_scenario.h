@@ -80,6 +80,11 @@ struct FlowSpec {
   bool loop_flow_whole(uint64_t received_bytes) const {
     return closed_loop >= 0 && received_bytes >= size_bytes;
   }
+  // A sized flow whose destination has all its bytes (distinct frames: a transport's copies
+  // are not counted twice): its rows in the lab's samples end.
+  bool received_whole(uint64_t received_bytes) const {
+    return size_bytes && received_bytes >= size_bytes;
+  }
 };
 
 // What the lab needs during the run to make a closed-loop workload's next flows

@@ -43,6 +43,80 @@ std::vector<const QueueResult*> loaded_queues(const LabResult& r) {
   return out;
 }
 
+// A run with more flows or loaded queues than this (a fat-tree's workload: thousands) lists
+// a summary and the fullest queues on the terminal; summary.json and the CSV files have all.
+constexpr size_t kListedLines = 24;
+// The verdict table's rate column: each flow's rate up to this many flows.
+constexpr size_t kTabledFlowRates = 6;
+
+std::string flow_line(const FlowResult& f) {
+  return fmt::format("  {:>3} {}→{} prio {}: {} Gb/s, {} of {} packets received, {} lost{}\n", f.id,
+                     f.from, f.to, f.priority, gbps(f.tail_throughput_bps), f.received_packets,
+                     f.sent_packets, f.missing,
+                     f.fct_s ? fmt::format(", FCT {:.3f} ms", *f.fct_s * 1e3) : "");
+}
+
+std::string queue_line(const QueueResult& q) {
+  return fmt::format(
+      "  {}:{}:prio{}  max {}  steady {}  final {}  input {} Gb/s{}\n", q.node, q.port, q.priority,
+      kb(static_cast<double>(q.max_ingress_bytes)), kb(q.steady_ingress_bytes),
+      kb(static_cast<double>(q.final_ingress_bytes)), gbps(q.tail_input_bps),
+      q.pause_response_samples ? fmt::format("  τ after XOFF p50 {:.1f} p99 {:.1f} µs ({} pauses)",
+                                             static_cast<double>(q.pause_response_p50_ns) / 1e3,
+                                             static_cast<double>(q.pause_response_p99_ns) / 1e3,
+                                             q.pause_response_samples)
+                               : "");
+}
+
+// Many flows: how many, how many of the sized ones came whole, what they received together.
+std::string flows_in_brief(const LabResult& r) {
+  uint64_t sent = 0, received = 0, lost = 0, sized = 0, whole = 0;
+  double tail_bps = 0;
+  for (const FlowResult& f : r.flows) {
+    sent += f.sent_packets;
+    received += f.received_packets;
+    lost += f.missing;
+    tail_bps += f.tail_throughput_bps;
+  }
+  if (r.fct) {
+    sized = r.fct->flows.size();
+    whole = r.fct->all.completed.count;
+  }
+  return fmt::format(
+      "flows: {} ({} sized, {} of them received whole); {} of {} packets received, {} lost; "
+      "{} Gb/s received together over the last 20 % (every flow: summary.json, flows_fct.csv)\n",
+      r.flows.size(), sized, whole, received, sent, lost, gbps(tail_bps));
+}
+
+std::string fct_line(const std::string& label, const FctBucket& b) {
+  const workload::SizeBucketStats& c = b.completed;
+  std::string line = fmt::format("  {:<12} {:>6}", label, c.count);
+  if (c.count)
+    line += fmt::format("  FCT mean {:.3f} p99 {:.3f} ms  slowdown mean {:.2f} p99 {:.2f}",
+                        c.mean_fct_ns / 1e6, c.p99_fct_ns / 1e6, c.mean_slowdown, c.p99_slowdown);
+  if (b.incomplete) line += fmt::format("  ({} not received whole)", b.incomplete);
+  return line + "\n";
+}
+
+std::string size_label(uint64_t lower, uint64_t upper) {
+  const auto size = [](uint64_t bytes) {
+    return bytes >= 1'000'000 ? fmt::format("{} MB", bytes / 1'000'000)
+                              : fmt::format("{} KB", bytes / 1'000);
+  };
+  if (lower == 0) return "< " + size(upper);
+  if (upper == UINT64_MAX) return "≥ " + size(lower);
+  return size(lower) + "–" + size(upper);
+}
+
+// The sized flows' FCT and slowdown by size (Pyrrha Figs. 11–13, GFC Fig. 17).
+std::string fct_table(const FctReport& fct) {
+  std::string s = "completed flows by size (count, FCT, slowdown = FCT / ideal):\n";
+  for (const FctBucket& b : fct.buckets)
+    if (b.completed.count || b.incomplete)
+      s += fct_line(size_label(b.completed.lower_bytes, b.completed.upper_bytes), b);
+  return s + fct_line("all", fct.all);
+}
+
 std::string deadlock_text(const DeadlockVerdict& d) {
   if (!d.detected) return "no";
   return fmt::format("yes, formed at {:.1f} ms", static_cast<double>(d.formed_ns) / 1e6);
@@ -212,24 +286,27 @@ std::string human_summary(const LabResult& r) {
     for (const std::string& q : r.deadlock.cycle) cycle += q + " → ";
     s += fmt::format("  cycle: {}{}\n", cycle, r.deadlock.cycle.front());
   }
-  s += "flows (throughput over the last 20 %):\n";
-  for (const FlowResult& f : r.flows)
-    s += fmt::format("  {:>3} {}→{} prio {}: {} Gb/s, {} of {} packets received, {} lost{}\n", f.id,
-                     f.from, f.to, f.priority, gbps(f.tail_throughput_bps), f.received_packets,
-                     f.sent_packets, f.missing,
-                     f.fct_s ? fmt::format(", FCT {:.3f} ms", *f.fct_s * 1e3) : "");
-  s += "ingress queues with traffic (KB: max, steady = mean of the last 20 %, final):\n";
-  for (const QueueResult* q : loaded_queues(r))
-    s += fmt::format("  {}:{}:prio{}  max {}  steady {}  final {}  input {} Gb/s{}\n", q->node,
-                     q->port, q->priority, kb(static_cast<double>(q->max_ingress_bytes)),
-                     kb(q->steady_ingress_bytes), kb(static_cast<double>(q->final_ingress_bytes)),
-                     gbps(q->tail_input_bps),
-                     q->pause_response_samples
-                         ? fmt::format("  τ after XOFF p50 {:.1f} p99 {:.1f} µs ({} pauses)",
-                                       static_cast<double>(q->pause_response_p50_ns) / 1e3,
-                                       static_cast<double>(q->pause_response_p99_ns) / 1e3,
-                                       q->pause_response_samples)
-                         : "");
+  if (r.flows.size() <= kListedLines) {
+    s += "flows (throughput over the last 20 %):\n";
+    for (const FlowResult& f : r.flows) s += flow_line(f);
+  } else {
+    s += flows_in_brief(r);
+  }
+  if (r.fct && !r.fct->flows.empty()) s += fct_table(*r.fct);
+  std::vector<const QueueResult*> queues = loaded_queues(r);
+  if (queues.size() <= kListedLines) {
+    s += "ingress queues with traffic (KB: max, steady = mean of the last 20 %, final):\n";
+  } else {
+    s += fmt::format(
+        "ingress queues with traffic: the {} fullest of {} (KB: max, steady = mean of the last "
+        "20 %, final; every queue: summary.json, queues.csv):\n",
+        kListedLines, queues.size());
+    std::stable_sort(queues.begin(), queues.end(), [](const QueueResult* a, const QueueResult* b) {
+      return a->max_ingress_bytes > b->max_ingress_bytes;
+    });
+    queues.resize(kListedLines);
+  }
+  for (const QueueResult* q : queues) s += queue_line(*q);
   s += fmt::format(
       "lossless drops: {}; frames: {} generated{} = {} received + {} dropped + {} in "
       "flight: {}\n",
@@ -259,9 +336,17 @@ std::string verdict_table(const std::vector<std::pair<std::string, LabResult>>& 
   s += fmt::format("{:<12} {:<24} {:<28} {:>8} {:>14} {:>9}\n", "", "", "last 20 %", "",
                    "last 20 %", "drops");
   for (const auto& [label, r] : runs) {
+    // A few flows: each one's rate; a workload's many: their count and mean.
     std::string rates;
-    for (const FlowResult& f : r.flows)
-      rates += (rates.empty() ? "" : " ") + gbps(f.tail_throughput_bps);
+    if (r.flows.size() <= kTabledFlowRates) {
+      for (const FlowResult& f : r.flows)
+        rates += (rates.empty() ? "" : " ") + gbps(f.tail_throughput_bps);
+    } else {
+      double sum = 0;
+      for (const FlowResult& f : r.flows) sum += f.tail_throughput_bps;
+      rates = fmt::format("{} flows, mean {}", r.flows.size(),
+                          gbps(sum / static_cast<double>(r.flows.size())));
+    }
     uint64_t max_bytes = 0;
     double steady_lo = 0, steady_hi = 0;
     bool first = true;

@@ -2,6 +2,7 @@
 // per engine in virtual time, determinism, the same ring at 100 Mb/s on the wall clock, frame
 // conservation in every run, and the scenario reader's errors.
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -802,6 +803,19 @@ TEST(LabWorkload, EnterpriseWorkloadOnAFailedFatTree) {
   }
   EXPECT_EQ(rows.size(), started);            // no rows of anything else
   EXPECT_LT(total, 3 * r.fct->flows.size());  // most flows end within a sample or two
+  // The terminal has the flows in brief and their FCT by size, not a line a flow; the sweep's
+  // table their count and mean rate.
+  const std::string human = human_summary(r);
+  EXPECT_NE(
+      human.find(fmt::format("flows: {} ({} sized, {} of them received whole)", r.flows.size(),
+                             r.fct->flows.size(), r.fct->all.completed.count)),
+      std::string::npos)
+      << human;
+  EXPECT_NE(human.find("completed flows by size"), std::string::npos) << human;
+  EXPECT_NE(human.find("  all "), std::string::npos) << human;
+  EXPECT_LT(std::count(human.begin(), human.end(), '\n'), 60) << human;
+  const std::string table = verdict_table({{"enterprise", r}});
+  EXPECT_NE(table.find(fmt::format("{} flows, mean ", r.flows.size())), std::string::npos) << table;
 }
 
 // GFC §6.2.3's closed loop on the failed fat-tree: each host has one flow at a time, and starts

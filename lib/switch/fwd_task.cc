@@ -334,13 +334,26 @@ void FwdTask::forward_burst(rte_mbuf** pkts, unsigned n, int in_port, bool cold)
                                                         destinations_, lookup_mask, n, targets_))
       fib_full_.add(refused);
   }
-  // Second pass, in order: what a packet does to shared state (ABR, the buffer) happens in
-  // the order the packets arrived.
+  if (plain()) {
+    take_fates<true>(pkts, n, in_port, lookup_mask);
+  } else {
+    take_fates<false>(pkts, n, in_port, lookup_mask);
+  }
+  end_charge_run();
+  count_burst_received(in_port);
+  count_burst_admitted(in_port);
+}
+
+template <bool kPlain>
+void FwdTask::take_fates(rte_mbuf** pkts, unsigned n, int in_port, uint32_t lookup_mask) {
+  // In order: what a packet does to shared state (ABR, the buffer) happens in the order the
+  // packets arrived.
   for (unsigned i = 0; i < n; ++i) {
     rte_mbuf* m = pkts[i];
     switch (fates_[i]) {
       case Fate::kForward:
-        forward(m, in_port, headers_[i], lookup_mask >> i & 1 ? targets_[i] : L2Fib::kUnknown);
+        forward<kPlain>(m, in_port, headers_[i],
+                        lookup_mask >> i & 1 ? targets_[i] : L2Fib::kUnknown);
         break;
       case Fate::kCredit:
         resynchronise(m, in_port);
@@ -362,9 +375,6 @@ void FwdTask::forward_burst(rte_mbuf** pkts, unsigned n, int in_port, bool cold)
         break;
     }
   }
-  end_charge_run();
-  count_burst_received(in_port);
-  count_burst_admitted(in_port);
 }
 
 void FwdTask::count_burst_received(int in_port) {
@@ -421,6 +431,7 @@ FwdTask::Fate FwdTask::link_local_fate(rte_mbuf* m) const {
 
 // forward() and admit() are inlined into forward_burst (one call each per packet was ~25
 // instructions of calls, saves and restores).
+template <bool kPlain>
 [[gnu::always_inline]] inline void FwdTask::forward(rte_mbuf* m, int in_port,
                                                     const wire::FrameHeader& header, int target) {
   // With Tagger this is its step 1 (§7): the DSCP map holds the tags' priorities.
@@ -429,9 +440,11 @@ FwdTask::Fate FwdTask::link_local_fate(rte_mbuf* m) const {
   burst_received_.priorities |= static_cast<PriorityMask>(1u << priority);
   burst_received_.blocks[priority] += wire::credit_blocks(rte_pktmbuf_pkt_len(m));
 
-  if (decrement_ttl_ &&
-      wire::decrement_ttl(rte_pktmbuf_mtod(m, uint8_t*), header) == wire::TtlResult::kExpired)
-    return drop(m, in_port, DropReason::kTtlExpired);
+  if constexpr (!kPlain) {
+    if (decrement_ttl_ &&
+        wire::decrement_ttl(rte_pktmbuf_mtod(m, uint8_t*), header) == wire::TtlResult::kExpired)
+      return drop(m, in_port, DropReason::kTtlExpired);
+  }
   int out_port = target;
   if (L2Fib::is_group(out_port)) {
     const auto& group = ecmp_groups_[out_port - L2Fib::kGroupBase];
@@ -439,10 +452,12 @@ FwdTask::Fate FwdTask::link_local_fate(rte_mbuf* m) const {
     out_port = group[topology::ecmp_member(topology::flow_hash(key, ecmp_seed_),
                                            static_cast<int>(group.size()))];
   }
-  if (has_priority(pabo_priorities_, priority) && out_port != L2Fib::kUnknown)
-    return admit_pabo(m, in_port, out_port, priority, header);  // back where it came from too
+  if constexpr (!kPlain) {
+    if (has_priority(pabo_priorities_, priority) && out_port != L2Fib::kUnknown)
+      return admit_pabo(m, in_port, out_port, priority, header);  // back where it came from too
+  }
   if (out_port == in_port) return drop(m, in_port, DropReason::kSamePort);
-  if (out_port != L2Fib::kUnknown) return admit(m, in_port, out_port, priority, header);
+  if (out_port != L2Fib::kUnknown) return admit<kPlain>(m, in_port, out_port, priority, header);
 
   // Broadcast, multicast and unknown unicast: every port but the one it came in on. Each
   // copy is a full copy, so a later per-port rewrite (Tagger) cannot touch another copy.
@@ -457,19 +472,22 @@ FwdTask::Fate FwdTask::link_local_fate(rte_mbuf* m) const {
     }
     copy->port = m->port;
     flood_copies_.increment();
-    admit(copy, in_port, p, priority, header);
+    admit<kPlain>(copy, in_port, p, priority, header);
   }
-  admit(m, in_port, last, priority, header);
+  admit<kPlain>(m, in_port, last, priority, header);
 }
 
+template <bool kPlain>
 [[gnu::always_inline]] inline void FwdTask::admit(rte_mbuf* m, int in_port, int out_port,
                                                   uint8_t priority,
                                                   const wire::FrameHeader& header) {
   // Tagger §7 steps 2 and 3: rewrite the tag for this egress, queue by the new tag. A
   // packet's ingress class (what it is charged to, lossless or not) stays that of its arrival.
-  const int queue = tagger_ && header.l3 != wire::L3Kind::kOther
-                        ? tagger_->rewrite(rte_pktmbuf_mtod(m, uint8_t*), header, in_port, out_port)
-                        : priority;
+  int queue = priority;
+  if constexpr (!kPlain) {
+    if (tagger_ && header.l3 != wire::L3Kind::kOther)
+      queue = tagger_->rewrite(rte_pktmbuf_mtod(m, uint8_t*), header, in_port, out_port);
+  }
   const uint32_t bytes = rte_pktmbuf_pkt_len(m);
   const int slot = SwitchState::occupancy_slot(in_port, priority);
   const bool lossless = has_priority(lossless_, priority);
@@ -503,14 +521,17 @@ FwdTask::Fate FwdTask::link_local_fate(rte_mbuf* m) const {
   if (lossless && occupancy + bytes > max_occupancy_[slot].read())
     occupancy = ingress_bytes(slot, priority, true);
 
-  enqueue(m, in_port, out_port, priority, queue, lossless, occupancy, PaboSubqueue::kNone, &header);
+  enqueue<kPlain>(m, in_port, out_port, priority, queue, lossless, occupancy, PaboSubqueue::kNone,
+                  &header);
 }
 
+template <bool kPlain>
 [[gnu::always_inline]] inline bool FwdTask::enqueue(rte_mbuf* m, int in_port, int out_port,
                                                     uint8_t priority, int queue, bool lossless,
                                                     uint64_t occupancy, PaboSubqueue pabo,
                                                     const wire::FrameHeader* ecn_header) {
-  const bool bounce_subqueue = pabo == PaboSubqueue::kBounce;
+  // `kPlain` (take_fates): no PABO, Pyrrha, input queues or ECN, each test folded away.
+  const bool bounce_subqueue = !kPlain && pabo == PaboSubqueue::kBounce;
   const int stage_index =
       (bounce_subqueue ? bounce_stage_base_ : 0) + out_port * kNumEgressQueues + queue;
   Stage& stage = stages_[stage_index];
@@ -518,8 +539,9 @@ FwdTask::Fate FwdTask::link_local_fate(rte_mbuf* m) const {
   // that says full: a packet is refused only if a read at that moment refuses it. (An
   // input-queued switch holds the packet in its input FIFO until the ring has room.)
   // Pyrrha's queue: held in its OQ or an IQ (switch/pyrrha_queues.h), moved on by serve().
-  const bool pyrrha = queue == pyrrha_queue_;
-  if (!inputs_ && !pyrrha && (stage.count == 0 || stage.count >= stage.room)) {
+  const bool pyrrha = !kPlain && queue == pyrrha_queue_;
+  const bool input_queued = !kPlain && inputs_;
+  if (!input_queued && !pyrrha && (stage.count == 0 || stage.count >= stage.room)) {
     rte_ring* ring = bounce_subqueue ? state_.bounce_rings[out_port][queue].get()
                                      : state_.egress_ring(out_port, queue, in_port);
     stage.room = static_cast<uint16_t>(std::min<unsigned>(rte_ring_free_count(ring), kBurstSize));
@@ -531,7 +553,7 @@ FwdTask::Fate FwdTask::link_local_fate(rte_mbuf* m) const {
 
   // Marked on enqueue (DCQCN §3.1: on the egress queue a packet joins), once it is sure to join.
   // Pyrrha's class is marked by the OQ or IQ it joins, once held (below).
-  const bool marks = ecn_header && (ecn_ports_by_queue_[queue] >> out_port & 1);
+  const bool marks = !kPlain && ecn_header && (ecn_ports_by_queue_[queue] >> out_port & 1);
   if (marks && !pyrrha) [[unlikely]]
     mark_ecn(m, *ecn_header, out_port, queue, queued_bytes(out_port, queue));
 
@@ -547,7 +569,7 @@ FwdTask::Fate FwdTask::link_local_fate(rte_mbuf* m) const {
   charge(meta, out_port);
   if (lossless && occupancy + bytes > max_occupancy_[slot].read())
     max_occupancy_[slot].set(occupancy + bytes);
-  if (inputs_) {
+  if (input_queued) {
     inputs_->push(slot, m, static_cast<uint16_t>(out_port), static_cast<uint8_t>(queue));
     return true;
   }
@@ -617,8 +639,8 @@ void FwdTask::admit_pabo(rte_mbuf* m, int in_port, int out_port, uint8_t priorit
     wire::write_pabo_shim(shim, wire::forwarded(wire::read_pabo_shim(shim)));
   }
   if (bounced_before) pabo_counters_.increment(PaboCounters::kReforwarded, out_port, priority);
-  enqueue(m, in_port, out_port, priority, queue, false, 0,
-          bounced_before ? PaboSubqueue::kBounce : PaboSubqueue::kNormal, nullptr);
+  enqueue<false>(m, in_port, out_port, priority, queue, false, 0,
+                 bounced_before ? PaboSubqueue::kBounce : PaboSubqueue::kNormal, nullptr);
 }
 
 void FwdTask::bounce(rte_mbuf* m, int in_port, uint8_t priority, const wire::FrameHeader& header) {
@@ -652,7 +674,7 @@ void FwdTask::bounce(rte_mbuf* m, int in_port, uint8_t priority, const wire::Fra
                            wire::bounced(wire::PaboShim{}));
   }
   pabo_counters_.increment(PaboCounters::kBounced, back, priority);
-  enqueue(m, in_port, back, priority, queue, false, 0, PaboSubqueue::kBounce, nullptr);
+  enqueue<false>(m, in_port, back, priority, queue, false, 0, PaboSubqueue::kBounce, nullptr);
 }
 
 void FwdTask::read_lossy_released() {

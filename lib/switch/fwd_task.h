@@ -171,13 +171,24 @@ class FwdTask : public Task {
                                     : max_frame_bytes_[in_port];
   }
   Fate link_local_fate(rte_mbuf* m) const;
+  // The burst's second pass: each packet's fate, in arrival order. `kPlain`: the switch runs
+  // none of Tagger, TTL, PABO, ECN, Pyrrha or input queues (plain()), and every check for
+  // them is compiled out of the packet's path (the common case of a forwarding benchmark).
+  template <bool kPlain>
+  void take_fates(rte_mbuf** pkts, unsigned n, int in_port, uint32_t lookup_mask);
+  bool plain() const {
+    return !tagger_ && !decrement_ttl_ && !pabo_priorities_ && !inputs_ && !pyrrha_ && !ecn_marker_;
+  }
   // `target`: what the FIB said of the destination (L2Fib::learn_and_look_up).
+  template <bool kPlain>
   void forward(rte_mbuf* m, int in_port, const wire::FrameHeader& header, int target);
+  template <bool kPlain>
   void admit(rte_mbuf* m, int in_port, int out_port, uint8_t priority,
              const wire::FrameHeader& header);
   // Charges a packet admitted to (out_port, queue) and stages it for that egress ring, or for
   // the queue's bounce sub-queue; false when the ring had no room (dropped). `ecn_header`: the
   // packet's parsed header where the queue may mark it (null on PABO's paths, which do not).
+  template <bool kPlain>
   bool enqueue(rte_mbuf* m, int in_port, int out_port, uint8_t priority, int queue, bool lossless,
                uint64_t occupancy, PaboSubqueue pabo, const wire::FrameHeader* ecn_header);
   // ECN: the draw on (out_port, queue)'s profile at `depth_bytes`, the queue's depth before the

@@ -429,7 +429,7 @@ FwdTask::Fate FwdTask::link_local_fate(rte_mbuf* m) const {
   return Fate::kLinkLocal;
 }
 
-// forward() and admit() are inlined into forward_burst (one call each per packet was ~25
+// forward() and admit() are inlined into take_fates (one call each per packet was ~25
 // instructions of calls, saves and restores).
 template <bool kPlain>
 [[gnu::always_inline]] inline void FwdTask::forward(rte_mbuf* m, int in_port,

@@ -28,4 +28,14 @@ constexpr void for_each_set(Mask mask, F&& f) {
   for (unsigned left = mask; left; left &= left - 1) f(std::countr_zero(left));
 }
 
+// The same, highest first (a strict-priority order).
+template <typename Mask, typename F>
+constexpr void for_each_set_descending(Mask mask, F&& f) {
+  for (unsigned left = mask; left;) {
+    const int bit = std::bit_width(left) - 1;
+    f(bit);
+    left &= ~(1u << bit);
+  }
+}
+
 }  // namespace fcswitch

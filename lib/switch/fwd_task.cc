@@ -203,15 +203,13 @@ bool FwdTask::match_input_turns() {
     moved = false;
     for (int i = 0; i < state_.ports; ++i) {
       const int port = (next_input_ + i) % state_.ports;
-      const PriorityMask backlogged = inputs_->backlogged(port);
-      for (int prio = kNumPriorities - 1; prio >= 0; --prio) {
-        if (!has_priority(backlogged, prio)) continue;
+      for_each_set_descending(inputs_->backlogged(port), [&](int prio) {
         const int slot = InputQueues::slot(port, prio);
         const int stage_index = head_stage(slot);
-        if (!take_room(stage_index)) continue;  // head-of-line: this FIFO waits
+        if (!take_room(stage_index)) return;  // head-of-line: this FIFO waits
         move_head(slot, stage_index);
         moved = true;
-      }
+      });
     }
     moved_any |= moved;
   }
@@ -228,9 +226,7 @@ bool FwdTask::match_egress_round_robin() {
   // elsewhere (input turns would shortchange an input whose packets are mixed).
   for (;;) {
     for (int i = 0; i < state_.ports; ++i) {
-      const PriorityMask backlogged = inputs_->backlogged(i);
-      for (int prio = 0; prio < kNumPriorities; ++prio) {
-        if (!has_priority(backlogged, prio)) continue;
+      for_each_set(inputs_->backlogged(i), [&](int prio) {
         const int slot = InputQueues::slot(i, prio);
         const int stage_index = head_stage(slot);
         // Rank by distance after the last granted input; a higher priority first within one.
@@ -240,11 +236,11 @@ bool FwdTask::match_egress_round_robin() {
         if (grant_[stage_index] < 0) {
           requested_.push_back(stage_index);
         } else if (rank >= grant_rank_[stage_index]) {
-          continue;
+          return;
         }
         grant_[stage_index] = slot;
         grant_rank_[stage_index] = rank;
-      }
+      });
     }
     bool moved = false;
     for (int stage_index : requested_) {

@@ -100,8 +100,9 @@ std::string fct_line(const std::string& label, const FctBucket& b) {
 
 std::string size_label(uint64_t lower, uint64_t upper) {
   const auto size = [](uint64_t bytes) {
-    return bytes >= 1'000'000 ? fmt::format("{} MB", bytes / 1'000'000)
-                              : fmt::format("{} KB", bytes / 1'000);
+    if (bytes % 1'000'000 == 0) return fmt::format("{} MB", bytes / 1'000'000);
+    if (bytes % 1'000 == 0) return fmt::format("{} KB", bytes / 1'000);
+    return fmt::format("{} B", bytes);
   };
   if (lower == 0) return "< " + size(upper);
   if (upper == UINT64_MAX) return "≥ " + size(lower);

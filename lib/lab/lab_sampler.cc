@@ -148,15 +148,17 @@ uint64_t LabSampler::admitted(size_t i) const {
   return switches_[q.node]->fwd().admitted_bytes(q.port, q.priority);
 }
 
-bool LabSampler::has_row(size_t f, uint64_t now, bool ended) const {
-  return !ended && ticks_.from_ns(scenario_.flows[f].start_ns) <= now;
+bool LabSampler::has_row(size_t f, uint64_t now_ns, bool ended) const {
+  return !ended && scenario_.flows[f].start_ns <= now_ns;
 }
 
 void LabSampler::sample(uint64_t now) {
   const double interval_s =
       now > last_ticks_ ? static_cast<double>(now - last_ticks_) / static_cast<double>(ticks_.hz)
                         : 0;
-  const double time_s = static_cast<double>(ticks_.to_ns(now)) / 1e9;
+  // A flow starts by this sample iff ticks_.from_ns(start_ns) <= now (from_ns rounds up).
+  const uint64_t now_ns = ticks_.to_ns(now);
+  const double time_s = static_cast<double>(now_ns) / 1e9;
   const bool in_tail = now >= tail_start_ticks_;
   for (size_t i = 0; i < queues_.size(); ++i) {
     const SampledQueue& q = queues_[i];
@@ -185,7 +187,7 @@ void LabSampler::sample(uint64_t now) {
     // Ended by the last sample: the row of the interval it ended in is written already.
     rows_ended_[f] = flow.received_whole(last_received_[f]);
     last_received_[f] = bytes;
-    if (!has_row(f, now, rows_ended_[f])) continue;
+    if (!has_row(f, now_ns, rows_ended_[f])) continue;
     if (flows_csv_.is_open()) {
       flows_csv_ << fmt::format("{:.6f},{},{},{},{:.0f}\n", time_s, f,
                                 scenario_.nodes[flow.src].name, scenario_.nodes[flow.dst].name,
@@ -194,7 +196,7 @@ void LabSampler::sample(uint64_t now) {
   }
   if (transports_csv_.is_open())
     for (int f : transport_flows_) {
-      if (!has_row(static_cast<size_t>(f), now, rows_ended_[static_cast<size_t>(f)])) continue;
+      if (!has_row(static_cast<size_t>(f), now_ns, rows_ended_[static_cast<size_t>(f)])) continue;
       const FlowSpec& flow = scenario_.flows[f];
       const FlowSent& s = sent_[f];
       transports_csv_ << fmt::format("{:.6f},{},{},{},{},{},{},{}\n", time_s, f,

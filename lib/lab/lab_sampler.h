@@ -93,7 +93,7 @@ class LabSampler {
   // thousands of flows over a long run, each under way for a few samples, and a row for each
   // at every sample would make those files grow as flows × samples. `ended`: it came whole by
   // the last sample, and has had its last row.
-  bool has_row(size_t flow, uint64_t now_ticks, bool ended) const;
+  bool has_row(size_t flow, uint64_t now_ns, bool ended) const;
 
   const LabScenario& scenario_;
   std::vector<const SwitchNode*> switches_;

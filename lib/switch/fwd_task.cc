@@ -102,6 +102,7 @@ FwdTask::FwdTask(const FwdSettings& settings, SwitchState& state, L2Fib& fib)
   }
   // A burst of floods can drop at most one copy per packet per port.
   to_free_.reserve(static_cast<size_t>(kBurstSize) * (state.ports + 1));
+  plain_ = !tagger_ && !decrement_ttl_ && !pabo_priorities_ && !inputs_ && !pyrrha_ && !ecn_marker_;
 }
 
 FwdTask::~FwdTask() = default;
@@ -330,7 +331,7 @@ void FwdTask::forward_burst(rte_mbuf** pkts, unsigned n, int in_port, bool cold)
                                                         destinations_, lookup_mask, n, targets_))
       fib_full_.add(refused);
   }
-  if (plain()) {
+  if (plain_) {
     take_fates<true>(pkts, n, in_port, lookup_mask);
   } else {
     take_fates<false>(pkts, n, in_port, lookup_mask);

@@ -172,13 +172,10 @@ class FwdTask : public Task {
   }
   Fate link_local_fate(rte_mbuf* m) const;
   // The burst's second pass: each packet's fate, in arrival order. `kPlain`: the switch runs
-  // none of Tagger, TTL, PABO, ECN, Pyrrha or input queues (plain()), and every check for
+  // none of Tagger, TTL, PABO, ECN, Pyrrha or input queues (plain_), and every check for
   // them is compiled out of the packet's path (the common case of a forwarding benchmark).
   template <bool kPlain>
   void take_fates(rte_mbuf** pkts, unsigned n, int in_port, uint32_t lookup_mask);
-  bool plain() const {
-    return !tagger_ && !decrement_ttl_ && !pabo_priorities_ && !inputs_ && !pyrrha_ && !ecn_marker_;
-  }
   // `target`: what the FIB said of the destination (L2Fib::learn_and_look_up).
   template <bool kPlain>
   void forward(rte_mbuf* m, int in_port, const wire::FrameHeader& header, int target);
@@ -290,6 +287,9 @@ class FwdTask : public Task {
   std::vector<rte_mbuf*> to_free_;       // dropped in this burst, freed together
   std::unique_ptr<InputQueues> inputs_;  // input-queued only
   std::unique_ptr<PyrrhaQueues> pyrrha_;
+  // No Tagger, TTL, PABO, ECN, Pyrrha or input queues, all fixed at construction: its bursts
+  // take take_fates<true>.
+  bool plain_ = false;
   int pyrrha_queue_ = -1;  // the egress queue Pyrrha holds; -1: none
   // [port]: RX(port)'s bursts, when it runs on FWD's lcore; null: through the fwd ring.
   std::vector<std::unique_ptr<BurstHandoff>> handoffs_;

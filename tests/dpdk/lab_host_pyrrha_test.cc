@@ -466,3 +466,29 @@ TEST(LabHostPyrrha, TheTestbedsHostsStopWhenTheirSwitchPausesThemAndNothingIsLos
 
 }  // namespace
 }  // namespace fcswitch::lab
+
+namespace fcswitch::lab {
+namespace {
+
+// Not Pyrrha's, but this file's bench: a DCQCN flow's rate that its byte counter raises as it
+// sends (DCQCN's RP, fast recovery: R_C = (R_T + R_C)/2 per B bytes) reaches its pacer at the
+// host's next poll, as when every poll copied every flow's rate, not at the increase timer
+// 55 µs later (HostSource's rate_moved_ list).
+TEST(LabHostDcqcn, ARateTheByteCounterRaisesReachesThePacerAtTheNextPoll) {
+  HostBench bench("dcqcn_bytes", /*pyrrha=*/false);
+  bench.transport().dcqcn.byte_counter_bytes = 5 * kFrameBytes;
+  bench.transport().dcqcn.initial_alpha = 1.0;
+  bench.add_flow(0, {}, /*rate_bps=*/0, FlowTransport::kDcqcn);
+  bench.run_until(10 * kUs);
+  EXPECT_EQ(bench.sent(0).rate_bps.read(), kLineRateBps);
+  const uint64_t cnp_at = bench.now();
+  bench.host().source().on_cnp(0, cnp_at);
+  EXPECT_EQ(bench.sent(0).rate_bps.read(), kLineRateBps / 2);  // α = 1 halves R_C
+  // 5 frames at 5 Gb/s take 8.2 µs; 20 µs is well before the increase timer (55 µs).
+  bench.run_until(cnp_at + 20 * kUs);
+  EXPECT_GE(bench.sent(0).rate_bps.read(), (kLineRateBps + kLineRateBps / 2) / 2);
+  EXPECT_LT(bench.sent(0).rate_bps.read(), kLineRateBps);
+}
+
+}  // namespace
+}  // namespace fcswitch::lab

@@ -10,7 +10,8 @@ out=${OUT:-out/pcap-demo}
 rm -rf "$out"
 mkdir -p "$out"
 build/tools/fcswitch-demo-traffic "$out"
+fcswitch=$PWD/build/app/fcswitch  # OUT may be any path, relative or absolute
 cp config/demo-pcap.toml "$out/switch.toml"
 cd "$out"
-../../build/app/fcswitch switch.toml --exit-on-idle 300 --report-json report.json
+"$fcswitch" switch.toml --exit-on-idle 300 --report-json report.json
 echo "output pcaps and report.json in $out"

@@ -31,6 +31,14 @@ class Task {
   uint64_t polls() const { return polls_.read(); }
   uint64_t busy_polls() const { return busy_polls_.read(); }
 
+  // Where an lcore's time goes, as VPP's `show runtime` gives it per node: the TSC ticks of
+  // this task's polls that found work, added by a wall-clock runner (dpdk::LcoreRunner; the
+  // lab's virtual clock adds none), over the packets it moved (RX: received, FWD: taken from
+  // its inputs, TX: sent), or 0 where a task does not count them.
+  void add_busy_ticks(uint64_t ticks) { busy_ticks_.add(ticks); }
+  uint64_t busy_ticks() const { return busy_ticks_.read(); }
+  virtual uint64_t packets_moved() const { return 0; }
+
  protected:
   virtual bool poll(uint64_t now_tsc) = 0;
 
@@ -38,6 +46,7 @@ class Task {
   std::string name_;
   OwnedCounter polls_;
   OwnedCounter busy_polls_;
+  OwnedCounter busy_ticks_;
 };
 
 }  // namespace fcswitch

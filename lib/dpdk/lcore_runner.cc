@@ -33,7 +33,15 @@ int LcoreRunner::worker_main(void* arg) {
     // Each task reads the clock as it starts: TX stamps what left against the time RX
     // received it (the time inside the switch), which one reading per round would make 0
     // when both run on this lcore. A TSC read costs ~1 ns per task, far below a burst's work.
-    for (Task* task : worker->tasks) busy |= task->run_once(runner.now_ticks());
+    // One task's start is the previous one's end: a busy poll's ticks cost one read a round.
+    uint64_t start = runner.now_ticks();
+    for (Task* task : worker->tasks) {
+      const bool moved = task->run_once(start);
+      const uint64_t end = runner.now_ticks();
+      if (moved) task->add_busy_ticks(end - start);
+      busy |= moved;
+      start = end;
+    }
     if (busy) continue;
     if (runner.idle_.sleep_ns) {
       const timespec pause{0, static_cast<long>(runner.idle_.sleep_ns)};

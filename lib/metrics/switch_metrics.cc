@@ -151,6 +151,9 @@ void collect_tasks(MetricFamilySet& out, const std::string& node, const SwitchNo
               static_cast<double>(task->polls()));
       out.add("fcswitch_task_busy_polls_total", C, "Polls of this task that found work", at,
               static_cast<double>(task->busy_polls()));
+      // rate(busy seconds) is the share of its lcore the task takes.
+      out.add("fcswitch_task_busy_seconds_total", C, "Time of this task's polls that found work",
+              at, static_cast<double>(task->busy_ticks()) / static_cast<double>(sw.ticks().hz));
     }
 }
 

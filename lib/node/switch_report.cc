@@ -53,6 +53,31 @@ nlohmann::ordered_json counters_by_queue(const SwitchNode& node, int port, Prior
   return out;
 }
 
+// Cycles a packet of a task's busy polls, or -1 when it moved none (or does not count them).
+double cycles_per_packet(const Task& task) {
+  const uint64_t packets = task.packets_moved();
+  return packets ? static_cast<double>(task.busy_ticks()) / static_cast<double>(packets) : -1;
+}
+
+// Where each worker lcore's time went (the text report's last lines): per task, the share of
+// the run its busy polls took and their cycles a packet, VPP's `show runtime` for fcswitch.
+std::string task_lines(const SwitchNode& node, double run_seconds) {
+  const double run_ticks = run_seconds * static_cast<double>(node.ticks().hz);
+  if (run_ticks <= 0) return "";
+  std::string out = "lcores (busy: polls that found work, in TSC cycles):\n";
+  const std::vector<std::vector<Task*>> lcores = node.lcore_tasks();
+  for (size_t l = 0; l < lcores.size(); ++l)
+    for (const Task* task : lcores[l]) {
+      const double per_packet = cycles_per_packet(*task);
+      out += fmt::format("  lcore {} {:<14} busy {:5.1f} % of the run, {} polls, {}\n", l,
+                         task->name(), 100.0 * static_cast<double>(task->busy_ticks()) / run_ticks,
+                         task->busy_polls(),
+                         per_packet < 0 ? std::string("no packets")
+                                        : fmt::format("{:.0f} cycles a packet", per_packet));
+    }
+  return out;
+}
+
 }  // namespace
 
 std::string drop_summary(const SwitchNode& node) {
@@ -151,6 +176,7 @@ std::string report_text(const SwitchNode& node, const ShutdownCheck& check) {
   out += fmt::format("mempool: {} of {} mbufs in use after shutdown{}\n", check.mempool_in_use,
                      check.mempool_size, check.mempool_in_use ? " — LEAK" : "");
   if (!check.drained) out += "drain deadline passed: queued packets were flushed\n";
+  out += task_lines(node, check.run_seconds);
   if (check.stalled_at_stop_ns) {
     out += fmt::format("stalled at the stop: nothing moved for {:.1f} s with packets held",
                        static_cast<double>(check.stalled_at_stop_ns) / 1e9);
@@ -236,6 +262,18 @@ std::string report_json(const SwitchNode& node, const ShutdownCheck& check) {
     out["pyrrha"] = pyrrha;
   }
   out["run_seconds"] = check.run_seconds;
+  out["tsc_hz"] = node.ticks().hz;
+  Json tasks = Json::array();
+  const std::vector<std::vector<Task*>> lcores = node.lcore_tasks();
+  for (size_t l = 0; l < lcores.size(); ++l)
+    for (const Task* task : lcores[l])
+      tasks.push_back({{"name", task->name()},
+                       {"lcore", l},
+                       {"polls", task->polls()},
+                       {"busy_polls", task->busy_polls()},
+                       {"busy_cycles", task->busy_ticks()},
+                       {"packets", task->packets_moved()}});
+  out["tasks"] = tasks;
   out["mempool_size"] = check.mempool_size;
   out["mempool_in_use"] = check.mempool_in_use;
   out["drained"] = check.drained;

@@ -107,6 +107,7 @@ class FwdTask : public Task {
   uint64_t handed_over() const;
 
   uint64_t processed() const { return processed_.read(); }
+  uint64_t packets_moved() const override { return processed(); }
   // Packets admitted and waiting in the input FIFOs (input-queued) or Pyrrha's queues.
   uint64_t held() const { return held_.read(); }
   // Whether it ever holds any (held() is 0 otherwise): set up before the lcores start.

@@ -46,6 +46,7 @@ class RxTask : public Task {
   bool hands_over() const { return handoff_ != nullptr; }
 
   uint64_t packets() const { return packets_.read(); }
+  uint64_t packets_moved() const override { return packets(); }
   uint64_t bytes() const { return bytes_.read(); }
   uint64_t data_packets() const { return data_packets_.read(); }
   // Flow-control frames consumed here (credit frames are consumed by FWD: see there).

@@ -348,6 +348,12 @@ bool TxTask::send(uint64_t now, uint64_t egress_enqueued, const fc::FeedbackOut*
   return busy || sent > 0;
 }
 
+uint64_t TxTask::packets_moved() const {
+  uint64_t sent = framer_.pfc_frames_sent() + framer_.credit_frames_sent();
+  for (int q = 0; q < kNumEgressQueues; ++q) sent += packets(q);
+  return sent;
+}
+
 uint64_t TxTask::next_action_ticks() const {
   // Nothing has changed since the quiet poll (a poll that finds a change drops it), and no
   // event lay between that poll and this one.

@@ -73,6 +73,8 @@ class TxTask : public Task {
 
   uint64_t packets(int queue) const { return packets_[queue].read(); }
   uint64_t bytes(int queue) const { return bytes_[queue].read(); }
+  // Data packets and feedback frames sent.
+  uint64_t packets_moved() const override;
   // Packets taken from the egress rings, and frames we made, not yet accepted by the NIC.
   uint64_t held() const { return held_.read(); }
   // Of those, the frames we made (flow-control and Pyrrha frames): a port whose link is down

@@ -58,5 +58,60 @@ TEST(LcoreRunner, TimeCountsFromTheEpoch) {
   EXPECT_LT(ticks, 60 * hz);
 }
 
+// Busy for its first `busy_polls` polls, each spinning `spin_ticks` of the TSC; idle after.
+class SpinThenIdle : public Task {
+ public:
+  SpinThenIdle(int busy_polls, uint64_t spin_ticks)
+      : Task("spin-then-idle"), busy_left_(busy_polls), spin_ticks_(spin_ticks) {}
+
+ protected:
+  bool poll(uint64_t) override {
+    if (busy_left_ == 0) return false;
+    --busy_left_;
+    const uint64_t until = rte_rdtsc() + spin_ticks_;
+    while (rte_rdtsc() < until) {
+    }
+    return true;
+  }
+
+ private:
+  int busy_left_;
+  uint64_t spin_ticks_;
+};
+
+// Idle, but slow: what it spends must not be put on the busy task polled before it.
+class SlowIdle : public Task {
+ public:
+  explicit SlowIdle(uint64_t spin_ticks) : Task("slow-idle"), spin_ticks_(spin_ticks) {}
+
+ protected:
+  bool poll(uint64_t) override {
+    const uint64_t until = rte_rdtsc() + spin_ticks_;
+    while (rte_rdtsc() < until) {
+    }
+    return false;
+  }
+
+ private:
+  uint64_t spin_ticks_;
+};
+
+TEST(LcoreRunner, ABusyPollsTimeIsAddedToItsTaskAndAnIdlePollsToNone) {
+  const uint64_t ms = rte_get_tsc_hz() / 1000;
+  SpinThenIdle busy(3, ms);
+  SlowIdle idle(50 * ms);
+  LcoreRunner runner({{&busy, &idle}}, {});
+  runner.start();
+  while (idle.polls() < 4) std::this_thread::yield();  // past the three busy polls
+  runner.stop();
+  EXPECT_EQ(busy.busy_polls(), 3u);
+  EXPECT_GE(busy.busy_ticks(), 3 * ms);
+  // Not the idle task's 50 ms after each of them (150 ms): the bound leaves the spins room for
+  // being preempted on a loaded machine.
+  EXPECT_LT(busy.busy_ticks(), 75 * ms);
+  EXPECT_EQ(idle.busy_ticks(), 0u);
+  EXPECT_EQ(busy.packets_moved(), 0u);  // a task that does not count them
+}
+
 }  // namespace
 }  // namespace fcswitch::dpdk

@@ -9,6 +9,8 @@
 #include <prometheus/text_serializer.h>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
+
 #include "config/switch_config.h"
 #include "core/units.h"
 #include "fc/cbfc_engine.h"
@@ -205,6 +207,13 @@ TEST(RxFwdHandoff, RxConsumesPyrrhaMessagesAndForwardsTheDataAroundThem) {
   const auto report = nlohmann::json::parse(report_json(*node, {}));
   EXPECT_EQ(report["ports"][0]["control_decode_errors"]["bad_field"], 1);
   EXPECT_EQ(report["ports"][0]["control_decode_errors"]["too_short"], 0);
+  // Per task what it moved; no wall-clock runner polled it, so no busy cycles.
+  const auto rx_row = std::find_if(report["tasks"].begin(), report["tasks"].end(),
+                                   [](const auto& t) { return t["name"] == "rx:h0"; });
+  ASSERT_NE(rx_row, report["tasks"].end());
+  EXPECT_EQ((*rx_row)["packets"], 5);
+  EXPECT_EQ((*rx_row)["busy_polls"], 1);
+  EXPECT_EQ((*rx_row)["busy_cycles"], 0);
   EXPECT_EQ(node->fwd().handed_over(), 3u);
   task(*node, "fwd").run_once(0);
   EXPECT_EQ(node->drops(0, DropReason::kLinkLocal), 0u);

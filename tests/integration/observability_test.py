@@ -308,6 +308,7 @@ def main():
     check(code == 0, f"fcswitch stopped by SIGTERM with exit code 0 (got {code})")
     check_trace()
     check_ecn(scraped or {})
+    check_task_time()
     print(f"observability: {len(failures)} failed", flush=True)
     if failures:
         print("see " + work, flush=True)
@@ -417,6 +418,29 @@ def check_ecn(scraped):
     check(counters["not_ect"] == scraped.get("not_ect"),
           f"p2's not_ect: the report's {counters['not_ect']} is what Prometheus scraped "
           f"({scraped.get('not_ect')})")
+
+
+def check_task_time():
+    """Where the lcores' time went: per task its busy polls' TSC cycles and what it moved, RX's
+    and TX's as the port counters give them; a task that moved packets took time doing so."""
+    with open("report.json") as f:
+        report = json.load(f)
+    tasks = {t["name"]: t for t in report["tasks"]}
+    check(report["tsc_hz"] > 0, f"the report gives the TSC rate ({report['tsc_hz']})")
+    for port in report["ports"]:
+        rx, tx = tasks[f"rx:{port['name']}"], tasks[f"tx:{port['name']}"]
+        check(rx["packets"] == port["rx_packets"],
+              f"rx:{port['name']} moved {rx['packets']}, the port received {port['rx_packets']}")
+        sent = sum(port["tx_packets"]) + port["pfc_frames_sent"] + port["credit_frames_sent"]
+        check(tx["packets"] == sent, f"tx:{port['name']} moved {tx['packets']}, the port sent {sent}")
+    for name, t in tasks.items():
+        if t["packets"]:
+            check(t["busy_polls"] > 0 and t["busy_cycles"] > 0,
+                  f"{name} moved {t['packets']} packets in {t['busy_polls']} busy polls, "
+                  f"{t['busy_cycles']} cycles")
+        if not t["busy_polls"]:
+            check(t["busy_cycles"] == 0, f"{name}: no busy poll, {t['busy_cycles']} busy cycles")
+    check(tasks["fwd"]["packets"] > 0, f"fwd moved {tasks['fwd']['packets']} packets")
 
 
 def check_trace():

@@ -68,6 +68,7 @@ out_dev="net_null0,size=60,no-rx=1"
 # 64-byte frames on the wire: 60 bytes in the mbuf + 24 of FCS, preamble and gap.
 wire_bits=$(((60 + 24) * 8))
 results=$work/results  # lines: case Mpps
+cycles=$work/cycles    # lines: case task cycles-a-packet TSC-Hz (fcswitch's own report)
 failed=$work/failed    # lines: what did not run
 
 # --- dpdk-testpmd ---------------------------------------------------------------------------
@@ -212,14 +213,19 @@ lcores = [["rx:in", "rx:out", "tx:in", "tx:out"], ["fwd"]]'
 # The out port capped by its pacer at 1 Gb/s: 1e9 / ((60 + 24) × 8) = 1.488 Mpps.
 write_config capped "" 'rate_limit = "1Gbps"' "$compact"
 
-fcswitch_mpps() {  # config name → Mpps out of port "out"
+fcswitch_mpps() {  # config name → Mpps out of port "out"; its tasks' cycles to $cycles
   "$fcswitch" "$work/$1.toml" --duration "$seconds" --report-json "$work/$1.json" \
     --log-level warn > "$work/$1.log" 2>&1 || echo "fcswitch $1 exited $?" >> "$work/notes"
-  python3 - "$work/$1.json" <<'PY' 2> /dev/null || { echo "fcswitch $1" >> "$failed"; return 0; }
+  python3 - "$work/$1.json" "$1" "$cycles" <<'PY' 2> /dev/null || { echo "fcswitch $1" >> "$failed"; return 0; }
 import json, sys
 r = json.load(open(sys.argv[1]))
 out = next(p for p in r["ports"] if p["name"] == "out")
 print(f"{sum(out['tx_packets']) / r['run_seconds'] / 1e6:.2f}")
+# Where the worker's time went: each task's busy polls' TSC cycles over the packets it moved.
+with open(sys.argv[3], "a") as f:
+    for t in r["tasks"]:
+        if t["packets"]:
+            f.write(f"{sys.argv[2]} {t['name']} {t['busy_cycles'] / t['packets']:.1f} {r['tsc_hz']}\n")
 PY
   [ -n "${KEEP:-}" ] || rm -f "$work/$1.json"
 }
@@ -228,7 +234,7 @@ fcswitch_cases=(plain pfc gfc tagger pabo ecn two_lcore capped)
 
 # --- the rounds -----------------------------------------------------------------------------
 
-touch "$results" "$failed" "$work/notes"
+touch "$results" "$failed" "$cycles" "$work/notes"
 load_before=$(cut -d' ' -f1-3 /proc/loadavg)
 ovs_installed=yes
 ovs_install || {
@@ -360,7 +366,7 @@ echo "64-byte frames, one direction net_pcap (infinite_rx) → net_null, $(nproc
   "median of $runs runs of ${seconds} s"
 # Busy-polling forwarders share the CPUs with whatever else runs: the load says how much.
 echo "load average before: $load_before, after: $(cut -d' ' -f1-3 /proc/loadavg)"
-python3 - "$results" "$latency" "${half_mpps:-}" <<'PY'
+python3 - "$results" "$latency" "${half_mpps:-}" "$cycles" <<'PY'
 import statistics, sys
 
 runs = {}
@@ -414,6 +420,41 @@ for case, name in [("fcswitch_plain", "compact, plain forwarding"),
     print(f"{name:<40} {cell(case)}  {ratio(v, ovs):>11}  {ratio(v, mac):>12}  {cost:>13}{note}")
 print(f"{'compact, out port capped at 1 Gb/s':<40} {cell('fcswitch_capped')}"
       f"  (target 1.488: 1e9 / (84 B × 8))")
+
+# Issue 21's testbed target argued from cycles measured here: in the testbed layout
+# (config/testbed-82599.toml) RX and TX of each port have a core each and one FWD core serves
+# the four ports, so a port at 14.88 Mpps (10 Gb/s of 64-byte frames) needs its RX and TX
+# tasks within hz / 14.88e6 cycles a packet, and four such ports FWD within a quarter of that.
+# The compact runs' busy cycles of each task are those costs, PMDs included (here pcap's copy
+# of each frame into a fresh mbuf on RX, null's free on TX).
+task_cycles = {}
+hz = None
+for line in open(sys.argv[4]):
+    case, task, per_packet, tsc_hz = line.split()
+    task_cycles.setdefault((case, task), []).append(float(per_packet))
+    hz = float(tsc_hz)
+if task_cycles:
+    print()
+    print(f"cycles a packet per task (busy polls' TSC cycles over the packets each moved; "
+          f"TSC {hz / 1e9:.2f} GHz; medians)")
+    line_rate = 10e9 / ((60 + 24) * 8)  # 14.88 Mpps
+    print(f"{'case':<12} {'rx:in':>7} {'fwd':>7} {'tx:out':>7} {'sum':>7}   testbed layout at this"
+          f" clock: RX core, FWD core, TX core (Mpps)")
+    for case in ("plain", "pfc", "gfc", "tagger", "pabo", "ecn"):
+        c = {t: statistics.median(task_cycles[(case, t)])
+             for t in ("rx:in", "fwd", "tx:out") if (case, t) in task_cycles}
+        if len(c) < 3:
+            continue
+        total = sum(c.values())
+        rates = " ".join(f"{hz / c[t] / 1e6:6.1f}" for t in ("rx:in", "fwd", "tx:out"))
+        print(f"{case:<12} {c['rx:in']:7.0f} {c['fwd']:7.0f} {c['tx:out']:7.0f} {total:7.0f}"
+              f"   {rates}")
+    print(f"  a port at 14.88 Mpps: RX and TX within {hz / line_rate:.0f} cycles a packet each;"
+          f" FWD for four such ports within {hz / (4 * line_rate):.0f}")
+    io = mpps("testpmd_io")
+    if io:
+        print(f"  (testpmd io, the two PMDs and its loop alone: {hz / (io * 1e6):.0f} cycles a"
+              f" packet at {io:.2f} Mpps)")
 
 print()
 lat = [line.split() for line in open(sys.argv[2])]

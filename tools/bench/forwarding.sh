@@ -440,7 +440,9 @@ if task_cycles:
     line_rate = 10e9 / ((60 + 24) * 8)  # 14.88 Mpps
     print(f"{'case':<12} {'rx:in':>7} {'fwd':>7} {'tx:out':>7} {'sum':>7}   testbed layout at this"
           f" clock: RX core, FWD core, TX core (Mpps)")
-    for case in ("plain", "pfc", "gfc", "tagger", "pabo", "ecn"):
+    # two_lcore: FWD on a core of its own, taking from rings RX fills on the other, and
+    # filling TX's: the testbed layout's cross-core handoffs (the compact layout has none).
+    for case in ("plain", "pfc", "gfc", "tagger", "pabo", "ecn", "two_lcore"):
         c = {t: statistics.median(task_cycles[(case, t)])
              for t in ("rx:in", "fwd", "tx:out") if (case, t) in task_cycles}
         if len(c) < 3:

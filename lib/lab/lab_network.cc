@@ -347,6 +347,7 @@ LabResult LabNetwork::run(const std::string& out_dir, ProgressLine* progress,
   }
   LabResult result = collect(sampler, now);
   result.interrupted = interrupted_;
+  result.csv_stopped_at_s = sampler.csv_stopped_at_s();
   if (interrupted_) result.duration_s = static_cast<double>(ticks_.to_ns(now)) / 1e9;
   result.deadlock = detector.verdict();
   result.wall_s =

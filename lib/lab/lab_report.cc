@@ -131,6 +131,7 @@ nlohmann::ordered_json summary_json(const LabResult& r) {
   j["clock"] = r.clock;
   j["duration_s"] = r.duration_s;
   j["interrupted"] = r.interrupted;
+  if (r.csv_stopped_at_s) j["csv_stopped_at_s"] = *r.csv_stopped_at_s;
   j["seed"] = r.seed;
   j["overrides"] = r.overrides;
   j["failed_links"] = r.failed_links;
@@ -275,6 +276,9 @@ std::string human_summary(const LabResult& r) {
       "{} packet-hops)\n",
       r.scenario, r.clock, r.duration_s * 1e3, r.wall_s, r.clock_steps, r.packet_hops);
   if (r.interrupted) s += "INTERRUPTED: the run stopped early; this is what ran until then\n";
+  if (r.csv_stopped_at_s)
+    s += fmt::format("CSV series stop at {:.6f} s (lab.csv_limit); this summary covers the run\n",
+                     *r.csv_stopped_at_s);
   for (const std::string& o : r.overrides) s += fmt::format("  --set {}\n", o);
   if (!r.failed_links.empty())
     s += fmt::format("failed links ({}{}): {}\n", r.failed_links.size(),

@@ -130,6 +130,8 @@ struct LabResult {
   // Stopped by the caller (SIGINT/SIGTERM to fclab) at `duration_s` of simulated time: what
   // ran is reported, but not the run the scenario asked for.
   bool interrupted = false;
+  // The CSV series stopped here, at [lab] csv_limit (LabSampler): none if they cover the run.
+  std::optional<double> csv_stopped_at_s;
   std::vector<FlowResult> flows;
   std::vector<QueueResult> queues;
   std::vector<PortResult> ports;

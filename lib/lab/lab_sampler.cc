@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <iterator>
 #include <stdexcept>
 
 #include <spdlog/spdlog.h>
@@ -44,6 +45,7 @@ LabSampler::LabSampler(const LabScenario& scenario, const std::vector<const Swit
   last_received_.assign(received_.size(), 0);
   tail_received_.assign(received_.size(), 0);
   if (out_dir.empty()) return;
+  writing_ = true;
   if (!transport_flows_.empty()) {
     transports_csv_.open(out_dir + "/transports.csv");
     if (!transports_csv_) throw std::runtime_error("cannot write CSV files in " + out_dir);
@@ -93,54 +95,80 @@ SampledSeries sampled_series(const LabScenario& scenario) {
   return out;
 }
 
-double csv_bytes(const LabScenario& scenario, const SampledSeries& series) {
-  // Wide values: a time of hours, a full 1 MB buffer, a 100 Gb/s rate, a long-running count.
-  constexpr double kTime = 3600.123456, kRate = 100e9;
-  constexpr uint64_t kCount = 1'000'000;
+namespace {
+// What a row's values are written as: wide for the most a run writes (a time of hours, a full
+// 1 MB buffer, a 100 Gb/s rate, a long-running count), zeros for the least.
+struct RowValues {
+  double time_s, rate_bps;
+  uint64_t count, small, level;
+};
+constexpr RowValues kWide{3600.123456, 100e9, 1'000'000, 100, 10};
+constexpr RowValues kNarrow{0, 0, 0, 0, 0};
+}  // namespace
+
+CsvEstimate csv_bytes(const LabScenario& scenario, const SampledSeries& series) {
   const uint64_t samples = scenario.duration_ns / scenario.sample_interval_ns + 1;
-  uint64_t every_sample = 0;  // the bytes of the rows each sample writes
-  for (const SampledQueue& q : series.queues)
-    every_sample += metrics::queue_trace_row(
-                        {kTime, q.node_name, q.port_name, q.priority, kCount, kRate, kCount, 10})
-                        .size();
   const auto name = [&](int node) -> const std::string& { return scenario.nodes[node].name; };
-  for (int n : series.pyrrha_switches)
-    every_sample += fmt::formatted_size("{:.6f},{},{},{},{},{},{},{}\n", kTime, name(n), 100, 100,
-                                        100, 100, kCount, 100);
-  double total = static_cast<double>(samples) * static_cast<double>(every_sample);
+  // The rows every sample writes, over the run.
+  const auto every_sample = [&](const RowValues& v) {
+    uint64_t bytes = 0;
+    for (const SampledQueue& q : series.queues)
+      bytes += metrics::queue_trace_row({v.time_s, q.node_name, q.port_name, q.priority, v.count,
+                                         v.rate_bps, v.count, v.level})
+                   .size();
+    for (int n : series.pyrrha_switches)
+      bytes += fmt::formatted_size("{:.6f},{},{},{},{},{},{},{}\n", v.time_s, name(n), v.small,
+                                   v.small, v.small, v.small, v.count, v.small);
+    return static_cast<double>(samples) * static_cast<double>(bytes);
+  };
+  // A flow's rows of one sample.
+  const auto flow_rows = [&](const FlowSpec& flow, const RowValues& v) {
+    size_t bytes = fmt::formatted_size("{:.6f},{},{},{},{:.0f}\n", v.time_s, flow.id,
+                                       name(flow.src), name(flow.dst), v.rate_bps);
+    if (flow.transport != FlowTransport::kRaw)  // as sampled_series finds them
+      bytes +=
+          fmt::formatted_size("{:.6f},{},{},{},{},{},{},{}\n", v.time_s, flow.id, name(flow.src),
+                              name(flow.dst), v.rate_bps, v.count, v.count, v.count);
+    return static_cast<double>(bytes);
+  };
+  CsvEstimate out{every_sample(kNarrow), every_sample(kWide)};
   // A flow's rows run from its start to the run's end at most (a sized flow's end when it
-  // comes whole; LabSampler::has_row). A closed loop's first flows stand for the one flow each
-  // of its hosts has under way at any time; its other flows add a row each, as flows_fct.csv
-  // does.
+  // comes whole; LabSampler::has_row), and it has one at least if it starts by the last
+  // sample. A closed loop's first flows stand for the one flow each of its hosts has under
+  // way at any time; its other flows add a row each, as flows_fct.csv does.
   for (const FlowSpec& flow : scenario.flows) {
     const uint64_t before_start =
         (flow.start_ns + scenario.sample_interval_ns - 1) / scenario.sample_interval_ns;
     if (before_start >= samples) continue;
-    uint64_t row = fmt::formatted_size("{:.6f},{},{},{},{:.0f}\n", kTime, flow.id, name(flow.src),
-                                       name(flow.dst), kRate);
-    if (flow.transport != FlowTransport::kRaw)  // as sampled_series finds them
-      row += fmt::formatted_size("{:.6f},{},{},{},{},{},{},{}\n", kTime, flow.id, name(flow.src),
-                                 name(flow.dst), kRate, kCount, kCount, kCount);
-    total += static_cast<double>(samples - before_start) * static_cast<double>(row);
+    out.least_bytes += flow_rows(flow, kNarrow);
+    out.most_bytes += static_cast<double>(samples - before_start) * flow_rows(flow, kWide);
   }
-  return total;
+  return out;
 }
 
 void check_csv_size(const LabScenario& scenario) {
   const SampledSeries series = sampled_series(scenario);
   const uint64_t samples = scenario.duration_ns / scenario.sample_interval_ns + 1;
-  const double total = csv_bytes(scenario, series);
-  const std::string what =
-      fmt::format("{} samples of {} series, up to about {:.1f} MB of CSV", samples,
-                  series.queues.size() + scenario.flows.size(), total / 1e6);
-  if (total > static_cast<double>(scenario.csv_limit_bytes))
+  const CsvEstimate size = csv_bytes(scenario, series);
+  const double limit = static_cast<double>(scenario.csv_limit_bytes);
+  const std::string series_text =
+      fmt::format("{} samples of {} series", samples, series.queues.size() + scenario.flows.size());
+  if (size.least_bytes > limit)
     throw config::ConfigError({fmt::format(
         "{}: lab.sample_interval: expected samples whose CSV stays within lab.csv_limit ({} "
-        "bytes), found {} ns over {} ns: {}; sample less often, or raise csv_limit",
+        "bytes), found {} ns over {} ns: {}, at least about {:.1f} MB of CSV; sample less "
+        "often, or raise csv_limit",
         scenario.sample_interval_place, scenario.csv_limit_bytes, scenario.sample_interval_ns,
-        scenario.duration_ns, what)});
+        scenario.duration_ns, series_text, size.least_bytes / 1e6)});
+  // How far it goes between the two depends on when the flows end: the sampler stops the
+  // files at the limit should they reach it.
+  std::string what = fmt::format("{}, {:.1f} to {:.1f} MB of CSV", series_text,
+                                 size.least_bytes / 1e6, size.most_bytes / 1e6);
+  if (size.most_bytes > limit)
+    what += fmt::format(" (the files stop at lab.csv_limit, {} bytes, should they reach it)",
+                        scenario.csv_limit_bytes);
   // Worth a word at the default log level once it is more than a plot's worth.
-  spdlog::log(total > 100e6 ? spdlog::level::warn : spdlog::level::info, "{}", what);
+  spdlog::log(size.most_bytes > 100e6 ? spdlog::level::warn : spdlog::level::info, "{}", what);
 }
 
 uint64_t LabSampler::admitted(size_t i) const {
@@ -167,11 +195,11 @@ void LabSampler::sample(uint64_t now) {
     const double rate = interval_s > 0 ? (bytes - last_admitted_[i]) * 8.0 / interval_s : 0;
     last_admitted_[i] = bytes;
     if (in_tail) tail_sum_[i] += static_cast<double>(occupancy);
-    if (queues_csv_.is_open())
-      queues_csv_ << metrics::queue_trace_row(
-          {time_s, q.node_name, q.port_name, q.priority, occupancy, rate,
-           switches_[q.node]->tx(q.port).pause_frames_sent(q.priority),
-           switches_[q.node]->tx(q.port).feedback_level(q.priority)});
+    if (writing_)
+      rows_.queues +=
+          metrics::queue_trace_row({time_s, q.node_name, q.port_name, q.priority, occupancy, rate,
+                                    switches_[q.node]->tx(q.port).pause_frames_sent(q.priority),
+                                    switches_[q.node]->tx(q.port).feedback_level(q.priority)});
   }
   if (in_tail) ++tail_samples_;
   // Flows a closed loop started since the last sample (lab/closed_loops.h).
@@ -188,25 +216,47 @@ void LabSampler::sample(uint64_t now) {
     rows_ended_[f] = flow.received_whole(last_received_[f]);
     last_received_[f] = bytes;
     if (!has_row(f, now_ns, rows_ended_[f])) continue;
-    if (flows_csv_.is_open()) {
-      flows_csv_ << fmt::format("{:.6f},{},{},{},{:.0f}\n", time_s, f,
-                                scenario_.nodes[flow.src].name, scenario_.nodes[flow.dst].name,
-                                rate);
-    }
+    if (writing_)
+      fmt::format_to(std::back_inserter(rows_.flows), "{:.6f},{},{},{},{:.0f}\n", time_s, f,
+                     scenario_.nodes[flow.src].name, scenario_.nodes[flow.dst].name, rate);
   }
-  if (transports_csv_.is_open())
+  if (writing_ && transports_csv_.is_open())
     for (int f : transport_flows_) {
       if (!has_row(static_cast<size_t>(f), now_ns, rows_ended_[static_cast<size_t>(f)])) continue;
       const FlowSpec& flow = scenario_.flows[f];
       const FlowSent& s = sent_[f];
-      transports_csv_ << fmt::format("{:.6f},{},{},{},{},{},{},{}\n", time_s, f,
-                                     scenario_.nodes[flow.src].name, scenario_.nodes[flow.dst].name,
-                                     s.rate_bps.read(), s.window_bytes.read(),
-                                     s.retransmissions.read(), s.cnps.read());
+      fmt::format_to(std::back_inserter(rows_.transports), "{:.6f},{},{},{},{},{},{},{}\n", time_s,
+                     f, scenario_.nodes[flow.src].name, scenario_.nodes[flow.dst].name,
+                     s.rate_bps.read(), s.window_bytes.read(), s.retransmissions.read(),
+                     s.cnps.read());
     }
   if (pabo_csv_.is_open()) sample_pabo(time_s);
-  if (pyrrha_csv_.is_open()) sample_pyrrha(time_s);
+  if (writing_ && pyrrha_csv_.is_open()) sample_pyrrha(time_s);
+  if (writing_) write_rows(time_s);
   last_ticks_ = now;
+}
+
+void LabSampler::write_rows(double time_s) {
+  const size_t bytes = rows_.bytes();
+  if (csv_written_bytes_ + bytes > scenario_.csv_limit_bytes) {
+    // Every file ends at the sample before this one, so that they cover the same time.
+    writing_ = false;
+    csv_stopped_at_s_ = time_s;
+    for (std::ofstream* f : {&queues_csv_, &flows_csv_, &transports_csv_, &pabo_csv_, &pyrrha_csv_})
+      if (f->is_open()) f->close();
+    spdlog::warn(
+        "CSV series stopped at {:.6f} s: this sample's {} bytes would take them past "
+        "lab.csv_limit ({} bytes, {} written); the summary covers the whole run",
+        time_s, bytes, scenario_.csv_limit_bytes, csv_written_bytes_);
+  } else {
+    queues_csv_ << rows_.queues;
+    flows_csv_ << rows_.flows;
+    if (transports_csv_.is_open()) transports_csv_ << rows_.transports;
+    if (pabo_csv_.is_open()) pabo_csv_ << rows_.pabo;
+    if (pyrrha_csv_.is_open()) pyrrha_csv_ << rows_.pyrrha;
+    csv_written_bytes_ += bytes;
+  }
+  rows_ = SampleRows{};
 }
 
 void LabSampler::sample_pyrrha(double time_s) {
@@ -214,10 +264,9 @@ void LabSampler::sample_pyrrha(double time_s) {
     const SwitchNode& node = *switches_[n];
     const PyrrhaQueues& q = *node.fwd().pyrrha();
     // The lab's one thread polls FWD too: the bytes FWD keeps for itself may be read here.
-    pyrrha_csv_ << fmt::format("{:.6f},{},{},{},{},{},{},{}\n", time_s, scenario_.nodes[n].name,
-                               q.roots_active(), q.iqs_in_use(), q.iqs_paused(),
-                               q.iqs_soft_merging(), pyrrha_held_bytes(node),
-                               q.self_nominated_ports());
+    fmt::format_to(std::back_inserter(rows_.pyrrha), "{:.6f},{},{},{},{},{},{},{}\n", time_s,
+                   scenario_.nodes[n].name, q.roots_active(), q.iqs_in_use(), q.iqs_paused(),
+                   q.iqs_soft_merging(), pyrrha_held_bytes(node), q.self_nominated_ports());
   }
 }
 
@@ -228,10 +277,10 @@ void LabSampler::sample_pabo(double time_s) {
     const uint64_t normal = node.pabo_queue_packets(q.port, q.priority, false);
     const uint64_t bounce = node.pabo_queue_packets(q.port, q.priority, true);
     const bool holds = normal || bounce;
-    if (holds || p.held)
-      pabo_csv_ << fmt::format("{:.6f},{},{},{},{},{},{},{}\n", time_s, q.node_name, q.port_name,
-                               q.priority, normal, bounce, p.normal_capacity_packets,
-                               p.bounce_capacity_packets);
+    if (writing_ && (holds || p.held))
+      fmt::format_to(std::back_inserter(rows_.pabo), "{:.6f},{},{},{},{},{},{},{}\n", time_s,
+                     q.node_name, q.port_name, q.priority, normal, bounce,
+                     p.normal_capacity_packets, p.bounce_capacity_packets);
     p.held = holds;
   }
 }

@@ -18,9 +18,13 @@
 // pabo.csv has a row for a sub-queue pair only while it holds packets and at the first sample
 // it is empty again, so that idle ports and idle stretches of a long run cost nothing: between
 // two of its rows more than a sample interval apart, the pair was empty.
+//
+// The files together stay within [lab] csv_limit: a sample whose rows would pass it, and every
+// sample after, writes none (said in the log and the summary's csv_stopped_at_s).
 
 #include <cstdint>
 #include <fstream>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -54,14 +58,21 @@ struct SampledSeries {
 };
 SampledSeries sampled_series(const LabScenario& scenario);
 
-// About the most a run's samples write to the CSV files (rows at representative widths; a
-// flow's rows from its start on; pabo.csv, written only while a sub-queue holds packets, not
-// counted).
-double csv_bytes(const LabScenario& scenario, const SampledSeries& series);
+// What a run's samples write to the CSV files, at representative row widths (pabo.csv,
+// written only while a sub-queue holds packets, not counted): at least the rows written at
+// every sample (queues, Pyrrha's switches) and one row for each flow under way by the last
+// sample; at most, besides those, each flow's rows from its start to the run's end. Where a
+// run's flows end between the two is known only as it runs.
+struct CsvEstimate {
+  double least_bytes = 0;
+  double most_bytes = 0;
+};
+CsvEstimate csv_bytes(const LabScenario& scenario, const SampledSeries& series);
 
 // Says how much CSV a run's samples will write, and refuses (config::ConfigError at
-// lab.sample_interval) a run that would write more than [lab] csv_limit. Before any run:
-// fclab checks every run of a sweep (and --check) before the first starts.
+// lab.sample_interval) a run whose rows are sure to pass [lab] csv_limit. One that only may
+// pass it runs, and its CSV files stop at the limit (LabSampler). Before any run: fclab
+// checks every run of a sweep (and --check) before the first starts.
 void check_csv_size(const LabScenario& scenario);
 
 class LabSampler {
@@ -83,6 +94,10 @@ class LabSampler {
     return flow < tail_received_.size() ? tail_received_[flow] : 0;
   }
   uint64_t tail_start_ticks() const { return tail_at_; }
+  // The sample whose rows would have taken the CSV files past [lab] csv_limit: from it on no
+  // row is written to any of them (every file ends at the same sample); none if they stayed
+  // within it. The sampling goes on: the summary's rates and steady queues are the run's.
+  std::optional<double> csv_stopped_at_s() const { return csv_stopped_at_s_; }
 
  private:
   uint64_t admitted(size_t queue) const;
@@ -94,6 +109,9 @@ class LabSampler {
   // at every sample would make those files grow as flows × samples. `ended`: it came whole by
   // the last sample, and has had its last row.
   bool has_row(size_t flow, uint64_t now_ns, bool ended) const;
+  // Writes a sample's rows, which `rows_` gathered, unless they would take the files past the
+  // limit: then the files are closed where they are.
+  void write_rows(double time_s);
 
   const LabScenario& scenario_;
   std::vector<const SwitchNode*> switches_;
@@ -114,6 +132,17 @@ class LabSampler {
   std::vector<SampledPaboQueue> pabo_queues_;
   std::vector<int> pyrrha_switches_;
   std::ofstream queues_csv_, flows_csv_, transports_csv_, pabo_csv_, pyrrha_csv_;
+  // A sample's rows for each file, written together once the sample is whole.
+  struct SampleRows {
+    std::string queues, flows, transports, pabo, pyrrha;
+    size_t bytes() const {
+      return queues.size() + flows.size() + transports.size() + pabo.size() + pyrrha.size();
+    }
+  };
+  SampleRows rows_;
+  bool writing_ = false;  // CSV files open, the limit not reached
+  uint64_t csv_written_bytes_ = 0;
+  std::optional<double> csv_stopped_at_s_;
 };
 
 }  // namespace fcswitch::lab

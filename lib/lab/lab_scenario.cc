@@ -85,6 +85,16 @@ void apply_override(toml::table& root, const std::string& assignment,
   }
 }
 
+// The --set that gave `key` its value (the last to name it: later ones win), or none. A value
+// merged from a --set keeps no place in the file: messages name the --set instead.
+std::optional<std::string> assignment_of(const std::vector<std::string>& overrides,
+                                         const std::string& key) {
+  std::optional<std::string> found;
+  for (const std::string& assignment : overrides)
+    if (assignment.rfind(key + "=", 0) == 0) found = assignment;
+  return found;
+}
+
 // What the lab knows of a node before its config is read: enough to resolve links.
 struct NodeSketch {
   std::string name;
@@ -162,7 +172,8 @@ class ScenarioReader {
       out_.sample_interval_ns = *s;
     const toml::node* interval = table->get("sample_interval");
     const toml::source_region& at = interval ? interval->source() : table->source();
-    out_.sample_interval_place = problems_.place(at);
+    const auto set = assignment_of(out_.overrides, "lab.sample_interval");
+    out_.sample_interval_place = set ? "--set " + *set : problems_.place(at);
     if (auto b = r.bytes("csv_limit", 1, UINT64_MAX)) out_.csv_limit_bytes = *b;
     if (auto j = r.duration_ns("start_jitter", 0, kMaxDurationNs)) out_.start_jitter_ns = *j;
     if (auto n = r.integer("tx_ring_frames", 1, 4096))
@@ -1104,10 +1115,8 @@ class ScenarioReader {
     if (const std::string own = given_key(key, sketch, fib_from_routes);
         sketch.given && !own.empty())
       if (auto at = placed(sketch.given->at_path(own).node(), out_.file)) return *at;
-    // A --set value keeps no place: name the --set.
-    for (const std::string& assignment : out_.overrides)
-      if (assignment.rfind(key + "=", 0) == 0)
-        return fmt::format("--set {}: {}", assignment, message);
+    if (const auto set = assignment_of(out_.overrides, key))
+      return fmt::format("--set {}: {}", *set, message);
     if (auto at = placed(reader_.raw().at_path(key).node(), out_.file)) return *at;
     const toml::node* entry = sketch.given ? sketch.given : reader_.raw().get("topology");
     if (auto at = placed(entry, out_.file)) return *at;

@@ -126,8 +126,9 @@ struct LabScenario {
   uint64_t seed = 1;
   uint64_t sample_interval_ns = 100'000;
   std::string sample_interval_place;  // "file:line:column" of the key (or of [lab]) for messages
-  // The CSV time series a run may write (`csv_limit`): a run that would write more is refused
-  // before it starts, rather than filling the disk over hours.
+  // The CSV time series a run may write (`csv_limit`): a run sure to write more is refused
+  // before it starts, rather than filling the disk over hours; one that only may stops its
+  // files at the limit (LabSampler).
   uint64_t csv_limit_bytes = 1'000'000'000;
   uint64_t start_jitter_ns = 0;  // each flow starts up to this much late, drawn from the seed
   unsigned tx_ring_frames = 4;   // every port's NIC TX ring, in frames

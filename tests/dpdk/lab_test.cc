@@ -17,7 +17,9 @@
 #include "lab/flow_frame.h"
 #include "lab/lab_network.h"
 #include "lab/lab_report.h"
+#include "lab/lab_sampler.h"
 #include "lab/lab_scenario.h"
+#include "metrics/queue_trace_columns.h"
 #include "topology/flow_hash.h"
 #include "topology/path_prediction.h"
 #include "topology/shortest_routes.h"
@@ -1243,10 +1245,87 @@ TEST(LabScenario, ARunWhoseCsvWouldExceedTheLimitIsRefusedAtStart) {
         << e.what();
   }
   EXPECT_FALSE(std::filesystem::exists(out + "/queues.csv"));
+  // An interval a --set gave is named by the --set, as other values from there are.
+  try {
+    check_csv_size(
+        load_lab_scenario(kRing, {"lab.duration=\"3600s\"", "lab.sample_interval=\"1us\""}));
+    FAIL() << "accepted";
+  } catch (const config::ConfigError& e) {
+    ASSERT_EQ(e.problems().size(), 1u);
+    EXPECT_EQ(e.problems()[0].rfind("--set lab.sample_interval=\"1us\": lab.sample_interval: "
+                                    "expected samples whose CSV stays within lab.csv_limit",
+                                    0),
+              0u)
+        << e.what();
+  }
   EXPECT_NO_THROW(LabNetwork(load_lab_scenario(
                                  kRing, {"lab.duration=\"1ms\"", "lab.sample_interval=\"100us\""}))
                       .run(out));
   EXPECT_TRUE(std::filesystem::exists(out + "/queues.csv"));
+}
+
+// The last line of a CSV file, and how many lines it has.
+std::pair<std::string, size_t> last_line(const std::string& path) {
+  std::ifstream in(path);
+  std::string line, last;
+  size_t lines = 0;
+  for (; std::getline(in, line); ++lines) last = line;
+  return {last, lines};
+}
+
+// A run whose rows only may pass lab.csv_limit (flows with no size have rows to the end, as
+// the upper estimate counts them; the lower counts one) is not refused: it runs, and its CSV
+// files stop together at the sample that would pass the limit, while the summary's figures
+// are those of the run with every file written.
+TEST(LabScenario, CsvFilesStopAtTheLimitAndTheRunGoesOn) {
+  const std::string whole = ::testing::TempDir() + "/csv_whole";
+  const std::string cut = ::testing::TempDir() + "/csv_cut";
+  for (const std::string& d : {whole, cut}) {
+    std::filesystem::remove_all(d);
+    std::filesystem::create_directories(d);
+  }
+  const std::vector<std::string> sets = {"flow_control.engine=pfc", "lab.duration=\"2ms\"",
+                                         "lab.sample_interval=\"100us\""};
+  const LabResult all = LabNetwork(load_lab_scenario(kRing, sets)).run(whole);
+  EXPECT_FALSE(all.csv_stopped_at_s);
+  const uint64_t queues_bytes = std::filesystem::file_size(whole + "/queues.csv");
+  const uint64_t flows_bytes = std::filesystem::file_size(whole + "/flows.csv");
+  // 21 samples (0 to 2 ms), each with a row per queue and per flow (unsized: to the end).
+  const size_t queue_rows = last_line(whole + "/queues.csv").second - 1;
+  const size_t flow_rows = last_line(whole + "/flows.csv").second - 1;
+  ASSERT_EQ(queue_rows % 21, 0u);
+  ASSERT_EQ(flow_rows, 21u * all.flows.size());
+  // The headers are not rows: a limit one byte short of the rows stops the last sample.
+  const uint64_t rows_bytes = queues_bytes + flows_bytes -
+                              std::string("time_s,flow,from,to,rx_bps\n").size() -
+                              metrics::kQueueTraceHeader.size();
+  std::vector<std::string> limited = sets;
+  limited.push_back(fmt::format("lab.csv_limit={}", rows_bytes - 1));
+  const LabResult r = LabNetwork(load_lab_scenario(kRing, limited)).run(cut);
+  ASSERT_TRUE(r.csv_stopped_at_s);
+  EXPECT_DOUBLE_EQ(*r.csv_stopped_at_s, 0.002);
+  // Both files end at the sample before, 1.9 ms.
+  const auto [queues_last, queues_lines] = last_line(cut + "/queues.csv");
+  const auto [flows_last, flows_lines] = last_line(cut + "/flows.csv");
+  EXPECT_EQ(queues_lines, 1 + queue_rows / 21 * 20);
+  EXPECT_EQ(flows_lines, 1 + 20 * all.flows.size());
+  EXPECT_EQ(queues_last.rfind("0.001900,", 0), 0u) << queues_last;
+  EXPECT_EQ(flows_last.rfind("0.001900,", 0), 0u) << flows_last;
+  EXPECT_LE(std::filesystem::file_size(cut + "/queues.csv") +
+                std::filesystem::file_size(cut + "/flows.csv"),
+            queues_bytes + flows_bytes);
+  EXPECT_EQ(summary_json(r)["csv_stopped_at_s"], 0.002);
+  EXPECT_NE(human_summary(r).find("CSV series stop at 0.002000 s (lab.csv_limit)"),
+            std::string::npos);
+  // The run itself is the same.
+  ASSERT_EQ(r.flows.size(), all.flows.size());
+  for (size_t f = 0; f < r.flows.size(); ++f) {
+    EXPECT_EQ(r.flows[f].received_bytes, all.flows[f].received_bytes);
+    EXPECT_DOUBLE_EQ(r.flows[f].tail_throughput_bps, all.flows[f].tail_throughput_bps);
+  }
+  ASSERT_EQ(r.queues.size(), all.queues.size());
+  for (size_t q = 0; q < r.queues.size(); ++q)
+    EXPECT_DOUBLE_EQ(r.queues[q].steady_ingress_bytes, all.queues[q].steady_ingress_bytes);
 }
 
 // Found by fuzzing fclab's scenario reader (tests/fuzz/lab_scenario_fuzz.cc): an empty

@@ -42,7 +42,7 @@ struct Options {
   std::vector<std::string> sets;
   std::string sweep;
   bool check_only = false;
-  bool plots = true;
+  bool no_plots = false;
   bool quiet = false;           // no progress lines on stderr
   double progress_every_s = 5;  // between progress lines when stderr is not a terminal
   std::string log_level = "warn";
@@ -160,7 +160,7 @@ int run(const Options& options) {
     if (result.fct)
       fcswitch::lab::write_flows_fct_csv(runs[i].out_dir + "/flows_fct.csv", *result.fct);
     std::cout << fcswitch::lab::human_summary(result) << "output in " << runs[i].out_dir << "\n\n";
-    if (options.plots) plot(runs[i].out_dir);
+    if (!options.no_plots) plot(runs[i].out_dir);
     const bool interrupted = result.interrupted;
     results.emplace_back(runs[i].label, std::move(result));
     if (interrupted) {
@@ -200,7 +200,7 @@ int main(int argc, char** argv) {
   app.add_option("--sweep", options.sweep,
                  "run once per value: --sweep flow_control.priority.3.engine=pfc,cbfc");
   app.add_flag("--check", options.check_only, "validate the scenario and exit");
-  app.add_flag("!--no-plots", options.plots, "do not draw PNG plots");
+  app.add_flag("--no-plots", options.no_plots, "do not draw PNG plots");
   app.add_flag("--quiet", options.quiet,
                "no progress on stderr (by default: simulated time and packet-hops/s, on a "
                "terminal in place, else a line every --progress-every seconds)");

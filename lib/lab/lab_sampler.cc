@@ -146,7 +146,7 @@ CsvEstimate csv_bytes(const LabScenario& scenario, const SampledSeries& series) 
   return out;
 }
 
-void check_csv_size(const LabScenario& scenario) {
+void check_csv_size(const LabScenario& scenario, bool say_size) {
   const SampledSeries series = sampled_series(scenario);
   const uint64_t samples = scenario.duration_ns / scenario.sample_interval_ns + 1;
   const CsvEstimate size = csv_bytes(scenario, series);
@@ -160,6 +160,7 @@ void check_csv_size(const LabScenario& scenario) {
         "often, or raise csv_limit",
         scenario.sample_interval_place, scenario.csv_limit_bytes, scenario.sample_interval_ns,
         scenario.duration_ns, series_text, size.least_bytes / 1e6)});
+  if (!say_size) return;
   // How far it goes between the two depends on when the flows end: the sampler stops the
   // files at the limit should they reach it.
   std::string what = fmt::format("{}, {:.1f} to {:.1f} MB of CSV", series_text,

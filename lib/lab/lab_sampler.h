@@ -72,8 +72,9 @@ CsvEstimate csv_bytes(const LabScenario& scenario, const SampledSeries& series);
 // Says how much CSV a run's samples will write, and refuses (config::ConfigError at
 // lab.sample_interval) a run whose rows are sure to pass [lab] csv_limit. One that only may
 // pass it runs, and its CSV files stop at the limit (LabSampler). Before any run: fclab
-// checks every run of a sweep (and --check) before the first starts.
-void check_csv_size(const LabScenario& scenario);
+// checks every run of a sweep (and --check) before the first starts, and says the sizes;
+// LabNetwork::run checks again, quietly (`say_size` false).
+void check_csv_size(const LabScenario& scenario, bool say_size = true);
 
 class LabSampler {
  public:

@@ -257,7 +257,7 @@ void LabSampler::write_rows(double time_s) {
     if (pyrrha_csv_.is_open()) pyrrha_csv_ << rows_.pyrrha;
     csv_written_bytes_ += bytes;
   }
-  rows_ = SampleRows{};
+  rows_.clear();
 }
 
 void LabSampler::sample_pyrrha(double time_s) {

@@ -139,6 +139,9 @@ class LabSampler {
     size_t bytes() const {
       return queues.size() + flows.size() + transports.size() + pabo.size() + pyrrha.size();
     }
+    void clear() {  // keeping their capacity for the next sample
+      for (std::string* s : {&queues, &flows, &transports, &pabo, &pyrrha}) s->clear();
+    }
   };
   SampleRows rows_;
   bool writing_ = false;  // CSV files open, the limit not reached

@@ -381,6 +381,7 @@ int main(int argc, char** argv) {
   auto* verify = app.add_subcommand("verify", "check a rules file against Theorem 5.1");
   verify->add_option("--rules", rules_file, "tagger-gen rules file (a table per switch)")
       ->required();
+  verify->fallthrough();  // `tagger-gen verify --topology … --rules …` as well as before it
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

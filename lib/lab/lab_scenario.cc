@@ -43,18 +43,19 @@ constexpr std::string_view kSharedSections[] = {"switch", "classify", "buffer", 
 constexpr std::string_view kPortKeysOwnedByLab[] = {"device", "rate"};
 constexpr uint64_t kMaxDurationNs = kMaxFlowDurationNs;
 
-// `from` over `into`, table by table; `from`'s values win. Nodes keep their source places.
-void deep_merge(toml::table& into, const toml::table& from) {
-  for (const auto& [key, node] : from) {
+// `from` over `into`, table by table; `from`'s values win. Its nodes are moved, not copied:
+// toml++ copies a node without its source place, and a --set value's place names the --set.
+void deep_merge(toml::table& into, toml::table&& from) {
+  for (auto&& [key, node] : from) {
     toml::node* mine = into.get(key.str());
     if (mine && mine->is_table() && node.is_table()) {
-      deep_merge(*mine->as_table(), *node.as_table());
+      deep_merge(*mine->as_table(), std::move(*node.as_table()));
     } else if (mine && mine->is_array_of_tables() && node.is_table()) {
       // A table over an array of tables goes over each (`--set flows.burst=500`: every flow).
       for (toml::node& element : *mine->as_array())
-        deep_merge(*element.as_table(), *node.as_table());
+        deep_merge(*element.as_table(), toml::table(*node.as_table()));
     } else {
-      into.insert_or_assign(key, node);
+      into.insert_or_assign(key, std::move(node));
     }
   }
 }
@@ -172,8 +173,7 @@ class ScenarioReader {
       out_.sample_interval_ns = *s;
     const toml::node* interval = table->get("sample_interval");
     const toml::source_region& at = interval ? interval->source() : table->source();
-    const auto set = assignment_of(out_.overrides, "lab.sample_interval");
-    out_.sample_interval_place = set ? "--set " + *set : problems_.place(at);
+    out_.sample_interval_place = problems_.place(at);  // a --set's value names the --set
     if (auto b = r.bytes("csv_limit", 1, UINT64_MAX)) out_.csv_limit_bytes = *b;
     if (auto j = r.duration_ns("start_jitter", 0, kMaxDurationNs)) out_.start_jitter_ns = *j;
     if (auto n = r.integer("tx_ring_frames", 1, 4096))
@@ -252,7 +252,7 @@ class ScenarioReader {
       TableReader& f = failures_reader.emplace(*failures, "topology.failures", problems_);
       fixed_failures = f.array("links");
       fail_probability = f.number("probability", 0.0, 1.0);
-      if (!fail_probability && !fixed_failures)
+      if (!fail_probability && !f.has("probability") && !f.has("links"))
         f.refuse("probability", "a probability in [0, 1], or links to fail");
       if (auto s = f.integer("seed", 0, INT64_MAX)) fail_seed = static_cast<uint64_t>(*s);
       if (auto k = f.boolean("keep_connected")) keep_connected = *k;
@@ -993,7 +993,7 @@ class ScenarioReader {
         if (const auto* mac = own.get_as<std::string>("mac")) mac_text = mac->get();
         own.erase("mac");
       }
-      deep_merge(merged, own);
+      deep_merge(merged, std::move(own));
       if (!sketch.host) merge_tagger_rules(sketch.name, merged);
 
       toml::table* switch_section = merged.get_as<toml::table>("switch");

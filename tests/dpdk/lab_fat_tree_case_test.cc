@@ -222,6 +222,25 @@ TEST(LabTopologyFailures, NamedLinksAreCheckedWhereTheyAreWritten) {
       << cut[0];
   EXPECT_EQ(problems(R"(["T1-L1", "T1-L2"])", "keep_connected = false\n"),
             std::vector<std::string>{});
+  // Links that are not a list: that one problem, not also "no probability".
+  EXPECT_EQ(problems(R"("L1-S2")"),
+            (std::vector<std::string>{"bad.toml:6:9: topology.failures.links: expected an array, "
+                                      "found string \"L1-S2\""}));
+}
+
+// A --set value is placed at its --set, not at FILE:0:0 (toml++ copies a node without its
+// place: the merge moves them).
+TEST(LabTopologyFailures, ASetValueIsPlacedAtItsSet) {
+  try {
+    parse_lab_scenario("[lab]\nduration = \"1ms\"\n[topology]\nspec = \"fat-tree:4\"\n", "bad.toml",
+                       {"topology.failures.links=L1-S2"});
+    FAIL() << "accepted";
+  } catch (const config::ConfigError& e) {
+    EXPECT_EQ(e.problems(),
+              (std::vector<std::string>{"--set topology.failures.links=L1-S2:1:25: "
+                                        "topology.failures.links: expected an array, found string "
+                                        "\"L1-S2\""}));
+  }
 }
 
 }  // namespace

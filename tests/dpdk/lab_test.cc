@@ -1252,7 +1252,7 @@ TEST(LabScenario, ARunWhoseCsvWouldExceedTheLimitIsRefusedAtStart) {
     FAIL() << "accepted";
   } catch (const config::ConfigError& e) {
     ASSERT_EQ(e.problems().size(), 1u);
-    EXPECT_EQ(e.problems()[0].rfind("--set lab.sample_interval=\"1us\": lab.sample_interval: "
+    EXPECT_EQ(e.problems()[0].rfind("--set lab.sample_interval=\"1us\":1:21: lab.sample_interval: "
                                     "expected samples whose CSV stays within lab.csv_limit",
                                     0),
               0u)

@@ -96,6 +96,35 @@ SampledSeries sampled_series(const LabScenario& scenario) {
 }
 
 namespace {
+// The rows of flows.csv, transports.csv and pyrrha.csv: the sampler writes them, csv_bytes
+// sizes them (queues.csv's are metrics::queue_trace_row).
+template <typename Out>
+Out flow_row(Out out, double time_s, uint64_t flow, std::string_view from, std::string_view to,
+             double rx_bps) {
+  return fmt::format_to(out, "{:.6f},{},{},{},{:.0f}\n", time_s, flow, from, to, rx_bps);
+}
+template <typename Out>
+Out transport_row(Out out, double time_s, uint64_t flow, std::string_view from, std::string_view to,
+                  uint64_t rate_bps, uint64_t window_bytes, uint64_t retransmissions,
+                  uint64_t cnps) {
+  return fmt::format_to(out, "{:.6f},{},{},{},{},{},{},{}\n", time_s, flow, from, to, rate_bps,
+                        window_bytes, retransmissions, cnps);
+}
+template <typename Out>
+Out pyrrha_row(Out out, double time_s, std::string_view node, uint64_t roots_active,
+               uint64_t iqs_in_use, uint64_t iqs_paused, uint64_t iqs_soft_merging,
+               uint64_t held_bytes, uint64_t self_nominated_ports) {
+  return fmt::format_to(out, "{:.6f},{},{},{},{},{},{},{}\n", time_s, node, roots_active,
+                        iqs_in_use, iqs_paused, iqs_soft_merging, held_bytes, self_nominated_ports);
+}
+// The length of what `write(out)` writes.
+template <typename Write>
+size_t row_bytes(Write&& write) {
+  std::string row;
+  write(std::back_inserter(row));
+  return row.size();
+}
+
 // What a row's values are written as: wide for the most a run writes (a time of hours, a full
 // 1 MB buffer, a 100 Gb/s rate, a long-running count), zeros for the least.
 struct RowValues {
@@ -117,18 +146,21 @@ CsvEstimate csv_bytes(const LabScenario& scenario, const SampledSeries& series) 
                                          v.rate_bps, v.count, v.level})
                    .size();
     for (int n : series.pyrrha_switches)
-      bytes += fmt::formatted_size("{:.6f},{},{},{},{},{},{},{}\n", v.time_s, name(n), v.small,
-                                   v.small, v.small, v.small, v.count, v.small);
+      bytes += row_bytes([&](auto out) {
+        pyrrha_row(out, v.time_s, name(n), v.small, v.small, v.small, v.small, v.count, v.small);
+      });
     return static_cast<double>(samples) * static_cast<double>(bytes);
   };
   // A flow's rows of one sample.
   const auto flow_rows = [&](const FlowSpec& flow, const RowValues& v) {
-    size_t bytes = fmt::formatted_size("{:.6f},{},{},{},{:.0f}\n", v.time_s, flow.id,
-                                       name(flow.src), name(flow.dst), v.rate_bps);
+    size_t bytes = row_bytes([&](auto out) {
+      flow_row(out, v.time_s, flow.id, name(flow.src), name(flow.dst), v.rate_bps);
+    });
     if (flow.transport != FlowTransport::kRaw)  // as sampled_series finds them
-      bytes +=
-          fmt::formatted_size("{:.6f},{},{},{},{},{},{},{}\n", v.time_s, flow.id, name(flow.src),
-                              name(flow.dst), v.rate_bps, v.count, v.count, v.count);
+      bytes += row_bytes([&](auto out) {
+        transport_row(out, v.time_s, flow.id, name(flow.src), name(flow.dst),
+                      static_cast<uint64_t>(v.rate_bps), v.count, v.count, v.count);
+      });
     return static_cast<double>(bytes);
   };
   CsvEstimate out{every_sample(kNarrow), every_sample(kWide)};
@@ -218,18 +250,18 @@ void LabSampler::sample(uint64_t now) {
     last_received_[f] = bytes;
     if (!has_row(f, now_ns, rows_ended_[f])) continue;
     if (writing_)
-      fmt::format_to(std::back_inserter(rows_.flows), "{:.6f},{},{},{},{:.0f}\n", time_s, f,
-                     scenario_.nodes[flow.src].name, scenario_.nodes[flow.dst].name, rate);
+      flow_row(std::back_inserter(rows_.flows), time_s, f, scenario_.nodes[flow.src].name,
+               scenario_.nodes[flow.dst].name, rate);
   }
   if (writing_ && transports_csv_.is_open())
     for (int f : transport_flows_) {
       if (!has_row(static_cast<size_t>(f), now_ns, rows_ended_[static_cast<size_t>(f)])) continue;
       const FlowSpec& flow = scenario_.flows[f];
       const FlowSent& s = sent_[f];
-      fmt::format_to(std::back_inserter(rows_.transports), "{:.6f},{},{},{},{},{},{},{}\n", time_s,
-                     f, scenario_.nodes[flow.src].name, scenario_.nodes[flow.dst].name,
-                     s.rate_bps.read(), s.window_bytes.read(), s.retransmissions.read(),
-                     s.cnps.read());
+      transport_row(std::back_inserter(rows_.transports), time_s, static_cast<uint64_t>(f),
+                    scenario_.nodes[flow.src].name, scenario_.nodes[flow.dst].name,
+                    s.rate_bps.read(), s.window_bytes.read(), s.retransmissions.read(),
+                    s.cnps.read());
     }
   if (pabo_csv_.is_open()) sample_pabo(time_s);
   if (writing_ && pyrrha_csv_.is_open()) sample_pyrrha(time_s);
@@ -265,9 +297,9 @@ void LabSampler::sample_pyrrha(double time_s) {
     const SwitchNode& node = *switches_[n];
     const PyrrhaQueues& q = *node.fwd().pyrrha();
     // The lab's one thread polls FWD too: the bytes FWD keeps for itself may be read here.
-    fmt::format_to(std::back_inserter(rows_.pyrrha), "{:.6f},{},{},{},{},{},{},{}\n", time_s,
-                   scenario_.nodes[n].name, q.roots_active(), q.iqs_in_use(), q.iqs_paused(),
-                   q.iqs_soft_merging(), pyrrha_held_bytes(node), q.self_nominated_ports());
+    pyrrha_row(std::back_inserter(rows_.pyrrha), time_s, scenario_.nodes[n].name, q.roots_active(),
+               q.iqs_in_use(), q.iqs_paused(), q.iqs_soft_merging(), pyrrha_held_bytes(node),
+               q.self_nominated_ports());
   }
 }
 

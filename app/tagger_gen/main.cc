@@ -378,7 +378,8 @@ int main(int argc, char** argv) {
   app.add_option("--progress-every", o.progress_every_s,
                  "seconds between progress lines when stderr is not a terminal")
       ->capture_default_str();
-  auto* verify = app.add_subcommand("verify", "check a rules file against Theorem 5.1");
+  auto* verify = app.add_subcommand(
+      "verify", "check a rules file against Theorem 5.1 on --topology (before or after verify)");
   verify->add_option("--rules", rules_file, "tagger-gen rules file (a table per switch)")
       ->required();
   verify->fallthrough();  // `tagger-gen verify --topology … --rules …` as well as before it

@@ -99,15 +99,15 @@ namespace {
 // The rows of flows.csv, transports.csv and pyrrha.csv: the sampler writes them, csv_bytes
 // sizes them (queues.csv's are metrics::queue_trace_row).
 template <typename Out>
-Out flow_row(Out out, double time_s, uint64_t flow, std::string_view from, std::string_view to,
+Out flow_row(Out out, double time_s, uint64_t flow_id, std::string_view from, std::string_view to,
              double rx_bps) {
-  return fmt::format_to(out, "{:.6f},{},{},{},{:.0f}\n", time_s, flow, from, to, rx_bps);
+  return fmt::format_to(out, "{:.6f},{},{},{},{:.0f}\n", time_s, flow_id, from, to, rx_bps);
 }
 template <typename Out>
-Out transport_row(Out out, double time_s, uint64_t flow, std::string_view from, std::string_view to,
-                  uint64_t rate_bps, uint64_t window_bytes, uint64_t retransmissions,
-                  uint64_t cnps) {
-  return fmt::format_to(out, "{:.6f},{},{},{},{},{},{},{}\n", time_s, flow, from, to, rate_bps,
+Out transport_row(Out out, double time_s, uint64_t flow_id, std::string_view from,
+                  std::string_view to, uint64_t rate_bps, uint64_t window_bytes,
+                  uint64_t retransmissions, uint64_t cnps) {
+  return fmt::format_to(out, "{:.6f},{},{},{},{},{},{},{}\n", time_s, flow_id, from, to, rate_bps,
                         window_bytes, retransmissions, cnps);
 }
 template <typename Out>

@@ -45,6 +45,8 @@ constexpr uint64_t kMaxDurationNs = kMaxFlowDurationNs;
 
 // `from` over `into`, table by table; `from`'s values win. Its nodes are moved, not copied:
 // toml++ copies a node without its source place, and a --set value's place names the --set.
+// Except a table set over an array of tables (`--set flows.rate=…`), copied into each
+// element: those copies have no place, and their problems say FILE:0:0.
 void deep_merge(toml::table& into, toml::table&& from) {
   for (auto&& [key, node] : from) {
     toml::node* mine = into.get(key.str());
@@ -84,16 +86,6 @@ void apply_override(toml::table& root, const std::string& assignment,
   } catch (const toml::parse_error& error) {
     problems.push_back(fmt::format("{}: {}", source, error.description()));
   }
-}
-
-// The --set that gave `key` its value (the last to name it: later ones win), or none. A value
-// merged from a --set keeps no place in the file: messages name the --set instead.
-std::optional<std::string> assignment_of(const std::vector<std::string>& overrides,
-                                         const std::string& key) {
-  std::optional<std::string> found;
-  for (const std::string& assignment : overrides)
-    if (assignment.rfind(key + "=", 0) == 0) found = assignment;
-  return found;
 }
 
 // What the lab knows of a node before its config is read: enough to resolve links.
@@ -252,7 +244,8 @@ class ScenarioReader {
       TableReader& f = failures_reader.emplace(*failures, "topology.failures", problems_);
       fixed_failures = f.array("links");
       fail_probability = f.number("probability", 0.0, 1.0);
-      if (!fail_probability && !f.has("probability") && !f.has("links"))
+      // A value of the wrong type is refused by number() or array(), and not again here.
+      if (!f.has("probability") && !f.has("links"))
         f.refuse("probability", "a probability in [0, 1], or links to fail");
       if (auto s = f.integer("seed", 0, INT64_MAX)) fail_seed = static_cast<uint64_t>(*s);
       if (auto k = f.boolean("keep_connected")) keep_connected = *k;
@@ -1115,8 +1108,6 @@ class ScenarioReader {
     if (const std::string own = given_key(key, sketch, fib_from_routes);
         sketch.given && !own.empty())
       if (auto at = placed(sketch.given->at_path(own).node(), out_.file)) return *at;
-    if (const auto set = assignment_of(out_.overrides, key))
-      return fmt::format("--set {}: {}", *set, message);
     if (auto at = placed(reader_.raw().at_path(key).node(), out_.file)) return *at;
     const toml::node* entry = sketch.given ? sketch.given : reader_.raw().get("topology");
     if (auto at = placed(entry, out_.file)) return *at;
@@ -1149,9 +1140,9 @@ class ScenarioReader {
     return fmt::format("{}[{}]{}", array, index - offset, key.substr(close + 1));
   }
 
+  // "file:line:column: " of `node`, or "--set key=value:1:column: " for a --set's value.
   std::string where(const toml::node& node) const {
-    return fmt::format("{}:{}:{}: ", out_.file, node.source().begin.line,
-                       node.source().begin.column);
+    return config::ConfigProblems::place(out_.file, node.source()) + ": ";
   }
 
   uint64_t link_rate(int node, size_t port) const {

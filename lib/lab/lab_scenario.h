@@ -125,7 +125,8 @@ struct LabScenario {
   uint64_t duration_ns = 0;
   uint64_t seed = 1;
   uint64_t sample_interval_ns = 100'000;
-  std::string sample_interval_place;  // "file:line:column" of the key (or of [lab]) for messages
+  // "file:line:column" of the key (or of [lab]), or "--set key=value:1:column", for messages
+  std::string sample_interval_place;
   // The CSV time series a run may write (`csv_limit`): a run sure to write more is refused
   // before it starts, rather than filling the disk over hours; one that only may stops its
   // files at the limit (LabSampler).

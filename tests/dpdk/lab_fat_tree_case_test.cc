@@ -222,6 +222,10 @@ TEST(LabTopologyFailures, NamedLinksAreCheckedWhereTheyAreWritten) {
       << cut[0];
   EXPECT_EQ(problems(R"(["T1-L1", "T1-L2"])", "keep_connected = false\n"),
             std::vector<std::string>{});
+  // A probability that is not one: that one problem, not also "no probability".
+  EXPECT_EQ(problems("[]", "probability = 1.5\n"),
+            (std::vector<std::string>{"bad.toml:7:15: topology.failures.probability: expected a "
+                                      "number in [0, 1], found float 1.5"}));
   // Links that are not a list: that one problem, not also "no probability".
   EXPECT_EQ(problems(R"("L1-S2")"),
             (std::vector<std::string>{"bad.toml:6:9: topology.failures.links: expected an array, "

@@ -1009,7 +1009,7 @@ TEST(LabScenario, TopologyErrorsNameTheirPlace) {
                          }),
             bad_tier.end());
 
-  const auto islands = problems(R"([lab]
+  const std::string islands_text = R"([lab]
 duration = "1ms"
 [topology]
 routing = "shortest"
@@ -1029,13 +1029,24 @@ b = "S1:h"
 [[links]]
 a = "H2"
 b = "S2:h"
-[[flows]]
+)";
+  const auto islands = problems(islands_text + R"([[flows]]
 from = "H1"
 to = "H2"
 )");
   EXPECT_EQ(islands, (std::vector<std::string>{
                          "bad.toml:21:1: flows[0]: expected hosts the network joins, found H1 "
                          "and H2 unconnected"}));
+  // The same flow given by a --set is placed at the --set, not at a line of the file.
+  try {
+    parse_lab_scenario(islands_text, "bad.toml", {R"(flows=[{ from = "H1", to = "H2" }])"});
+    FAIL() << "accepted";
+  } catch (const config::ConfigError& e) {
+    EXPECT_EQ(e.problems(), (std::vector<std::string>{
+                                R"(--set flows=[{ from = "H1", to = "H2" }]:1:8: flows[0]: )"
+                                "expected hosts the network joins, found H1 and H2 "
+                                "unconnected"}));
+  }
 }
 
 TEST(LabScenario, ErrorsNameTheirPlace) {
@@ -1219,7 +1230,8 @@ b = "H2"
     FAIL() << "accepted";
   } catch (const config::ConfigError& e) {
     ASSERT_EQ(e.problems().size(), 1u) << e.what();
-    EXPECT_EQ(e.problems()[0].rfind("--set buffer.lossy_alpha=100: buffer.lossy_alpha:", 0), 0u)
+    EXPECT_EQ(e.problems()[0].rfind("--set buffer.lossy_alpha=100:1:20: buffer.lossy_alpha:", 0),
+              0u)
         << e.what();
   }
 }
@@ -1277,6 +1289,32 @@ std::pair<std::string, size_t> last_line(const std::string& path) {
 // the upper estimate counts them; the lower counts one) is not refused: it runs, and its CSV
 // files stop together at the sample that would pass the limit, while the summary's figures
 // are those of the run with every file written.
+// The estimate a run is refused or warned by (csv_bytes) holds what the run writes: the rows
+// of every CSV the sampler keeps (queues, flows, transports, Pyrrha's switches) lie between
+// its least and its most. Pyrrha's incastmix has each kind.
+TEST(LabScenario, CsvEstimateBoundsTheRowsARunWrites) {
+  const std::string out = ::testing::TempDir() + "/csv_estimate";
+  std::filesystem::remove_all(out);
+  std::filesystem::create_directories(out);
+  const LabScenario scenario =
+      load_lab_scenario(std::string(FCSWITCH_SOURCE_DIR) + "/config/lab/pyrrha-incastmix.toml",
+                        {"lab.duration=\"1ms\"", "lab.mbufs=16383"});
+  const CsvEstimate estimate = csv_bytes(scenario, sampled_series(scenario));
+  LabNetwork(scenario).run(out);
+  uint64_t rows_bytes = 0;
+  for (const char* file : {"queues.csv", "flows.csv", "transports.csv", "pyrrha.csv"}) {
+    const std::string path = out + "/" + file;
+    ASSERT_TRUE(std::filesystem::exists(path)) << path;
+    std::ifstream in(path);
+    std::string header;
+    std::getline(in, header);
+    ASSERT_GT(last_line(path).second, 1u) << path << " has no rows";
+    rows_bytes += std::filesystem::file_size(path) - header.size() - 1;
+  }
+  EXPECT_LE(estimate.least_bytes, static_cast<double>(rows_bytes));
+  EXPECT_GE(estimate.most_bytes, static_cast<double>(rows_bytes));
+}
+
 TEST(LabScenario, CsvFilesStopAtTheLimitAndTheRunGoesOn) {
   const std::string whole = ::testing::TempDir() + "/csv_whole";
   const std::string cut = ::testing::TempDir() + "/csv_cut";

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The lab's cost a packet-hop in figures that do not depend on the machine's speed (prints,
 # never fails): instructions, and misses of a simulated cache, a hop of the virtual clock's run
-# phase, under valgrind's callgrind. A virtual-time run is deterministic, so two builds compare
-# exactly where lab_speed.sh's wall seconds swing with the VM (this one's have by 2-3x).
+# phase (the schedule's steps: every poll of a task or a link; not the sampler), under valgrind's
+# callgrind. A virtual-time run is deterministic, so two builds compare exactly where
+# lab_speed.sh's wall seconds swing with the machine (this VM's by 2-3x).
 #
 # The cache is fixed, not the host's, so figures compare across machines: L1 data 32 KB, 8-way;
 # last level 8 MB, 16-way; 64-byte lines. "D1 miss" is a line a hop touched that was not among
@@ -13,10 +14,12 @@
 # Usage: tools/bench/lab_cost.sh          the GFC ring and fat-tree k = 8 (about 2 minutes)
 #        K16=1 tools/bench/lab_cost.sh    also k = 16 (about 5 more minutes, 5 GB)
 #        FCLAB=/path/fclab …              another build
-# Per run, the D1 misses a hop are also split by the part of the code that took them.
+# Per run, the D1 misses a hop are also split by the part of the code that took them (by
+# function name: a host's RX and TX tasks count as RX and TX).
 set -euo pipefail
+fclab=${FCLAB:+$(realpath "$FCLAB")}
 cd "$(dirname "$0")/../.."
-fclab=${FCLAB:-build/app/fclab}
+fclab=${fclab:-build/app/fclab}
 [ -x "$fclab" ] || tools/build.sh >/dev/null
 command -v valgrind >/dev/null || {
   echo "lab_cost.sh: needs valgrind (apt-get install valgrind)" >&2
@@ -25,7 +28,7 @@ command -v valgrind >/dev/null || {
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 
-printf "%-34s %10s %10s %10s %10s\n" "run" "hops" "instr/hop" "D1 miss/hop" "LL miss/hop"
+printf "%-34s %8s %10s %12s %17s\n" "run" "hops" "instr/hop" "D1 miss/hop" "LL data miss/hop"
 # run NAME SCENARIO FCLAB-ARGS...: one line of the table, and the split by part into $out.
 run() {
   local name=$1 scenario=$2
@@ -42,9 +45,13 @@ run() {
   fi
   local hops
   hops=$(sed -nE 's/.*clock, .* simulated .* steps, ([0-9]+) packet-hops.*/\1/p' "$base.log" | head -1)
+  if [ -z "$hops" ] || [ "$hops" = 0 ]; then
+    printf "%-34s no packet-hops in its log\n" "$name"
+    return
+  fi
   # "==PID== Collected : Ir Dr Dw I1mr D1mr D1mw ILmr DLmr DLmw"
   awk -v n="$name" -v h="$hops" '/Collected :/ {
-    printf "%-34s %10d %10.0f %10.1f %10.2f\n", n, h, $4 / h, ($8 + $9) / h, ($11 + $12) / h }' \
+    printf "%-34s %8d %10.0f %12.1f %17.2f\n", n, h, $4 / h, ($8 + $9) / h, ($11 + $12) / h }' \
     "$base.log"
   # The split: each function's own D1 misses (reads and writes), by the part it belongs to.
   callgrind_annotate --show=D1mr,D1mw --sort=D1mr --threshold=100 --auto=no "$base.cg" 2>/dev/null |
@@ -58,7 +65,7 @@ run() {
         part = "other"
         if ($0 ~ /LabSchedule|priority_queue/) part = "schedule"
         else if ($0 ~ /LabLink/) part = "links"
-        else if ($0 ~ /lab::Host|HostSource|HostSink/) part = "hosts"
+        else if ($0 ~ /LabHost|lab::Host|HostSource|HostSink/) part = "hosts"
         else if ($0 ~ /RxTask/) part = "RX"
         else if ($0 ~ /FwdTask|L2Fib/) part = "FWD"
         else if ($0 ~ /PortFeedback|FeedbackGenerator|FeedbackFramer/) part = "feedback"
@@ -66,8 +73,9 @@ run() {
         else if ($0 ~ /TxTask/) part = "TX"
         miss[part] += r + w }
       END { line = sprintf("  %s, D1 misses a hop by part:", n)
-            for (p in miss) line = line sprintf(" %s %.1f", p, miss[p] / h)
-            print line }' >>"$out/split.txt"
+            split("TX FWD RX feedback gates links hosts schedule other", parts, " ")
+            for (i = 1; i <= 9; ++i) line = line sprintf(" %s %.1f", parts[i], miss[parts[i]] / h)
+            print line }' >>"$out/split.txt" || true
 }
 
 run "gfc-ring gfc-buffer, 10 ms" config/lab/gfc-ring.toml --set flow_control.engine=gfc-buffer \

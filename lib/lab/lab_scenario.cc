@@ -1141,9 +1141,7 @@ class ScenarioReader {
   }
 
   // "file:line:column: " of `node`, or "--set key=value:1:column: " for a --set's value.
-  std::string where(const toml::node& node) const {
-    return config::ConfigProblems::place(out_.file, node.source()) + ": ";
-  }
+  std::string where(const toml::node& node) const { return problems_.place(node.source()) + ": "; }
 
   uint64_t link_rate(int node, size_t port) const {
     for (const LabLinkSpec& link : out_.links)

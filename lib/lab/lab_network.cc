@@ -126,7 +126,7 @@ void LabNetwork::build() {
         oracle = std::make_shared<LabPathOracle>(pyrrha_paths_, sw);
       }
       switches_[i] = std::make_unique<SwitchNode>(node.config, ticks_.hz, std::move(ports),
-                                                  control_pool_, RxHandoff::kRing, oracle);
+                                                  control_pool_, oracle);
     }
   }
   const uint64_t catch_up = scenario_.clock == LabClock::kWall ? ticks_.from_ns(kWallCatchUpNs) : 0;

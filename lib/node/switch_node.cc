@@ -34,7 +34,7 @@ uint64_t name_seed(std::string_view name) {
 }
 }  // namespace
 
-SwitchNode::SwitchNode(const config::SwitchConfig& config, uint64_t tick_hz, RxHandoff handoff)
+SwitchNode::SwitchNode(const config::SwitchConfig& config, uint64_t tick_hz)
     : config_(config),
       ticks_{tick_hz ? tick_hz : rte_get_tsc_hz()},
       shutdown_drops_(static_cast<int>(config.ports.size())) {
@@ -48,12 +48,12 @@ SwitchNode::SwitchNode(const config::SwitchConfig& config, uint64_t tick_hz, RxH
     ports_.push_back(NodePort{std::make_unique<EthdevPortIo>(eth.id()), eth.mac(),
                               eth.profile().pads_short_frames, eth.mtu()});
   }
-  build(handoff);
+  build();
 }
 
 SwitchNode::SwitchNode(const config::SwitchConfig& config, uint64_t tick_hz,
                        std::vector<NodePort> ports, rte_mempool* shared_control_pool,
-                       RxHandoff handoff, std::shared_ptr<const PyrrhaPathOracle> pyrrha_oracle)
+                       std::shared_ptr<const PyrrhaPathOracle> pyrrha_oracle)
     : config_(config),
       ticks_{tick_hz ? tick_hz : rte_get_tsc_hz()},
       control_pool_(shared_control_pool),
@@ -64,7 +64,7 @@ SwitchNode::SwitchNode(const config::SwitchConfig& config, uint64_t tick_hz,
   if (ports_.size() != config.ports.size())
     throw std::runtime_error(fmt::format("switch {}: {} ports configured, {} given", config.name,
                                          config.ports.size(), ports_.size()));
-  build(handoff);
+  build();
 }
 
 void SwitchNode::create_pools() {
@@ -78,7 +78,7 @@ void SwitchNode::create_pools() {
   control_pool_ = create_control_pool(prefix + "_ctlpool", kControlMbufs, 32);
 }
 
-void SwitchNode::build(RxHandoff handoff) {
+void SwitchNode::build() {
   const config::SwitchConfig& config = config_;
   const std::string prefix = config.name;
   const int n = static_cast<int>(ports_.size());
@@ -151,17 +151,16 @@ void SwitchNode::build(RxHandoff handoff) {
   }
   fwd_ = std::make_unique<FwdTask>(fwd, *state_, *fib_);
   // Run-to-completion where the layout allows: the RX tasks on FWD's lcore hand it their
-  // bursts directly; the others, on lcores of their own, through their rings.
-  if (handoff == RxHandoff::kDirect)
-    for (const auto& lcore : config.lcores) {
-      const auto has_fwd = [](const config::TaskRef& t) {
-        return t.kind == config::TaskKind::kFwd;
-      };
-      if (std::none_of(lcore.begin(), lcore.end(), has_fwd)) continue;
-      for (const config::TaskRef& task : lcore)
-        if (task.kind == config::TaskKind::kRx)
-          rx_tasks_[task.port]->hand_to(&fwd_->handoff_from(task.port));
-    }
+  // bursts directly; the others, on lcores of their own, through their rings. (The lab's
+  // switches too: one thread polls RX then FWD, and their results are byte for byte those of
+  // the ring, with a few cache lines fewer a hop.)
+  for (const auto& lcore : config.lcores) {
+    const auto has_fwd = [](const config::TaskRef& t) { return t.kind == config::TaskKind::kFwd; };
+    if (std::none_of(lcore.begin(), lcore.end(), has_fwd)) continue;
+    for (const config::TaskRef& task : lcore)
+      if (task.kind == config::TaskKind::kRx)
+        rx_tasks_[task.port]->hand_to(&fwd_->handoff_from(task.port));
+  }
 
   if (!config.mbufs_from_links &&
       static_cast<uint64_t>(config.mbufs) * 60 < config.buffer.lossless_ingress_bytes)

@@ -37,28 +37,17 @@ struct NodePort {
   uint32_t mtu = 1500;             // frames longer than it allows are dropped as oversize
 };
 
-// How RX(p) hands its bursts to FWD when the layout puts them on one lcore.
-enum class RxHandoff {
-  // Straight into FWD's BurstHandoff, no ring (run-to-completion): the RX and FWD of one
-  // lcore run one after the other anyway, and FWD still takes its inputs in turn.
-  kDirect,
-  // Through the fwd ring, as between lcores: the lab, whose results are compared run to run
-  // and version to version byte for byte, keeps the path they were made on.
-  kRing,
-};
-
 class SwitchNode {
  public:
   // On the ethdevs the config's ports name (fcswitch). `tick_hz`: the rate of the clock the
   // tasks are polled with (0: the TSC's). Throws std::runtime_error.
-  explicit SwitchNode(const config::SwitchConfig& config, uint64_t tick_hz = 0,
-                      RxHandoff handoff = RxHandoff::kDirect);
+  explicit SwitchNode(const config::SwitchConfig& config, uint64_t tick_hz = 0);
   // On ports made elsewhere (the lab's rings), one per config port, in order, with mempools
   // that outlive the node (the lab's, shared by every node: a mempool per node would spend
   // DPDK's 2560 memzones on a few hundred switches). Frames are copied into their own pool.
   // `pyrrha_oracle`: the onward paths of packets, which a switch running [pyrrha] needs.
   SwitchNode(const config::SwitchConfig& config, uint64_t tick_hz, std::vector<NodePort> ports,
-             rte_mempool* shared_control_pool, RxHandoff handoff = RxHandoff::kRing,
+             rte_mempool* shared_control_pool,
              std::shared_ptr<const PyrrhaPathOracle> pyrrha_oracle = nullptr);
   ~SwitchNode();
 
@@ -94,7 +83,7 @@ class SwitchNode {
     return rx_tasks_[port]->control_frames() + fwd_->credit_frames(port);
   }
   const RxTask& rx(int port) const { return *rx_tasks_[port]; }
-  // Whether RX(port) hands its bursts straight to FWD (RxHandoff::kDirect, same lcore).
+  // Whether RX(port) hands its bursts straight to FWD (the layout puts them on one lcore).
   bool rx_hands_to_fwd(int port) const { return rx_tasks_[port]->hands_over(); }
   // Frames in RX(port)'s ring to FWD (any thread).
   unsigned fwd_ring_frames(int port) const;
@@ -170,7 +159,7 @@ class SwitchNode {
   void create_pools();
   // Static entries into the FIB; returns the ECMP groups they point at.
   std::vector<std::vector<uint16_t>> install_fib(const std::vector<config::FibEntry>& entries);
-  void build(RxHandoff handoff);
+  void build();
   Task* task_for(const config::TaskRef& ref) const;
 
   config::SwitchConfig config_;

@@ -442,8 +442,8 @@ port = "b"
       if (!in_.back() || !out_.back()) throw std::runtime_error("rings");
       ports.push_back(NodePort{std::make_unique<RingPortIo>(in_.back(), out_.back()), mac(p)});
     }
-    node_ = std::make_unique<SwitchNode>(config, kNsPerSecond, std::move(ports), control_pool_,
-                                         RxHandoff::kRing, oracle);
+    node_ =
+        std::make_unique<SwitchNode>(config, kNsPerSecond, std::move(ports), control_pool_, oracle);
   }
   ~NodeBed() {
     for (int p = 0; p < 2; ++p) drain(p);

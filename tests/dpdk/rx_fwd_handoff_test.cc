@@ -1,7 +1,7 @@
 // Run-to-completion between RX and FWD (issue 21): where the layout puts RX(p) on FWD's lcore,
 // RX hands its burst to FWD directly (switch/burst_handoff.h) instead of through the fwd ring,
 // and FWD takes it in that input's turn, frames and credit frames in the order they came.
-// Elsewhere, and in the lab, the ring stays.
+// Elsewhere the ring stays.
 
 #include <gtest/gtest.h>
 
@@ -76,11 +76,10 @@ constexpr const char* kMixed = R"(preset = "custom"
 lcores = [["rx:h0", "fwd"], ["rx:h1", "rx:sink"], ["tx:h0", "tx:h1", "tx:sink"]])";
 
 std::unique_ptr<SwitchNode> make_switch(const RingPorts& ports, const std::string& name,
-                                        const std::string& layout,
-                                        RxHandoff handoff = RxHandoff::kDirect) {
+                                        const std::string& layout) {
   const auto config = config::parse_switch_config(
       switch_toml(name, layout, ports.device(0), ports.device(1), ports.device(2)), "test.toml");
-  return std::make_unique<SwitchNode>(config, kNsPerSecond, handoff);
+  return std::make_unique<SwitchNode>(config, kNsPerSecond);
 }
 
 std::vector<uint8_t> data_frame(uint32_t sequence) {
@@ -104,20 +103,18 @@ std::vector<uint8_t> credit_frame(uint32_t fctbs, uint32_t fccl) {
 TEST(RxFwdHandoff, TheLayoutSaysWhichRxHandsItsBurstsStraightToFwd) {
   struct Case {
     const char* layout;
-    RxHandoff handoff;
     std::array<bool, 3> direct;
   };
   const Case cases[] = {
-      {kCompact, RxHandoff::kDirect, {true, true, true}},
-      {kTestbed, RxHandoff::kDirect, {false, false, false}},
-      {kSplit, RxHandoff::kDirect, {false, false, false}},
-      {kMixed, RxHandoff::kDirect, {true, false, false}},
-      {kCompact, RxHandoff::kRing, {false, false, false}},  // as the lab builds its switches
+      {kCompact, {true, true, true}},
+      {kTestbed, {false, false, false}},
+      {kSplit, {false, false, false}},
+      {kMixed, {true, false, false}},
   };
   int i = 0;
   for (const Case& c : cases) {
     RingPorts ports(fmt::format("hwire{}", i));
-    const auto node = make_switch(ports, fmt::format("wire{}", i++), c.layout, c.handoff);
+    const auto node = make_switch(ports, fmt::format("wire{}", i++), c.layout);
     for (int p = 0; p < 3; ++p)
       EXPECT_EQ(node->rx_hands_to_fwd(p), c.direct[p]) << c.layout << " port " << p;
   }

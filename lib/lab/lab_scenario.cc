@@ -7,6 +7,7 @@
 #include <deque>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <map>
 #include <random>
 #include <set>
@@ -45,21 +46,36 @@ constexpr uint64_t kMaxDurationNs = kMaxFlowDurationNs;
 
 // `from` over `into`, table by table; `from`'s values win. Its nodes are moved, not copied:
 // toml++ copies a node without its source place, and a --set value's place names the --set.
-// Except a table set over an array of tables (`--set flows.rate=…`), copied into each
-// element: those copies have no place, and their problems say FILE:0:0.
-void deep_merge(toml::table& into, toml::table&& from) {
+// A table set over an array of tables (`--set flows.rate=…`) goes over each element: each
+// takes the same table from a parse of its own (`parse_again`, at `path`), which has places;
+// without `parse_again`, a copy (no places).
+using TomlParse = std::function<toml::table()>;
+void deep_merge(toml::table& into, toml::table&& from, const TomlParse& parse_again,
+                std::vector<std::string>& path) {
   for (auto&& [key, node] : from) {
     toml::node* mine = into.get(key.str());
+    path.emplace_back(key.str());
     if (mine && mine->is_table() && node.is_table()) {
-      deep_merge(*mine->as_table(), std::move(*node.as_table()));
+      deep_merge(*mine->as_table(), std::move(*node.as_table()), parse_again, path);
     } else if (mine && mine->is_array_of_tables() && node.is_table()) {
       // A table over an array of tables goes over each (`--set flows.burst=500`: every flow).
-      for (toml::node& element : *mine->as_array())
-        deep_merge(*element.as_table(), toml::table(*node.as_table()));
+      for (toml::node& element : *mine->as_array()) {
+        toml::table again = parse_again ? parse_again() : toml::table(*node.as_table());
+        toml::node* same = &again;
+        if (parse_again)
+          for (const std::string& k : path) same = same->as_table()->get(k);
+        std::vector<std::string> inner = path;
+        deep_merge(*element.as_table(), std::move(*same->as_table()), parse_again, inner);
+      }
     } else {
       into.insert_or_assign(key, std::move(node));
     }
+    path.pop_back();
   }
+}
+void deep_merge(toml::table& into, toml::table&& from) {
+  std::vector<std::string> path;
+  deep_merge(into, std::move(from), nullptr, path);
 }
 
 // "a.b.c=value" → merged into `root`. A value that is not TOML is taken as a string
@@ -73,8 +89,13 @@ void apply_override(toml::table& root, const std::string& assignment,
     return;
   }
   const std::string source = fmt::format("--set {}", assignment);
+  const auto merge = [&](const std::string& text) {
+    std::vector<std::string> path;
+    deep_merge(
+        root, toml::parse(text, source), [&] { return toml::parse(text, source); }, path);
+  };
   try {
-    deep_merge(root, toml::parse(assignment, source));
+    merge(assignment);
     return;
   } catch (const toml::parse_error&) {
   }
@@ -82,7 +103,7 @@ void apply_override(toml::table& root, const std::string& assignment,
   quoted_value << toml::value<std::string>(assignment.substr(eq + 1));  // TOML's quoting
   const std::string quoted = fmt::format("{}={}", assignment.substr(0, eq), quoted_value.str());
   try {
-    deep_merge(root, toml::parse(quoted, source));
+    merge(quoted);
   } catch (const toml::parse_error& error) {
     problems.push_back(fmt::format("{}: {}", source, error.description()));
   }

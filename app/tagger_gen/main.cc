@@ -383,6 +383,10 @@ int main(int argc, char** argv) {
   verify->add_option("--rules", rules_file, "tagger-gen rules file (a table per switch)")
       ->required();
   verify->fallthrough();  // `tagger-gen verify --topology … --rules …` as well as before it
+  // The rest shape the rules generated: given with verify, they would be silently ignored.
+  for (CLI::Option* option : app.get_options())
+    if (option->get_name() != "--topology" && option->get_name() != "--help")
+      verify->excludes(option);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

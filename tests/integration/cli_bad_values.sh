@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Bad command-line values are refused by name, before anything starts (they used to pass:
 # --duration -1, nan or 1e308 as "no limit", --log-level bogus as logging off).
-# Usage: cli_bad_values.sh FCSWITCH FCLAB SOURCE_ROOT
+# Usage: cli_bad_values.sh FCSWITCH FCLAB SOURCE_ROOT TAGGER_GEN
 set -uo pipefail
-fcswitch=$1 fclab=$2 root=$3
+fcswitch=$1 fclab=$2 root=$3 tagger_gen=$4
 failed=0
 expect_refused() {  # binary, what the message must name, args...
   local bin=$1 name=$2
@@ -48,6 +48,13 @@ expect_refused "$fcswitch" \
 expect_refused "$fclab" "gfc-ring.toml:[0-9]*:[0-9]*: lab.sample_interval: expected samples whose CSV stays within lab.csv_limit (1000 bytes)" \
   "$scenario" --check --set lab.csv_limit=1000
 rm -rf "$dir"
+# tagger-gen verify refuses the options that shape generated rules (they were silently ignored).
+clos=$root/config/lab/tagger-clos.toml
+for option in "--out x.toml" "--elp shortest" "--algorithm greedy" "--bounces 2" "--seed 3"; do
+  # shellcheck disable=SC2086  # the option and its value are two words
+  expect_refused "$tagger_gen" "verify excludes ${option%% *}" --topology "$clos" $option \
+    verify --rules "$root/config/lab/tagger-clos.rules.toml"
+done
 # And good ones still pass.
 if "$fcswitch" "$config" --check --duration 2.5 --log-level warn >/dev/null 2>&1; then
   echo "ok: good values accepted"

@@ -16,8 +16,9 @@
 # The virtual clock's cost should follow the traffic, not the size of the network (DESIGN.md
 # §5): hops per wall second should not fall much from the small rings to the large one.
 set -euo pipefail
+fclab=${FCLAB:+$(realpath "$FCLAB")}  # another build to compare: FCLAB=/path/fclab
 cd "$(dirname "$0")/../.."
-fclab=${FCLAB:-build/app/fclab}  # another build to compare: FCLAB=/path/fclab
+fclab=${fclab:-build/app/fclab}
 [ -x "$fclab" ] || tools/build.sh >/dev/null
 [ -x /usr/bin/time ] || { echo "lab_speed.sh: needs /usr/bin/time (apt-get install time)" >&2; exit 0; }
 out=$(mktemp -d)

@@ -383,10 +383,15 @@ int main(int argc, char** argv) {
   verify->add_option("--rules", rules_file, "tagger-gen rules file (a table per switch)")
       ->required();
   verify->fallthrough();  // `tagger-gen verify --topology … --rules …` as well as before it
-  // The rest shape the rules generated: given with verify, they would be silently ignored.
-  for (CLI::Option* option : app.get_options())
-    if (option->get_name() != "--topology" && option->get_name() != "--help")
+  // The options only generating uses would be silently ignored by verify: refused. (verify
+  // uses --topology and how it runs: threads, progress. An option added below this loop is
+  // not refused.)
+  for (CLI::Option* option : app.get_options()) {
+    const std::string name = option->get_name();
+    if (name != "--topology" && name != "--help" && name != "--threads" && name != "--quiet" &&
+        name != "--progress-every")
       verify->excludes(option);
+  }
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -398,7 +403,9 @@ int main(int argc, char** argv) {
     if (*verify) {
       const auto topo = make_topology(o.topology);
       const auto rules = read_rules_file(topo, rules_file);
-      const auto report = fcswitch::tagger::verify_tag_rules(topo, rules);
+      fcswitch::ProgressLine line =
+          fcswitch::stderr_progress("verifier", "switches", o.quiet, o.progress_every_s);
+      const auto report = fcswitch::tagger::verify_tag_rules(topo, rules, phase_work(o, line));
       fmt::print("tags               {}\n", fmt::join(report.tags, ", "));
       print_verdict(report);
       return report.ok() ? 0 : 1;

@@ -62,7 +62,7 @@ void deep_merge(toml::table& into, toml::table&& from, const TomlParse& parse_ag
       for (toml::node& element : *mine->as_array()) {
         toml::table again = parse_again ? parse_again() : toml::table(*node.as_table());
         toml::node* same = &again;
-        if (parse_again)
+        if (parse_again)  // the same text parses to the same tables: `path` is there
           for (const std::string& k : path) same = same->as_table()->get(k);
         std::vector<std::string> inner = path;
         deep_merge(*element.as_table(), std::move(*same->as_table()), parse_again, inner);

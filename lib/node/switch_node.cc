@@ -152,8 +152,8 @@ void SwitchNode::build() {
   fwd_ = std::make_unique<FwdTask>(fwd, *state_, *fib_);
   // Run-to-completion where the layout allows: the RX tasks on FWD's lcore hand it their
   // bursts directly; the others, on lcores of their own, through their rings. (The lab's
-  // switches too: one thread polls RX then FWD, and their results are byte for byte those of
-  // the ring, with a few cache lines fewer a hop.)
+  // switches too, on their compact layout: one thread polls RX then FWD, and their results are
+  // byte for byte those of the ring, with a few cache lines fewer a hop.)
   for (const auto& lcore : config.lcores) {
     const auto has_fwd = [](const config::TaskRef& t) { return t.kind == config::TaskKind::kFwd; };
     if (std::none_of(lcore.begin(), lcore.end(), has_fwd)) continue;

@@ -23,8 +23,9 @@ LabSchedule::LabSchedule(std::vector<ScheduledNode> nodes, std::vector<Scheduled
       port_order_(nodes_.size()),
       link_state_(links_.size()) {
   for (size_t n = 0; n < nodes_.size(); ++n) {
-    node_state_[n].alloc_failures = alloc_failures(int(n));
     ScheduledNode& node = nodes_[n];
+    node.alloc_failures = &(node.host ? node.host->state() : node.sw->state()).alloc_failures;
+    node_state_[n].alloc_failures = alloc_failures(int(n));
     if (node.host) continue;
     node.fwd_may_hold = node.fwd && node.fwd->may_hold();
     if (!node.tx_wakes || !node.fwd_inputs)
@@ -104,8 +105,7 @@ void LabSchedule::wake_all() {
 }
 
 uint64_t LabSchedule::alloc_failures(int node) const {
-  const ScheduledNode& n = nodes_[node];
-  return (n.host ? n.host->state() : n.sw->state()).alloc_failures.load(std::memory_order_relaxed);
+  return nodes_[node].alloc_failures->load(std::memory_order_relaxed);
 }
 
 uint64_t LabSchedule::node_timer(int node, uint64_t now) {

@@ -38,6 +38,7 @@
 // frame (a shared pool ran dry) is polled in every round of every step until it stops failing:
 // frames freed anywhere may let it go on.
 
+#include <atomic>
 #include <cstdint>
 #include <queue>
 #include <utility>
@@ -87,6 +88,9 @@ struct ScheduledNode {
   // enabled by the schedule; a switch node must have both.
   PortWakeSet* tx_wakes = nullptr;
   PortWakeSet* fwd_inputs = nullptr;
+  // Its state's count of frames it could not allocate, read after each of its polls: set by
+  // the schedule, so that the read does not go through the node object (a cache line a poll).
+  const std::atomic<uint64_t>* alloc_failures = nullptr;
 };
 
 struct ScheduledLink {

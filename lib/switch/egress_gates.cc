@@ -25,12 +25,13 @@ EgressGates::EgressGates(std::string name, std::array<fc::EngineInstance, kNumPr
   }
 }
 
-bool EgressGates::take_messages(rte_ring* control_ring) {
+bool EgressGates::take_messages(rte_ring* control_ring, uint64_t posted) {
   // Most polls find none: not even the burst's array is set up for them.
-  if (rte_ring_empty(control_ring)) return false;
+  if (!messages_waiting(posted)) return false;
   fc::ControlMessage messages[kBurstSize];
   const unsigned n = rte_ring_sc_dequeue_burst_elem(
       control_ring, messages, sizeof(fc::ControlMessage), kBurstSize, nullptr);
+  messages_taken_ += n;
   for (unsigned i = 0; i < n; ++i) {
     fc::EgressGate* gate = gates_[messages[i].priority].get();
     if (gate) {

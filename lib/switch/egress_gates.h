@@ -31,8 +31,11 @@ class EgressGates {
   EgressGates(std::string name, std::array<fc::EngineInstance, kNumPriorities>& engines,
               const fc::WatchdogConfig& watchdog, const TickRate& ticks);
 
-  // The messages RX(p) decoded, to their gates. True if there were any.
-  bool take_messages(rte_ring* control_ring);
+  // The messages RX(p) decoded, to their gates. True if there were any. `posted`: the
+  // messages RX(p) ever put in the ring (SwitchState::control_posted), read by the caller.
+  bool take_messages(rte_ring* control_ring, uint64_t posted);
+  // Whether the ring holds messages this object has not taken.
+  bool messages_waiting(uint64_t posted) const { return posted != messages_taken_; }
   // Once per TX poll, before check: lets the gates' timers run out.
   void poll(uint64_t now) {
     for_each_set(polled_, [&](int prio) { gates_[prio]->poll(now); });
@@ -88,7 +91,8 @@ class EgressGates {
   fc::WatchdogConfig watchdog_config_;
   std::array<std::unique_ptr<fc::EgressGate>, kNumPriorities> gates_;
   QueueMask gated_ = 0;
-  QueueMask polled_ = 0;  // the gates whose poll() does something (fc::EgressGate::polled)
+  QueueMask polled_ = 0;         // the gates whose poll() does something (fc::EgressGate::polled)
+  uint64_t messages_taken_ = 0;  // from the control ring, ever
   std::array<std::optional<fc::GateWatchdog>, kNumPriorities> watchdogs_;
   std::array<uint16_t, kNumEgressQueues> allowance_{};
   QueueMask blocked_ = 0;   // gated queues that held packets behind a closed gate at the last check

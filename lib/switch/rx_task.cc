@@ -24,6 +24,7 @@ bool RxTask::post(const fc::ControlMessage* messages, unsigned count) {
   if (rte_ring_sp_enqueue_bulk_elem(state_.control_rings[port_].get(), messages,
                                     sizeof(fc::ControlMessage), count, nullptr) != count)
     return false;
+  state_.control_posted[port_].messages.add(count);
   state_.tx_wakes.mark(port_);
   return true;
 }

@@ -17,6 +17,7 @@ SwitchState::SwitchState(int num_ports, const std::string& name_prefix, unsigned
       pabo_queues(pabo),
       ingress_occupancy(num_ports * kNumPriorities, one_thread ? 1 : num_ports),
       lossy_pool(1, one_thread ? 1 : num_ports),
+      control_posted(std::make_unique<PostedCount[]>(num_ports)),
       received_blocks(std::make_unique<OwnedCounter[]>(num_ports * kNumPriorities)),
       last_arrival_ticks(std::make_unique<OwnedGauge[]>(num_ports * kNumPriorities)) {
   for (int p = 0; p < num_ports; ++p) {

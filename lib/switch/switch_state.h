@@ -85,6 +85,14 @@ struct SwitchState {
   // [port]: flow-control messages (fc::ControlMessage) that RX(p) decoded for the egress
   // gates of port p. RX(p) produces, TX(p) consumes.
   std::vector<dpdk::RingPtr> control_rings;
+  // [port]: messages RX(p) ever put in control_rings[p], counted after each enqueue, each
+  // port's on a cache line of its own (RX tasks of different ports may run on different
+  // lcores). TX(p) tells by it whether its ring holds any: one line read a poll where the
+  // ring's emptiness reads two (its producer's and its consumer's tails).
+  struct alignas(64) PostedCount {
+    OwnedCounter messages;
+  };
+  std::unique_ptr<PostedCount[]> control_posted;
   // [port]: Pyrrha's messages (pyrrha::Message) that FWD's congestion-root table sends out of
   // port p (switch/pyrrha_queues.h). FWD produces, TX(p) consumes and frames them ahead of
   // data (switch/pyrrha_framer.h). Empty unless the switch runs Pyrrha (add_pyrrha_rings).

@@ -294,7 +294,8 @@ bool TxTask::poll(uint64_t now) {
   // lcores) changes meanwhile differs from this at the next poll, which then looks again.
   const uint64_t egress_enqueued = state_.egress_enqueued[port_].read();
   feedback_.note_input();
-  const bool busy = gates_.take_messages(state_.control_rings[port_].get());
+  const bool busy = gates_.take_messages(state_.control_rings[port_].get(),
+                                         state_.control_posted[port_].messages.read());
   gates_.poll(now);
   fc::FeedbackOut fresh;
   const bool generated = feedback_.poll(now, fresh);

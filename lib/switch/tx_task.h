@@ -210,8 +210,9 @@ class TxTask : public Task {
   // All but what the generators read (PortFeedback::input_unchanged), which poll() looks at
   // last: when only that changed, only the generators are asked.
   bool quiet_but_for_feedback(uint64_t now) const {
-    return rte_ring_empty(state_.control_rings[port_].get()) && no_head_to_refill() &&
-           (!quiet_.room_short || io_.tx_room(1) == 0) && now < quiet_until_ticks();
+    return !gates_.messages_waiting(state_.control_posted[port_].messages.read()) &&
+           no_head_to_refill() && (!quiet_.room_short || io_.tx_room(1) == 0) &&
+           now < quiet_until_ticks();
   }
   // Packets put in the egress rings since the note are work only where they reach an empty
   // head, which they refill. Behind a head that holds packets they change nothing this poll

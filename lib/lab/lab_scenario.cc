@@ -64,8 +64,7 @@ void deep_merge(toml::table& into, toml::table&& from, const TomlParse& parse_ag
         toml::node* same = &again;
         if (parse_again)  // the same text parses to the same tables: `path` is there
           for (const std::string& k : path) same = same->as_table()->get(k);
-        std::vector<std::string> inner = path;
-        deep_merge(*element.as_table(), std::move(*same->as_table()), parse_again, inner);
+        deep_merge(*element.as_table(), std::move(*same->as_table()), parse_again, path);
       }
     } else {
       into.insert_or_assign(key, std::move(node));

@@ -1087,30 +1087,8 @@ to = "H9"
 // A table set over an array of tables goes over each element, and each element's problem is
 // placed at the --set (line 1, the value's column), not at FILE:0:0.
 TEST(LabScenario, ASetOverEveryFlowIsPlacedAtItsSet) {
-  const std::string text = R"([lab]
-duration = "1ms"
-[[hosts]]
-name = "H1"
-[[hosts]]
-name = "H2"
-[[switches]]
-name = "S1"
-ports = [{ name = "a" }, { name = "b" }]
-[[links]]
-a = "H1"
-b = "S1:a"
-[[links]]
-a = "H2"
-b = "S1:b"
-[[flows]]
-from = "H1"
-to = "H2"
-[[flows]]
-from = "H2"
-to = "H1"
-)";
   try {
-    parse_lab_scenario(text, "bad.toml", {"flows.rate=fast"});
+    load_lab_scenario(kRing, {"flows.rate=fast"});  // its three flows
     FAIL() << "accepted";
   } catch (const config::ConfigError& e) {
     const std::string expected =
@@ -1118,7 +1096,8 @@ to = "H1"
         "\"10Gbps\") in [1000, 400000000000], found string \"fast\"";
     EXPECT_EQ(e.problems(),
               (std::vector<std::string>{"--set flows.rate=fast:1:12: flows[0].rate" + expected,
-                                        "--set flows.rate=fast:1:12: flows[1].rate" + expected}));
+                                        "--set flows.rate=fast:1:12: flows[1].rate" + expected,
+                                        "--set flows.rate=fast:1:12: flows[2].rate" + expected}));
   }
 }
 

@@ -53,6 +53,7 @@ FwdTask::FwdTask(const FwdSettings& settings, SwitchState& state, L2Fib& fib)
       decrement_ttl_(settings.decrement_ttl),
       input_turns_(settings.input_turns),
       max_frame_bytes_(settings.max_frame_bytes),
+      queue_views_(static_cast<size_t>(state.ports) * kNumEgressQueues),
       stages_(static_cast<size_t>(state.ports) * kNumEgressQueues *
               (settings.pabo_priorities ? 2 : 1)),
       bounce_stage_base_(state.ports * kNumEgressQueues),
@@ -298,6 +299,7 @@ void FwdTask::forward_burst(rte_mbuf** pkts, unsigned n, int in_port, bool cold)
   // was just touched by it (~12 instructions a packet saved).
   uint32_t learn_mask = 0, lookup_mask = 0;
   released_read_ = 0;
+  ++burst_;
   // Its charges, received blocks and credit resynchronisation are what TX(in_port)'s
   // generators watch.
   state_.tx_wakes.mark(in_port);
@@ -505,10 +507,10 @@ template <bool kPlain>
       verdict = buffer_.admit_lossless(occupancy, bytes);
     }
   } else {
-    const uint64_t queued = queued_bytes(out_port, queue);
-    verdict = buffer_.admit_lossy(queued, lossy_pool_bytes(false), bytes);
+    verdict =
+        buffer_.admit_lossy(queued_bytes_seen(out_port, queue), lossy_pool_bytes(false), bytes);
     if (verdict != Admission::kAdmit)
-      verdict = buffer_.admit_lossy(queued, lossy_pool_bytes(true), bytes);
+      verdict = buffer_.admit_lossy(queued_bytes(out_port, queue), lossy_pool_bytes(true), bytes);
   }
   if (verdict == Admission::kLosslessOverflow)
     return drop(m, in_port, DropReason::kLosslessOverflow);
@@ -564,6 +566,14 @@ template <bool kPlain>
                        !lossless && pabo == PaboSubqueue::kNone, pabo, bytes);
   state_.meta(m) = meta;
   charge(meta, out_port);
+  // What FWD has seen of those counts rises with its charges (a stale view too: it is unread).
+  queue_views_[out_port * kNumEgressQueues + queue].bytes += meta.charged_bytes;
+  // Only a lossless packet's ingress count is read (a priority is lossless or not).
+  if (lossless) {
+    ingress_seen_[priority] += meta.charged_bytes;  // (in_port, priority): the burst's input
+  } else if (meta.lossy) {
+    lossy_pool_seen_ += meta.charged_bytes;
+  }
   if (lossless && occupancy + bytes > max_occupancy_[slot].read())
     max_occupancy_[slot].set(occupancy + bytes);
   if (input_queued) {
@@ -674,13 +684,19 @@ void FwdTask::bounce(rte_mbuf* m, int in_port, uint8_t priority, const wire::Fra
   enqueue<false>(m, in_port, back, priority, queue, false, 0, PaboSubqueue::kBounce, nullptr);
 }
 
-void FwdTask::read_lossy_released() {
-  lossy_released_ = state_.lossy_pool.released(0);
+void FwdTask::read_lossy_pool() {
+  const uint64_t released = state_.lossy_pool.released(0);  // first: see ChargeReleaseCounters
+  lossy_pool_seen_ = state_.lossy_pool.charged(0) - released +
+                     (charge_run_.meta.lossy ? charge_run_.meta.charged_bytes : 0);
   released_read_ |= kLossyRead;
 }
 
-void FwdTask::read_ingress_released(int slot, int priority) {
-  ingress_released_[priority] = state_.ingress_occupancy.released(slot);
+void FwdTask::read_ingress(int slot, int priority) {
+  const uint64_t released = state_.ingress_occupancy.released(slot);
+  const bool in_run =
+      SwitchState::occupancy_slot(charge_run_.meta.ingress_port, charge_run_.meta.priority) == slot;
+  ingress_seen_[priority] = state_.ingress_occupancy.charged(slot) - released +
+                            (in_run ? charge_run_.meta.charged_bytes : 0);
   released_read_ |= static_cast<uint16_t>(1u << priority);
 }
 

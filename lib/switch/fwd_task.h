@@ -206,17 +206,22 @@ class FwdTask : public Task {
   // `exact`.
   // Both count the charges of the run not yet made (charge_run_).
   uint64_t lossy_pool_bytes(bool exact) {
-    if (exact || !(released_read_ & kLossyRead)) read_lossy_released();
-    return state_.lossy_pool.charged(0) - lossy_released_ +
-           (charge_run_.meta.lossy ? charge_run_.meta.charged_bytes : 0);
+    if (exact || !(released_read_ & kLossyRead)) read_lossy_pool();
+    return lossy_pool_seen_;
   }
   uint64_t ingress_bytes(int slot, int priority, bool exact) {
-    if (exact || !(released_read_ >> priority & 1)) read_ingress_released(slot, priority);
-    return state_.ingress_occupancy.charged(slot) - ingress_released_[priority] +
-           (SwitchState::occupancy_slot(charge_run_.meta.ingress_port, charge_run_.meta.priority) ==
-                    slot
-                ? charge_run_.meta.charged_bytes
-                : 0);
+    if (exact || !(released_read_ >> priority & 1)) read_ingress(slot, priority);
+    return ingress_seen_[priority];
+  }
+  // The bytes waiting in (out_port, queue), the run's included, as FWD sees them in this
+  // burst: read once (queued_bytes) when the burst first asks, then raised by what FWD
+  // charges to that queue. Never below the true depth (TX's releases meanwhile go unseen),
+  // so what it admits the true depth admits too; a refusal is decided again on a fresh read.
+  // One read a queue a burst instead of a chain of six loads a packet (~8 % of FWD's cycles).
+  uint64_t queued_bytes_seen(int out_port, int queue) {
+    QueueView& view = queue_views_[out_port * kNumEgressQueues + queue];
+    if (view.burst != burst_) view = {.bytes = queued_bytes(out_port, queue), .burst = burst_};
+    return view.bytes;
   }
   // The bytes waiting in (out_port, queue), the run's included.
   uint64_t queued_bytes(int out_port, int queue) const {
@@ -229,8 +234,8 @@ class FwdTask : public Task {
   // charges, else made after the run's, which a new run with this packet replaces.
   void charge(const PacketMeta& meta, int out_port);
   void end_charge_run();
-  void read_lossy_released();
-  void read_ingress_released(int slot, int priority);
+  void read_lossy_pool();
+  void read_ingress(int slot, int priority);
   void drop(rte_mbuf* m, int in_port, DropReason reason);
   void resynchronise(rte_mbuf* m, int in_port);
   void take_pyrrha(rte_mbuf* m, int in_port);
@@ -265,9 +270,19 @@ class FwdTask : public Task {
   // What the TX tasks had released of the lossy pool and of (input, priority), read in this
   // burst when the bit is set (bit 8: the lossy pool).
   static constexpr uint16_t kLossyRead = 1u << kNumPriorities;
-  uint64_t lossy_released_ = 0;
-  uint64_t ingress_released_[kNumPriorities] = {};
+  // The lossy pool's and (input, priority)'s bytes as last read (charged − released, the
+  // run's included), raised by what FWD charges to them since: the chain of loads to the
+  // charged count once a burst, not a packet. Equal to charged − the releases read.
+  uint64_t lossy_pool_seen_ = 0;
+  uint64_t ingress_seen_[kNumPriorities] = {};
   uint16_t released_read_ = 0;
+  // [port * kNumEgressQueues + queue]: queued_bytes_seen's, valid in the burst `burst`.
+  struct QueueView {
+    uint64_t bytes = 0;
+    uint64_t burst = 0;
+  };
+  std::vector<QueueView> queue_views_;
+  uint64_t burst_ = 1;  // counts forward_burst's bursts: a view of another burst is stale
   wire::MacAddress sources_[kBurstSize];
   wire::MacAddress destinations_[kBurstSize];
   int targets_[kBurstSize];

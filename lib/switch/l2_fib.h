@@ -84,6 +84,14 @@ class L2Fib {
   bool store(wire::MacAddress mac, int port, bool is_static);
   // learn_and_look_up's common burst, from the cache alone: every source is settled behind
   // `port` and every destination cached. False (and nothing done) otherwise.
+  // The cache knows `mac` behind `port`, or static: learning it there stores nothing.
+  bool settled_in_cache(uint64_t mac, int port) const;
+  // The cache knows what the table holds for `mac`: its target, or kUnknown when nothing.
+  bool cached_target(uint64_t mac, int& target) const;
+  // answer_from_cache's burst of one `source` (kNoAddress: none learns) and one
+  // `destination` (kNoAddress: none is looked up).
+  bool answer_one_pair(int port, uint64_t source, uint64_t destination, uint32_t lookup_mask,
+                       unsigned count, int* targets);
   bool answer_from_cache(int port, const wire::MacAddress* sources, uint32_t learn_mask,
                          const wire::MacAddress* destinations, uint32_t lookup_mask, unsigned count,
                          int* targets);

@@ -103,6 +103,29 @@ TEST(L2FibBurst, StaticEntriesStayWhateverTheBurstLearns) {
   EXPECT_EQ(fib.lookup(kB), 4);
 }
 
+// A burst of one flow (one source, one destination) is answered from two cache reads once
+// both are known; its source moving to another port, or its destination moving, is followed
+// all the same, and the cache's hits count every address asked.
+TEST(L2FibBurst, ABurstOfOneFlowFollowsItsSourceAndDestination) {
+  L2Fib fib("fib_oneflow", 64);
+  Burst burst{std::vector<wire::MacAddress>(32, kA), std::vector<wire::MacAddress>(32, kB), {}};
+  ASSERT_TRUE(fib.learn(kB, 4));
+  EXPECT_EQ(burst.run(fib, 1), 0u);  // A learned: the cache did not know it
+  EXPECT_EQ(burst.targets, std::vector<int>(32, 4));
+  const uint64_t hits = fib.cache_hits();
+  EXPECT_EQ(burst.run(fib, 1), 0u);  // all from the cache now
+  EXPECT_EQ(fib.cache_hits(), hits + 64);
+  EXPECT_EQ(burst.targets, std::vector<int>(32, 4));
+  EXPECT_EQ(burst.run(fib, 2), 0u);  // A moved to port 2
+  EXPECT_EQ(fib.lookup(kA), 2);
+  ASSERT_TRUE(fib.learn(kB, 6));  // B moved to port 6
+  EXPECT_EQ(burst.run(fib, 2), 0u);
+  EXPECT_EQ(burst.targets, std::vector<int>(32, 6));
+  Burst to_self{std::vector<wire::MacAddress>(8, kA), std::vector<wire::MacAddress>(8, kA), {}};
+  EXPECT_EQ(to_self.run(fib, 3), 0u);  // A moved again: each packet's lookup sees it
+  EXPECT_EQ(to_self.targets, std::vector<int>(8, 3));
+}
+
 // Only the masked packets learn or are looked up; a packet that is not looked up is kUnknown.
 TEST(L2FibBurst, MasksSayWhichPacketsLearnAndWhichAreLookedUp) {
   L2Fib fib("fib_masks", 64);
@@ -140,8 +163,9 @@ TEST(L2FibBurst, AFullBurstOfUnknownAddressesIsOneBulkLookup) {
 // The burst call against the same operations packet by packet, on random bursts over more
 // addresses than the table holds (so some learnings are refused) and than the cache has
 // entries (so cache entries collide), with hosts moving between ports, static entries added
-// and the table cleared between bursts, and every other burst repeating the sources of the one
-// before it: every target, every refusal and the final table agree.
+// and the table cleared between bursts, every other burst repeating the sources of the one
+// before it, and a fifth of them of one flow: every target, every refusal and the final table
+// agree.
 TEST(L2FibBurst, AgreesWithPacketByPacketOnRandomBursts) {
   L2Fib burst_fib("fib_rand_b", 128);
   L2Fib reference("fib_rand_r", 128);
@@ -171,9 +195,13 @@ TEST(L2FibBurst, AgreesWithPacketByPacketOnRandomBursts) {
       port = static_cast<int>(rng() % 4);
       n = 1 + rng() % L2Fib::kMaxBurst;
     }
+    // A fifth of the bursts are of one flow: one source, one destination.
+    const bool one_flow = rng() % 5 == 0;
     for (unsigned i = 0; i < n; ++i) {
-      if (!again) sources[i] = any_mac();
-      destinations[i] = rng() % 3 == 0 ? sources[rng() % (i + 1)] : any_mac();
+      if (!again) sources[i] = one_flow && i ? sources[0] : any_mac();
+      destinations[i] = one_flow && i    ? destinations[0]
+                        : rng() % 3 == 0 ? sources[rng() % (i + 1)]
+                                         : any_mac();
     }
     const uint32_t learn_mask = static_cast<uint32_t>(rng());
     const uint32_t lookup_mask = static_cast<uint32_t>(rng());

@@ -36,8 +36,21 @@ struct FwdTask::Stage {
   // What the egress ring had room for when read in this burst (up to a burst). FWD is the
   // ring's only producer, so its free space only grows meanwhile: a lower bound.
   uint16_t room = 0;
+  // queued_bytes_seen's view of the queue, valid in the burst `seen_burst` (a normal
+  // sub-queue's stage keeps it for the whole egress queue): on the line enqueue writes.
+  uint64_t seen_bytes = 0;
+  uint64_t seen_burst = 0;
   rte_mbuf* pkts[kBurstSize];
 };
+
+[[gnu::always_inline]] inline uint64_t FwdTask::queued_bytes_seen(int out_port, int queue) {
+  Stage& stage = stages_[out_port * kNumEgressQueues + queue];
+  if (stage.seen_burst != burst_) {
+    stage.seen_bytes = queued_bytes(out_port, queue);
+    stage.seen_burst = burst_;
+  }
+  return stage.seen_bytes;
+}
 
 FwdTask::FwdTask(const FwdSettings& settings, SwitchState& state, L2Fib& fib)
     : Task("fwd"),
@@ -53,7 +66,6 @@ FwdTask::FwdTask(const FwdSettings& settings, SwitchState& state, L2Fib& fib)
       decrement_ttl_(settings.decrement_ttl),
       input_turns_(settings.input_turns),
       max_frame_bytes_(settings.max_frame_bytes),
-      queue_views_(static_cast<size_t>(state.ports) * kNumEgressQueues),
       stages_(static_cast<size_t>(state.ports) * kNumEgressQueues *
               (settings.pabo_priorities ? 2 : 1)),
       bounce_stage_base_(state.ports * kNumEgressQueues),
@@ -567,7 +579,8 @@ template <bool kPlain>
   state_.meta(m) = meta;
   charge(meta, out_port);
   // What FWD has seen of those counts rises with its charges (a stale view too: it is unread).
-  queue_views_[out_port * kNumEgressQueues + queue].bytes += meta.charged_bytes;
+  (bounce_subqueue ? stages_[out_port * kNumEgressQueues + queue] : stage).seen_bytes +=
+      meta.charged_bytes;
   // Only a lossless packet's ingress count is read (a priority is lossless or not).
   if (lossless) {
     ingress_seen_[priority] += meta.charged_bytes;  // (in_port, priority): the burst's input

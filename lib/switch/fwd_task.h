@@ -218,11 +218,7 @@ class FwdTask : public Task {
   // charges to that queue. Never below the true depth (TX's releases meanwhile go unseen),
   // so what it admits the true depth admits too; a refusal is decided again on a fresh read.
   // One read a queue a burst instead of a chain of six loads a packet (~8 % of FWD's cycles).
-  uint64_t queued_bytes_seen(int out_port, int queue) {
-    QueueView& view = queue_views_[out_port * kNumEgressQueues + queue];
-    if (view.burst != burst_) view = {.bytes = queued_bytes(out_port, queue), .burst = burst_};
-    return view.bytes;
-  }
+  uint64_t queued_bytes_seen(int out_port, int queue);
   // The bytes waiting in (out_port, queue), the run's included.
   uint64_t queued_bytes(int out_port, int queue) const {
     return state_.egress_depth[out_port]->value(queue) +
@@ -276,13 +272,7 @@ class FwdTask : public Task {
   uint64_t lossy_pool_seen_ = 0;
   uint64_t ingress_seen_[kNumPriorities] = {};
   uint16_t released_read_ = 0;
-  // [port * kNumEgressQueues + queue]: queued_bytes_seen's, valid in the burst `burst`.
-  struct QueueView {
-    uint64_t bytes = 0;
-    uint64_t burst = 0;
-  };
-  std::vector<QueueView> queue_views_;
-  uint64_t burst_ = 1;  // counts forward_burst's bursts: a view of another burst is stale
+  uint64_t burst_ = 1;  // counts forward_burst's bursts: a Stage's view of another is stale
   wire::MacAddress sources_[kBurstSize];
   wire::MacAddress destinations_[kBurstSize];
   int targets_[kBurstSize];

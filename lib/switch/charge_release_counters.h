@@ -28,7 +28,7 @@ class ChargeReleaseCounters {
     released_[releaser * releaser_stride_ + slot].add(bytes);
   }
 
-  // Any thread. Inline: FWD reads an egress depth per lossy packet.
+  // Any thread. Inline: FWD reads a queue's once a burst (and on a refusal), TX per poll.
   uint64_t value(int slot) const {
     // Released first: every release it counts was charged before, so the charge read after
     // it includes that charge and the difference never goes below zero.

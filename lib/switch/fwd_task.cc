@@ -503,12 +503,12 @@ template <bool kPlain>
   const int slot = SwitchState::occupancy_slot(in_port, priority);
   const bool lossless = has_priority(lossless_, priority);
 
-  // Admission on FWD's view of the buffer (lossy_pool_bytes, ingress_bytes), which is never
-  // below the true occupancy: what it admits, the true occupancy admits too, so the pool's
-  // and B_m's bounds hold. What it would refuse is decided again on a fresh read of the
-  // releasers, so a packet is refused only if a read at that moment refuses it, as when
-  // every packet read them all (O(ports) loads each: 64 on a 64-port lab switch).
-  // Lossy packets are not held to an ingress limit: no occupancy read for them.
+  // Admission on FWD's view of the buffer (lossy_pool_bytes, ingress_bytes, and the egress
+  // queue's queued_bytes_seen), which is never below the true occupancy: what it admits, the true
+  // occupancy admits too, so the pool's and B_m's bounds hold. What it would refuse is decided
+  // again on a fresh read of the releasers, so a packet is refused only if a read at that moment
+  // refuses it, as when every packet read them all (O(ports) loads each: 64 on a 64-port lab
+  // switch). Lossy packets are not held to an ingress limit: no occupancy read for them.
   uint64_t occupancy = 0;
   Admission verdict;
   if (lossless) {
@@ -521,8 +521,12 @@ template <bool kPlain>
   } else {
     verdict =
         buffer_.admit_lossy(queued_bytes_seen(out_port, queue), lossy_pool_bytes(false), bytes);
-    if (verdict != Admission::kAdmit)
-      verdict = buffer_.admit_lossy(queued_bytes(out_port, queue), lossy_pool_bytes(true), bytes);
+    if (verdict != Admission::kAdmit) {
+      // A fresh read, kept as the burst's view: the refusal that follows sees no older one.
+      Stage& stage = stages_[out_port * kNumEgressQueues + queue];
+      stage.seen_bytes = queued_bytes(out_port, queue);
+      verdict = buffer_.admit_lossy(stage.seen_bytes, lossy_pool_bytes(true), bytes);
+    }
   }
   if (verdict == Admission::kLosslessOverflow)
     return drop(m, in_port, DropReason::kLosslessOverflow);
@@ -581,8 +585,10 @@ template <bool kPlain>
   // What FWD has seen of those counts rises with its charges (a stale view too: it is unread).
   (bounce_subqueue ? stages_[out_port * kNumEgressQueues + queue] : stage).seen_bytes +=
       meta.charged_bytes;
-  // Only a lossless packet's ingress count is read (a priority is lossless or not).
-  if (lossless) {
+  // Only a lossless priority's ingress count is read. Asked of the priority, not of
+  // `lossless`, which PABO's paths pass as false whatever the class (pabo_config.cc refuses
+  // PABO on a lossless priority today; were that lifted, the view would still rise).
+  if (has_priority(lossless_, priority)) {
     ingress_seen_[priority] += meta.charged_bytes;  // (in_port, priority): the burst's input
   } else if (meta.lossy) {
     lossy_pool_seen_ += meta.charged_bytes;

@@ -263,8 +263,8 @@ class FwdTask : public Task {
   // The burst being forwarded: each packet's parsed header and fate (first pass).
   wire::FrameHeader headers_[kBurstSize];
   Fate fates_[kBurstSize];
-  // What the TX tasks had released of the lossy pool and of (input, priority), read in this
-  // burst when the bit is set (bit 8: the lossy pool).
+  // Set when the view below of (input, priority) was read in this burst (bit 8: the lossy
+  // pool's); cleared at each burst's start, so the first ask of a burst reads the releasers.
   static constexpr uint16_t kLossyRead = 1u << kNumPriorities;
   // The lossy pool's and (input, priority)'s bytes as last read (charged − released, the
   // run's included), raised by what FWD charges to them since: the chain of loads to the

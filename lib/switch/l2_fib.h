@@ -82,8 +82,6 @@ class L2Fib {
     cache_[cache_index(mac)] = {mac | kCacheValid, data};
   }
   bool store(wire::MacAddress mac, int port, bool is_static);
-  // learn_and_look_up's common burst, from the cache alone: every source is settled behind
-  // `port` and every destination cached. False (and nothing done) otherwise.
   // The cache knows `mac` behind `port`, or static: learning it there stores nothing.
   bool settled_in_cache(uint64_t mac, int port) const;
   // The cache knows what the table holds for `mac`: its target, or kUnknown when nothing.
@@ -92,6 +90,8 @@ class L2Fib {
   // `destination` (kNoAddress: none is looked up).
   bool answer_one_pair(int port, uint64_t source, uint64_t destination, uint32_t lookup_mask,
                        unsigned count, int* targets);
+  // learn_and_look_up's common burst, from the cache alone: every source is settled behind
+  // `port` and every destination cached. False (and nothing done) otherwise.
   bool answer_from_cache(int port, const wire::MacAddress* sources, uint32_t learn_mask,
                          const wire::MacAddress* destinations, uint32_t lookup_mask, unsigned count,
                          int* targets);

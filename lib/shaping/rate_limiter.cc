@@ -23,7 +23,13 @@ void RateLimiter::schedule_after(uint64_t start_ticks, uint64_t start_remainder,
   }
   // L · hz / R_r ticks after the start, exactly: bits < 2^20 and hz < 2^40 keep this in 64
   // bits; 128 bits make it safe for any clock.
+  // The 64-bit case is one divide; a 128-bit one is a call to libgcc (1.5 a packet-hop).
   const __uint128_t numerator = static_cast<__uint128_t>(bits) * hz_ + start_remainder;
+  if (const uint64_t low = static_cast<uint64_t>(numerator); numerator >> 64 == 0) {
+    next_open_ticks_ = start_ticks + low / rate_bps_;
+    remainder_ = low % rate_bps_;
+    return;
+  }
   next_open_ticks_ = start_ticks + static_cast<uint64_t>(numerator / rate_bps_);
   remainder_ = static_cast<uint64_t>(numerator % rate_bps_);
 }

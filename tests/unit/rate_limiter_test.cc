@@ -70,7 +70,9 @@ INSTANTIATE_TEST_SUITE_P(
                     Case{1'000'000'000, 7'000'000'000}, Case{1'000'000'000, 40'000'000'000},
                     Case{1'000'000'000, 100'000'000'000}, Case{2'394'231'000, 1'000'000},
                     Case{2'394'231'000, 152'587'890},  // 10 Gb/s / 2^6: a GFC stage
-                    Case{2'394'231'000, 5'000'000'000}, Case{2'394'231'000, 100'000'000'000}));
+                    Case{2'394'231'000, 5'000'000'000}, Case{2'394'231'000, 100'000'000'000},
+                    // L·hz above 2^64 for the longer frames: both of schedule_after's divides.
+                    Case{uint64_t{1} << 48, 10'000'000'000}));
 
 // A poll that comes late, by up to the catch-up allowance, does not cost rate: the schedule
 // is kept, so after 10^5 packets the queue still opens at ⌊Σ L·hz / R⌋.

@@ -55,7 +55,16 @@ class RateLimiter {
   }
   // The first `count` of them started now.
   void commit(uint64_t now_ticks, const uint32_t* frame_bytes, unsigned count) {
-    for (unsigned i = 0; i < count; ++i) on_send(now_ticks, frame_bytes[i]);
+    if (count == 0) return;
+    on_send(now_ticks, frame_bytes[0]);
+    // R_c = 0: the first put the schedule at its start, at or before now and within the
+    // catch-up allowance, so each later one is on schedule, starts there too and changes only
+    // the last length (what a rate change reschedules from). GFC's stage 0 sends this way.
+    if (rate_bps_ != 0 && unlimited()) {
+      last_bits_ = framing_.wire_bits(frame_bytes[count - 1]);
+      return;
+    }
+    for (unsigned i = 1; i < count; ++i) on_send(now_ticks, frame_bytes[i]);
   }
   // When the queue may send next; kNeverTicks while the rate is 0.
   uint64_t next_open_ticks() const { return next_open_ticks_; }

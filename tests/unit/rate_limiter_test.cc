@@ -162,6 +162,30 @@ TEST(RateLimiter, BudgetMatchesOneByOneAndChangesNothing) {
   EXPECT_EQ(limiter.budget(6000, bytes, 4), 4u);
 }
 
+// At line rate (GFC stage 0) a burst's commit is one send and the last length: the state it
+// leaves is that of sending them one by one, as a later rate change shows (it reschedules
+// from the last packet's start and length). Sent first, late and on schedule, with and
+// without a catch-up allowance.
+TEST(RateLimiter, CommitAtLineRateLeavesWhatOneByOneLeaves) {
+  const uint32_t bytes[] = {60, 1514, 9000, 200};
+  for (const uint64_t catch_up : {uint64_t{0}, uint64_t{5000}}) {
+    RateLimiter burst(k10G, TickRate{}, WireFraming{}, catch_up);
+    burst.set_rate(k10G);
+    RateLimiter one_by_one = burst;
+    for (const uint64_t now : {uint64_t{100}, uint64_t{100}, uint64_t{20'000}}) {
+      burst.commit(now, bytes, 4);
+      for (uint32_t b : bytes) one_by_one.on_send(now, b);
+      ASSERT_EQ(burst.next_open_ticks(), one_by_one.next_open_ticks()) << now;
+      RateLimiter slowed = burst, slowed_one_by_one = one_by_one;
+      slowed.set_rate(1'000'000'000);
+      slowed_one_by_one.set_rate(1'000'000'000);
+      EXPECT_EQ(slowed.next_open_ticks(), slowed_one_by_one.next_open_ticks()) << now;
+      EXPECT_EQ(slowed.next_open_ticks(), now - (now == 20'000 ? catch_up : 0) + 1'792u)
+          << "200 bytes: 1792 bits on the wire at 1 Gb/s after the burst's start";
+    }
+  }
+}
+
 TEST(RateLimiter, RateZeroBeforeAnyPacketHoldsTheQueue) {
   RateLimiter limiter(k10G, TickRate{});
   limiter.set_rate(0);

@@ -21,9 +21,9 @@ void RateLimiter::schedule_after(uint64_t start_ticks, uint64_t start_remainder,
     remainder_ = 0;
     return;
   }
-  // L · hz / R_r ticks after the start, exactly: bits < 2^20 and hz < 2^40 keep this in 64
-  // bits; 128 bits make it safe for any clock.
-  // The 64-bit case is one divide; a 128-bit one is a call to libgcc (1.5 a packet-hop).
+  // L · hz / R_r ticks after the start, exactly: bits < 2^20 and hz < 2^44 keep this in 64
+  // bits, one divide; 128 bits, a call to libgcc (1.5 a packet-hop in the lab), make it safe
+  // for any clock.
   const __uint128_t numerator = static_cast<__uint128_t>(bits) * hz_ + start_remainder;
   if (const uint64_t low = static_cast<uint64_t>(numerator); numerator >> 64 == 0) {
     next_open_ticks_ = start_ticks + low / rate_bps_;

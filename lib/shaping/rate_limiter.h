@@ -57,9 +57,9 @@ class RateLimiter {
   void commit(uint64_t now_ticks, const uint32_t* frame_bytes, unsigned count) {
     if (count == 0) return;
     on_send(now_ticks, frame_bytes[0]);
-    // R_c = 0: the first put the schedule at its start, at or before now and within the
-    // catch-up allowance, so each later one is on schedule, starts there too and changes only
-    // the last length (what a rate change reschedules from). GFC's stage 0 sends this way.
+    // R_c = 0: the first left the queue open from its start, so each later one is on
+    // schedule by the same test, starts there too and changes only the last length (what a
+    // rate change reschedules from). GFC's stage 0 sends this way.
     if (rate_bps_ != 0 && unlimited()) {
       last_bits_ = framing_.wire_bits(frame_bytes[count - 1]);
       return;

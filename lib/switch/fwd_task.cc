@@ -43,9 +43,10 @@ struct FwdTask::Stage {
   rte_mbuf* pkts[kBurstSize];
 };
 
-[[gnu::always_inline]] inline uint64_t FwdTask::queued_bytes_seen(int out_port, int queue) {
+[[gnu::always_inline]] inline uint64_t FwdTask::queued_bytes_seen(int out_port, int queue,
+                                                                  bool exact) {
   Stage& stage = stages_[out_port * kNumEgressQueues + queue];
-  if (stage.seen_burst != burst_) {
+  if (exact || stage.seen_burst != burst_) {
     stage.seen_bytes = queued_bytes(out_port, queue);
     stage.seen_burst = burst_;
   }
@@ -519,14 +520,11 @@ template <bool kPlain>
       verdict = buffer_.admit_lossless(occupancy, bytes);
     }
   } else {
-    verdict =
-        buffer_.admit_lossy(queued_bytes_seen(out_port, queue), lossy_pool_bytes(false), bytes);
-    if (verdict != Admission::kAdmit) {
-      // A fresh read, kept as the burst's view: the refusal that follows sees no older one.
-      Stage& stage = stages_[out_port * kNumEgressQueues + queue];
-      stage.seen_bytes = queued_bytes(out_port, queue);
-      verdict = buffer_.admit_lossy(stage.seen_bytes, lossy_pool_bytes(true), bytes);
-    }
+    verdict = buffer_.admit_lossy(queued_bytes_seen(out_port, queue, false),
+                                  lossy_pool_bytes(false), bytes);
+    if (verdict != Admission::kAdmit)
+      verdict = buffer_.admit_lossy(queued_bytes_seen(out_port, queue, true),
+                                    lossy_pool_bytes(true), bytes);
   }
   if (verdict == Admission::kLosslessOverflow)
     return drop(m, in_port, DropReason::kLosslessOverflow);

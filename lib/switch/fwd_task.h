@@ -218,7 +218,8 @@ class FwdTask : public Task {
   // charges to that queue. Never below the true depth (TX's releases meanwhile go unseen),
   // so what it admits the true depth admits too; a refusal is decided again on a fresh read.
   // One read a queue a burst instead of a chain of six loads a packet (~8 % of FWD's cycles).
-  uint64_t queued_bytes_seen(int out_port, int queue);
+  // `exact`: read again now, and keep that as the burst's view (as lossy_pool_bytes does).
+  uint64_t queued_bytes_seen(int out_port, int queue, bool exact);
   // The bytes waiting in (out_port, queue), the run's included.
   uint64_t queued_bytes(int out_port, int queue) const {
     return state_.egress_depth[out_port]->value(queue) +

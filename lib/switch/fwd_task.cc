@@ -5,6 +5,7 @@
 #include <rte_ring.h>
 
 #include <algorithm>
+#include <bit>
 #include <new>
 #include <stdexcept>
 #include <string>
@@ -360,12 +361,27 @@ template <bool kPlain>
 void FwdTask::take_fates(rte_mbuf** pkts, unsigned n, int in_port, uint32_t lookup_mask) {
   // In order: what a packet does to shared state (ABR, the buffer) happens in the order the
   // packets arrived.
+  PlainRun run;
   for (unsigned i = 0; i < n; ++i) {
     rte_mbuf* m = pkts[i];
+    const int target = lookup_mask >> i & 1 ? targets_[i] : L2Fib::kUnknown;
+    if constexpr (kPlain) {
+      if (run.stage && fates_[i] == Fate::kForward && target == run.out_port &&
+          classifier_.classify(headers_[i]) == run.priority && follow_run(m, run))
+        continue;
+      run.stage = nullptr;
+    }
     switch (fates_[i]) {
       case Fate::kForward:
-        forward<kPlain>(m, in_port, headers_[i],
-                        lookup_mask >> i & 1 ? targets_[i] : L2Fib::kUnknown);
+        if constexpr (kPlain) {
+          run = open_run(in_port, target, headers_[i]);
+          forward<kPlain>(m, in_port, headers_[i], target);
+          // Open only if forward() staged it there: then the charge run is this packet's,
+          // and its admission read the views the run's packets are admitted on.
+          if (run.stage && run.stage->count != run.staged_before + 1) run.stage = nullptr;
+        } else {
+          forward<kPlain>(m, in_port, headers_[i], target);
+        }
         break;
       case Fate::kCredit:
         resynchronise(m, in_port);
@@ -387,6 +403,51 @@ void FwdTask::take_fates(rte_mbuf** pkts, unsigned n, int in_port, uint32_t look
         break;
     }
   }
+}
+
+FwdTask::PlainRun FwdTask::open_run(int in_port, int target, const wire::FrameHeader& header) {
+  if (target == L2Fib::kUnknown || L2Fib::is_group(target) || target == in_port) return {};
+  // As forward() and admit() take them in a plain switch: the queue is the priority's.
+  const uint8_t priority = classifier_.classify(header);
+  const bool lossless = has_priority(lossless_, priority);
+  Stage& stage = stages_[target * kNumEgressQueues + priority];
+  return {
+      .stage = &stage,
+      .out_port = target,
+      .slot = SwitchState::occupancy_slot(in_port, priority),
+      .priority = priority,
+      .lossless = lossless,
+      .staged_before = stage.count,
+      .meta = std::bit_cast<uint64_t>(make_packet_meta(
+          static_cast<uint8_t>(in_port), priority, priority, !lossless, PaboSubqueue::kNone, 0))};
+}
+
+[[gnu::always_inline]] inline bool FwdTask::follow_run(rte_mbuf* m, const PlainRun& run) {
+  Stage& stage = *run.stage;
+  // admit() and enqueue() on the views the run's first packet read in this burst (the
+  // ingress's, or the queue's and the lossy pool's), raised since by the run's charges. What
+  // they would refuse, or where a ring's room or a new peak must be read, they decide.
+  if (stage.count >= stage.room) return false;
+  const uint32_t bytes = rte_pktmbuf_pkt_len(m);
+  if (run.lossless) {
+    const uint64_t occupancy = ingress_seen_[run.priority];
+    if (buffer_.admit_lossless(occupancy, bytes) != Admission::kAdmit ||
+        occupancy + bytes > max_occupancy_[run.slot].read())
+      return false;
+    ingress_seen_[run.priority] = occupancy + bytes;
+  } else {
+    if (buffer_.admit_lossy(stage.seen_bytes, lossy_pool_seen_, bytes) != Admission::kAdmit)
+      return false;
+    lossy_pool_seen_ += bytes;
+  }
+  state_.meta(m) = std::bit_cast<PacketMeta>(run.meta | uint64_t{bytes} << 32);
+  // The charge run is the run's (its first packet's charges), as charge() would find it.
+  charge_run_.meta.charged_bytes += bytes;
+  ++charge_run_.packets;
+  stage.seen_bytes += bytes;
+  burst_received_.blocks[run.priority] += wire::credit_blocks(bytes);
+  stage.pkts[stage.count++] = m;
+  return true;
 }
 
 void FwdTask::count_burst_received(int in_port) {

@@ -177,6 +177,24 @@ class FwdTask : public Task {
   // them is compiled out of the packet's path (the common case of a forwarding benchmark).
   template <bool kPlain>
   void take_fates(rte_mbuf** pkts, unsigned n, int in_port, uint32_t lookup_mask);
+  // In a plain burst, the packets after one that forward() staged for a port and priority,
+  // bound for the same, follow it on follow_run's few checks: the target, charges and views
+  // that packet settled are theirs too (a burst of one flow is one run). Compact plain
+  // forwarding: FWD 46–50 → 39 cycles a packet, 16.2 → 17.6 Mpps (three alternating runs).
+  struct PlainRun {
+    Stage* stage = nullptr;  // where its packets are staged; null: no run open
+    int out_port = L2Fib::kUnknown;
+    int slot = 0;  // (input, priority)
+    uint8_t priority = 0;
+    bool lossless = false;
+    uint16_t staged_before = 0;  // the stage's count before the packet that opened it
+    uint64_t meta = 0;           // its packets' PacketMeta but their charged_bytes
+  };
+  // The run a packet bound for `target` would open (no stage: one it cannot open).
+  PlainRun open_run(int in_port, int target, const wire::FrameHeader& header);
+  // Stages `m` as the run's packet (admission, charges, views, as forward() would); false,
+  // having changed nothing, when forward() must decide (a refusal, a full stage, a new peak).
+  bool follow_run(rte_mbuf* m, const PlainRun& run);
   // `target`: what the FIB said of the destination (L2Fib::learn_and_look_up).
   template <bool kPlain>
   void forward(rte_mbuf* m, int in_port, const wire::FrameHeader& header, int target);

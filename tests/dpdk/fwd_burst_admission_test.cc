@@ -1,10 +1,14 @@
 // FWD charges the packets of a burst that share their charges (one input, priority, egress
-// port and queue) as one run, once the run ends (FwdTask::ChargeRun), not packet by packet.
-// Every admission still sees the packets admitted before it in the burst: a burst into a
-// buffer, or a PABO sub-queue, with room for some of it is cut exactly where per-packet charges
-// cut it.
+// port and queue) as one run, once the run ends (FwdTask::ChargeRun), not packet by packet;
+// and in a plain switch, the packets after one it staged, bound for the same port and
+// priority, follow it on a few checks (FwdTask::PlainRun). Every admission still sees the
+// packets admitted before it in the burst: a burst into a buffer, a PABO sub-queue or an
+// egress ring with room for some of it is cut exactly where per-packet charges cut it, and a
+// burst of mixed classes reaches each queue in order.
 
 #include <gtest/gtest.h>
+
+#include <vector>
 
 #include <fmt/format.h>
 
@@ -29,14 +33,18 @@ constexpr int kLossyPriority = 0;
 constexpr uint64_t kLosslessIngressBytes = 5 * kFrameBytes;
 constexpr uint64_t kLossyPoolBytes = 8 * kFrameBytes;
 
-// `extra`: sections after the ports.
-std::unique_ptr<SwitchNode> make_switch(const RingPorts& ports, const std::string& extra = "") {
+// `extra`: sections after the ports; `switch_keys`: more keys of [switch].
+std::unique_ptr<SwitchNode> make_switch(const RingPorts& ports, const std::string& extra = "",
+                                        uint64_t lossless_ingress_bytes = kLosslessIngressBytes,
+                                        uint64_t lossy_pool_bytes = kLossyPoolBytes,
+                                        const std::string& switch_keys = "") {
   const auto config = config::parse_switch_config(
       fmt::format(R"(
 [switch]
 name = "runs"
 lossless_priorities = [3]
 mbufs = 1023
+{}
 [buffer]
 lossless_ingress = {}
 lossy_pool = {}
@@ -57,31 +65,40 @@ mac = "02:00:00:00:00:0b"
 port = "sink"
 {}
 )",
-                  kLosslessIngressBytes, kLossyPoolBytes, ports.device(0), ports.device(1),
-                  ports.device(2), extra),
+                  switch_keys, lossless_ingress_bytes, lossy_pool_bytes, ports.device(0),
+                  ports.device(1), ports.device(2), extra),
       "test.toml");
   return std::make_unique<SwitchNode>(config, kNsPerSecond);
 }
 
-// Ten frames from host port `port` at `dscp`, taken by its RX and forwarded in one burst.
-void forward_one_burst(RingPorts& ports, SwitchNode& node, int port, uint8_t dscp) {
-  for (int s = 0; s < kBurstFrames; ++s) {
+// Frames from host port `port`, the i-th at dscps[i] with sequence number i, taken by its RX
+// and forwarded in one burst.
+void forward_burst_of(RingPorts& ports, SwitchNode& node, int port,
+                      const std::vector<uint8_t>& dscps) {
+  const uint64_t processed = node.fwd().processed();
+  for (size_t s = 0; s < dscps.size(); ++s) {
     traffic::FrameSpec spec;
     spec.dst = kSinkMac;
     spec.src = kHostMac + static_cast<uint64_t>(port);
-    spec.dscp = dscp;
+    spec.dscp = dscps[s];
     spec.sequence = static_cast<uint32_t>(s);
     spec.size = kFrameBytes;
     ports.send(port, traffic::build_frame(spec));
   }
   task(node, port == 0 ? "rx:h0" : "rx:h1").run_once(0);
   task(node, "fwd").run_once(0);
-  EXPECT_EQ(node.fwd().processed(), static_cast<uint64_t>(kBurstFrames));
+  EXPECT_EQ(node.fwd().processed(), processed + dscps.size());
 }
 
-// The sink's TX sends what was admitted; at shutdown every mbuf is back.
+// Ten frames from host port `port` at `dscp` in one burst.
+void forward_one_burst(RingPorts& ports, SwitchNode& node, int port, uint8_t dscp) {
+  forward_burst_of(ports, node, port, std::vector<uint8_t>(kBurstFrames, dscp));
+}
+
+// The sink's TX sends what was admitted (a burst a poll); at shutdown every mbuf is back.
 size_t send_to_sink_and_stop(RingPorts& ports, std::unique_ptr<SwitchNode>& node) {
-  task(*node, "tx:sink").run_once(0);
+  for (int poll = 0; poll < 8 && task(*node, "tx:sink").run_once(0); ++poll) {
+  }
   const size_t sent = ports.drain(2).size();
   node.reset();
   EXPECT_EQ(ports.mbufs_in_use(), 0u);
@@ -99,6 +116,24 @@ TEST(FwdBurstAdmission, ALosslessBurstFillsItsInputExactly) {
   EXPECT_EQ(node->ingress_occupancy_bytes(0, kLosslessPriority), kLosslessIngressBytes);
   EXPECT_EQ(node->max_ingress_occupancy_bytes(0, kLosslessPriority), kLosslessIngressBytes);
   EXPECT_EQ(node->egress_depth_bytes(2, kLosslessPriority), kLosslessIngressBytes);
+  EXPECT_EQ(send_to_sink_and_stop(ports, node), 5u);
+}
+
+// The same burst again once TX sent the first five: below the input's peak, the packets after
+// the first follow it on FWD's view of the input (FwdTask::PlainRun), and the burst is cut at
+// five again. Were the view not raised by each packet, all ten would be admitted.
+TEST(FwdBurstAdmission, ALosslessBurstBelowItsPeakFillsItsInputExactly) {
+  RingPorts ports("hrunslp");
+  auto node = make_switch(ports);
+  forward_one_burst(ports, *node, 0, kLosslessDscp);
+  task(*node, "tx:sink").run_once(0);
+  EXPECT_EQ(ports.drain(2).size(), 5u);
+  EXPECT_EQ(node->ingress_occupancy_bytes(0, kLosslessPriority), 0u);
+  forward_one_burst(ports, *node, 0, kLosslessDscp);
+  EXPECT_EQ(node->admitted_packets(0, kLosslessPriority), 10u);
+  EXPECT_EQ(node->drops(0, DropReason::kLosslessOverflow), 10u);
+  EXPECT_EQ(node->ingress_occupancy_bytes(0, kLosslessPriority), kLosslessIngressBytes);
+  EXPECT_EQ(node->max_ingress_occupancy_bytes(0, kLosslessPriority), kLosslessIngressBytes);
   EXPECT_EQ(send_to_sink_and_stop(ports, node), 5u);
 }
 
@@ -132,6 +167,53 @@ normal_capacity = 4)");
   EXPECT_EQ(node->pabo_queue_packets(2, kLossyPriority, false), 4u);
   EXPECT_EQ(node->egress_depth_bytes(2, kLossyPriority), 4u * kFrameBytes);
   EXPECT_EQ(send_to_sink_and_stop(ports, node), 4u);
+}
+
+// A burst whose classes alternate (lossless 0-2, lossy 3-4, lossless 5-6, lossy 7, lossless
+// 8-9) into an input that holds five lossless frames: each run of a class follows its first
+// packet, and a packet of the other class ends it. The lossless frames 0, 1, 2, 5 and 6 fill
+// the input and 8 and 9 overflow; the lossy ones all fit (3 · 1000 ≤ 8000 − 2 · 1000). Each
+// queue holds its frames in their order. Were a run kept across the other class, frame 3 would
+// join the lossless queue.
+TEST(FwdBurstAdmission, AMixedBurstReachesEachQueueInOrder) {
+  RingPorts ports("hrunsmx");
+  auto node = make_switch(ports);
+  const uint8_t ll = kLosslessDscp, ly = kLossyDscp;
+  forward_burst_of(ports, *node, 0, {ll, ll, ll, ly, ly, ll, ll, ly, ll, ll});
+  EXPECT_EQ(node->admitted_packets(0, kLosslessPriority), 5u);
+  EXPECT_EQ(node->drops(0, DropReason::kLosslessOverflow), 2u);
+  EXPECT_EQ(node->admitted_packets(0, kLossyPriority), 3u);
+  EXPECT_EQ(node->ingress_occupancy_bytes(0, kLosslessPriority), 5 * kFrameBytes);
+  EXPECT_EQ(node->egress_depth_bytes(2, kLosslessPriority), 5 * kFrameBytes);
+  EXPECT_EQ(node->egress_depth_bytes(2, kLossyPriority), 3 * kFrameBytes);
+  EXPECT_EQ(node->queued_from_bytes(2, kLossyPriority, 0, kLossyPriority), 3 * kFrameBytes);
+  task(*node, "tx:sink").run_once(0);
+  std::vector<uint32_t> lossless, lossy;
+  for (const auto& frame : ports.drain(2)) {
+    const uint8_t dscp = frame[15] >> 2;  // the IPv4 TOS byte, after a 14-byte Ethernet header
+    (dscp == kLosslessDscp ? lossless : lossy).push_back(traffic::sequence_of(frame));
+  }
+  EXPECT_EQ(lossless, (std::vector<uint32_t>{0, 1, 2, 5, 6}));
+  EXPECT_EQ(lossy, (std::vector<uint32_t>{3, 4, 7}));
+  node.reset();
+  EXPECT_EQ(ports.mbufs_in_use(), 0u);
+}
+
+// Seven bursts of ten lossy frames (a pool of a thousand) into an egress ring of 64 that TX
+// does not empty: the seventh finds room for four, which join it; six are dropped as the
+// ring's (egress_ring_full), none charged. (Lossless frames would each raise the input's peak,
+// which FWD reads again for every one of them.)
+// Were a run to stage past the room its first packet read, all ten would be staged, and the
+// ring would take none of them (a bulk enqueue): ten mbufs lost.
+TEST(FwdBurstAdmission, ABurstStopsAtItsEgressRingsRoom) {
+  RingPorts ports("hrunsrf");
+  auto node = make_switch(ports, "", kLosslessIngressBytes, 1000 * kFrameBytes,
+                          "egress_queue_packets = 64");
+  for (int b = 0; b < 7; ++b) forward_one_burst(ports, *node, 0, kLossyDscp);
+  EXPECT_EQ(node->admitted_packets(0, kLossyPriority), 64u);
+  EXPECT_EQ(node->drops(0, DropReason::kEgressRingFull), 6u);
+  EXPECT_EQ(node->egress_depth_bytes(2, kLossyPriority), 64 * kFrameBytes);
+  EXPECT_EQ(send_to_sink_and_stop(ports, node), 64u);
 }
 
 }  // namespace

@@ -71,14 +71,14 @@ port = "sink"
   return std::make_unique<SwitchNode>(config, kNsPerSecond);
 }
 
-// Frames from host port `port`, the i-th at dscps[i] with sequence number i, taken by its RX
-// and forwarded in one burst.
+// Frames from host port `port`, the i-th at dscps[i] with sequence number i, to dsts[i] (the
+// sink's MAC when none is given), taken by its RX and forwarded in one burst.
 void forward_burst_of(RingPorts& ports, SwitchNode& node, int port,
-                      const std::vector<uint8_t>& dscps) {
+                      const std::vector<uint8_t>& dscps, const std::vector<uint64_t>& dsts = {}) {
   const uint64_t processed = node.fwd().processed();
   for (size_t s = 0; s < dscps.size(); ++s) {
     traffic::FrameSpec spec;
-    spec.dst = kSinkMac;
+    spec.dst = dsts.empty() ? kSinkMac : dsts[s];
     spec.src = kHostMac + static_cast<uint64_t>(port);
     spec.dscp = dscps[s];
     spec.sequence = static_cast<uint32_t>(s);
@@ -170,11 +170,12 @@ normal_capacity = 4)");
 }
 
 // A burst whose classes alternate (lossless 0-2, lossy 3-4, lossless 5-6, lossy 7, lossless
-// 8-9) into an input that holds five lossless frames: each run of a class follows its first
-// packet, and a packet of the other class ends it. The lossless frames 0, 1, 2, 5 and 6 fill
-// the input and 8 and 9 overflow; the lossy ones all fit (3 · 1000 ≤ 8000 − 2 · 1000). Each
-// queue holds its frames in their order. Were a run kept across the other class, frame 3 would
-// join the lossless queue.
+// 8-9) into an input that holds five lossless frames. On a fresh switch each lossless frame
+// raises its input's peak, which the full path reads again, so frame 4 alone follows a run
+// (frame 3's), and frame 5, of the other class, ends it. The lossless frames 0, 1, 2, 5 and 6
+// fill the input and 8 and 9 overflow; the lossy ones all fit (3 · 1000 ≤ 8000 − 2 · 1000).
+// Each queue holds its frames in their order. Were a run kept across the other class, frames 5
+// and 6 would join the lossy queue behind 3 and 4.
 TEST(FwdBurstAdmission, AMixedBurstReachesEachQueueInOrder) {
   RingPorts ports("hrunsmx");
   auto node = make_switch(ports);
@@ -195,6 +196,30 @@ TEST(FwdBurstAdmission, AMixedBurstReachesEachQueueInOrder) {
   }
   EXPECT_EQ(lossless, (std::vector<uint32_t>{0, 1, 2, 5, 6}));
   EXPECT_EQ(lossy, (std::vector<uint32_t>{3, 4, 7}));
+  node.reset();
+  EXPECT_EQ(ports.mbufs_in_use(), 0u);
+}
+
+// A lossy burst from h0 whose destinations alternate (the sink 0-1, h1 2-3, the sink 4, h1's
+// MAC statically on h1): each frame leaves by its own port, in order. Were a run kept across a
+// change of destination, frames 2 and 3 would follow frames 0 and 1 to the sink.
+TEST(FwdBurstAdmission, ABurstToTwoPortsReachesEachInOrder) {
+  RingPorts ports("hrunstp");
+  auto node = make_switch(ports, R"([[fib]]
+mac = "02:00:00:00:00:0c"
+port = "h1")");
+  constexpr uint64_t kH1Mac = 0x02'00'00'00'00'0Cull;
+  forward_burst_of(ports, *node, 0, std::vector<uint8_t>(5, kLossyDscp),
+                   {kSinkMac, kSinkMac, kH1Mac, kH1Mac, kSinkMac});
+  task(*node, "tx:sink").run_once(0);
+  task(*node, "tx:h1").run_once(0);
+  auto sequences = [&](int port) {
+    std::vector<uint32_t> out;
+    for (const auto& frame : ports.drain(port)) out.push_back(traffic::sequence_of(frame));
+    return out;
+  };
+  EXPECT_EQ(sequences(2), (std::vector<uint32_t>{0, 1, 4}));
+  EXPECT_EQ(sequences(1), (std::vector<uint32_t>{2, 3}));
   node.reset();
   EXPECT_EQ(ports.mbufs_in_use(), 0u);
 }

@@ -168,7 +168,7 @@ bool FwdTask::take_input(int in_port, bool marked) {
   return true;
 }
 
-bool FwdTask::take_room(int stage_index) {
+[[gnu::always_inline]] inline bool FwdTask::take_room(int stage_index) {
   if (room_poll_[stage_index] != serve_poll_) {
     room_poll_[stage_index] = serve_poll_;
     const unsigned free = rte_ring_free_count(
@@ -193,7 +193,10 @@ bool FwdTask::serve_inputs() {
   if (serve_stuck_ && inputs_->pushes() == stuck_pushes_ && dequeued == stuck_dequeued_)
     return false;
   ++serve_poll_;
-  const bool moved_any = input_turns_ ? match_input_turns() : match_egress_round_robin();
+  const int only_slot = inputs_->only_backlogged_slot();
+  const bool moved_any = only_slot >= 0 ? drain_only_input(only_slot)
+                         : input_turns_ ? match_input_turns()
+                                        : match_egress_round_robin();
   flush();
   serve_stuck_ = !moved_any;
   stuck_pushes_ = inputs_->pushes();
@@ -201,16 +204,32 @@ bool FwdTask::serve_inputs() {
   return moved_any;
 }
 
-void FwdTask::move_head(int slot, int stage_index) {
+[[gnu::always_inline]] inline void FwdTask::move_head(int slot, int stage_index) {
   Stage& stage = stages_[stage_index];
   if (stage.count == 0) touched_stages_.push_back(stage_index);
   stage.pkts[stage.count++] = inputs_->front(slot).packet;
   inputs_->pop(slot);
 }
 
-int FwdTask::head_stage(int slot) const {
+[[gnu::always_inline]] inline int FwdTask::head_stage(int slot) const {
   const InputQueues::Entry& head = inputs_->front(slot);
   return head.egress_port * kNumEgressQueues + head.egress_queue;
+}
+
+bool FwdTask::drain_only_input(int slot) {
+  // A pass of either crossbar has this head alone to move: one head a pass, until its egress
+  // ring has no room (no FIFO gains a packet meanwhile). The egress round robin's grant goes
+  // to this input each time.
+  const int port = slot / kNumPriorities;
+  bool moved = false;
+  while (!inputs_->empty(slot)) {
+    const int stage_index = head_stage(slot);
+    if (!take_room(stage_index)) break;
+    move_head(slot, stage_index);
+    if (!input_turns_) last_granted_[stage_index] = port;
+    moved = true;
+  }
+  return moved;
 }
 
 bool FwdTask::match_input_turns() {

@@ -258,6 +258,9 @@ class FwdTask : public Task {
   bool serve_inputs();
   bool match_egress_round_robin();
   bool match_input_turns();
+  // The matching when one input FIFO alone holds packets: its heads move while their egress
+  // rings have room, as pass after pass of either crossbar would move them.
+  bool drain_only_input(int slot);
   int head_stage(int slot) const;  // the stage the head of that input FIFO goes to
   void move_head(int slot, int stage_index);
   bool take_room(int stage_index);  // one packet's room in that egress ring, in this poll

@@ -1,5 +1,7 @@
 #include "switch/input_queues.h"
 
+#include <bit>
+
 namespace fcswitch {
 
 namespace {
@@ -18,23 +20,12 @@ void InputQueues::grow(Fifo& f) {
   f.first = 0;
 }
 
-void InputQueues::push(int slot, rte_mbuf* packet, uint16_t egress_port, uint8_t egress_queue) {
-  Fifo& f = fifos_[slot];
-  if (f.count == (f.mask ? f.mask + 1 : 0)) grow(f);
-  f.entries[(f.first + f.count) & f.mask] = Entry{packet, egress_port, egress_queue};
-  ++f.count;
-  ++packets_;
-  ++pushes_;
-  backlogged_[slot / kNumPriorities] |= static_cast<PriorityMask>(1u << (slot % kNumPriorities));
-}
-
-void InputQueues::pop(int slot) {
-  Fifo& f = fifos_[slot];
-  f.first = (f.first + 1) & f.mask;
-  --packets_;
-  if (--f.count == 0)
-    backlogged_[slot / kNumPriorities] &=
-        static_cast<PriorityMask>(~(1u << (slot % kNumPriorities)));
+int InputQueues::only_backlogged_slot() const {
+  if (backlogged_slots_ != 1) return -1;
+  for (size_t port = 0; port < backlogged_.size(); ++port)
+    if (backlogged_[port])
+      return slot(static_cast<int>(port), std::countr_zero(unsigned{backlogged_[port]}));
+  return -1;
 }
 
 unsigned InputQueues::take(rte_mbuf** out, unsigned max) {

@@ -32,15 +32,40 @@ class InputQueues {
 
   static int slot(int port, int priority) { return port * kNumPriorities + priority; }
 
-  void push(int slot, rte_mbuf* packet, uint16_t egress_port, uint8_t egress_queue);
+  // Inline: FWD pushes every packet of an input-queued switch, and pops it again.
+  void push(int slot, rte_mbuf* packet, uint16_t egress_port, uint8_t egress_queue) {
+    Fifo& f = fifos_[slot];
+    if (f.count == (f.mask ? f.mask + 1 : 0)) [[unlikely]]
+      grow(f);
+    f.entries[(f.first + f.count) & f.mask] = Entry{packet, egress_port, egress_queue};
+    if (f.count++ == 0) {
+      ++backlogged_slots_;
+      backlogged_[slot / kNumPriorities] |=
+          static_cast<PriorityMask>(1u << (slot % kNumPriorities));
+    }
+    ++packets_;
+    ++pushes_;
+  }
   bool empty(int slot) const { return fifos_[slot].count == 0; }
   const Entry& front(int slot) const {
     const Fifo& f = fifos_[slot];
     return f.entries[f.first];
   }
-  void pop(int slot);
+  void pop(int slot) {
+    Fifo& f = fifos_[slot];
+    f.first = (f.first + 1) & f.mask;
+    --packets_;
+    if (--f.count == 0) {
+      backlogged_[slot / kNumPriorities] &=
+          static_cast<PriorityMask>(~(1u << (slot % kNumPriorities)));
+      --backlogged_slots_;
+    }
+  }
   // Bit p set: (port, priority p) holds packets.
   PriorityMask backlogged(int port) const { return backlogged_[port]; }
+  // The one FIFO that holds packets, when exactly one does (one busy input: a benchmark's,
+  // most lab switches' at an instant); -1 otherwise.
+  int only_backlogged_slot() const;
   uint64_t packets() const { return packets_; }
   // Packets ever pushed: unchanged, no FIFO has a new head.
   uint64_t pushes() const { return pushes_; }
@@ -58,6 +83,7 @@ class InputQueues {
 
   std::vector<Fifo> fifos_;
   std::vector<PriorityMask> backlogged_;
+  int backlogged_slots_ = 0;  // FIFOs that hold packets
   uint64_t packets_ = 0;
   uint64_t pushes_ = 0;
 };

@@ -241,5 +241,33 @@ TEST(FwdBurstAdmission, ABurstStopsAtItsEgressRingsRoom) {
   EXPECT_EQ(send_to_sink_and_stop(ports, node), 64u);
 }
 
+// An input-queued switch (the testbed's model) whose one busy input sends seven bursts of ten
+// into an egress ring of 64 that TX does not empty: the ring takes 64 and the input's FIFO holds
+// the last six (head-of-line: held, not dropped). Once TX has sent the 64, FWD's next poll
+// moves the six, and all 70 leave in order. Were the heads moved past the ring's room, the
+// ring would take none of a burst (a bulk enqueue) and its mbufs would be lost; were one head
+// moved a poll, FWD would still hold five.
+TEST(FwdBurstAdmission, AnInputQueuedSwitchMovesOneInputsHeadsWhileItsRingHasRoom) {
+  RingPorts ports("hrunsiq");
+  auto node = make_switch(ports, "", kLosslessIngressBytes, 1000 * kFrameBytes,
+                          "egress_queue_packets = 64\nqueueing = \"input-hol\"");
+  for (int b = 0; b < 7; ++b) forward_one_burst(ports, *node, 0, kLossyDscp);
+  EXPECT_EQ(node->fwd().held(), 6u);
+  EXPECT_EQ(node->drops(0, DropReason::kEgressRingFull), 0u);
+  EXPECT_EQ(node->egress_depth_bytes(2, kLossyPriority), 70 * kFrameBytes);
+  for (int poll = 0; poll < 2; ++poll) task(*node, "tx:sink").run_once(0);
+  std::vector<std::vector<uint8_t>> sent = ports.drain(2);
+  EXPECT_EQ(sent.size(), 64u);
+  task(*node, "fwd").run_once(0);
+  EXPECT_EQ(node->fwd().held(), 0u);
+  task(*node, "tx:sink").run_once(0);
+  for (auto& frame : ports.drain(2)) sent.push_back(std::move(frame));
+  ASSERT_EQ(sent.size(), 70u);
+  for (size_t i = 0; i < sent.size(); ++i)
+    EXPECT_EQ(traffic::sequence_of(sent[i]), i % kBurstFrames) << "frame " << i;
+  node.reset();
+  EXPECT_EQ(ports.mbufs_in_use(), 0u);
+}
+
 }  // namespace
 }  // namespace fcswitch

@@ -46,6 +46,25 @@ TEST(InputQueues, EachInputAndPriorityIsItsOwnFifoAndKeepsOrderAcrossGrowth) {
   EXPECT_EQ(q.backlogged(1), 1 << 5);  // the emptied FIFO's bit is clear, the other's kept
 }
 
+// The one FIFO holding packets, while exactly one does (FwdTask's matching of one busy input).
+TEST(InputQueues, NamesTheOnlyBackloggedFifo) {
+  std::vector<char> storage(10);
+  InputQueues q(3);
+  const int a = InputQueues::slot(2, 6), b = InputQueues::slot(0, 1);
+  EXPECT_EQ(q.only_backlogged_slot(), -1);
+  q.push(a, packet(storage, 0), 1, 6);
+  q.push(a, packet(storage, 1), 1, 6);
+  EXPECT_EQ(q.only_backlogged_slot(), a);
+  q.push(b, packet(storage, 2), 2, 1);
+  EXPECT_EQ(q.only_backlogged_slot(), -1);
+  q.pop(a);
+  EXPECT_EQ(q.only_backlogged_slot(), -1);  // a still holds one
+  q.pop(a);
+  EXPECT_EQ(q.only_backlogged_slot(), b);
+  q.pop(b);
+  EXPECT_EQ(q.only_backlogged_slot(), -1);
+}
+
 TEST(InputQueues, TakeHandsBackEverythingInBatches) {
   std::vector<char> storage(200);
   InputQueues q(2);

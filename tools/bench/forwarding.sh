@@ -12,7 +12,8 @@
 #                                       [[fib]] entry for the destination, learning on:
 #     plain / PFC / gfc-buffer on priority 3 / Tagger rewrite (DSCP 24 → 25, checksum
 #     updated) / PABO (no bounce: the check) / ECN marking (ECT(0) frames, every one with
-#     bytes queued ahead of it marked CE) / out port capped at 1 Gb/s;
+#     bytes queued ahead of it marked CE) / input-hol (the testbed's switch model: input
+#     FIFOs, inputs in turn) / out port capped at 1 Gb/s;
 #   fcswitch two-lcore                  RX+TX | FWD: both CPUs.
 # The rate is what left the out port per second: fcswitch from its report (tx_packets over
 # run_seconds: from the lcores' start to RX's stop), testpmd from its per-second Tx-pps
@@ -207,6 +208,10 @@ write_config ecn "" "" "$compact
 queues = [3]
 k_min = 0"
 sed -i "s|rx_pcap=$frames,|rx_pcap=$ect_frames,|" "$work/ecn.toml"
+# The testbed's switch model (config/testbed-82599.toml): input FIFOs with head-of-line
+# blocking, the inputs served in turn, each head moved to its egress ring when it has room.
+write_config input_hol 'queueing = "input-hol"
+crossbar = "input-turns"' "" "$compact"
 write_config two_lcore "" "" '[layout]
 preset = "custom"
 lcores = [["rx:in", "rx:out", "tx:in", "tx:out"], ["fwd"]]'
@@ -230,7 +235,7 @@ PY
   [ -n "${KEEP:-}" ] || rm -f "$work/$1.json"
 }
 
-fcswitch_cases=(plain pfc gfc tagger pabo ecn two_lcore capped)
+fcswitch_cases=(plain pfc gfc tagger pabo ecn input_hol two_lcore capped)
 
 # --- the rounds -----------------------------------------------------------------------------
 
@@ -406,6 +411,7 @@ for case, name in [("fcswitch_plain", "compact, plain forwarding"),
                    ("fcswitch_tagger", "compact, Tagger rewrite 24 → 25"),
                    ("fcswitch_pabo", "compact, PABO on priority 3"),
                    ("fcswitch_ecn", "compact, ECN marking every ECT frame"),
+                   ("fcswitch_input_hol", "compact, input-hol (the testbed's model)"),
                    ("fcswitch_two_lcore", "two-lcore (rx+tx | fwd), 2 cores")]:
     v = mpps(case)
     # Two lcores against one is no cost of a feature: no figure there.
@@ -442,7 +448,7 @@ if task_cycles:
           f" clock: RX core, FWD core, TX core (Mpps)")
     # two_lcore: FWD on a core of its own, taking from rings RX fills on the other, and
     # filling TX's: the testbed layout's cross-core handoffs (the compact layout has none).
-    for case in ("plain", "pfc", "gfc", "tagger", "pabo", "ecn", "two_lcore"):
+    for case in ("plain", "pfc", "gfc", "tagger", "pabo", "ecn", "input_hol", "two_lcore"):
         c = {t: statistics.median(task_cycles[(case, t)])
              for t in ("rx:in", "fwd", "tx:out") if (case, t) in task_cycles}
         if len(c) < 3:

@@ -117,7 +117,8 @@ FwdTask::FwdTask(const FwdSettings& settings, SwitchState& state, L2Fib& fib)
   }
   // A burst of floods can drop at most one copy per packet per port.
   to_free_.reserve(static_cast<size_t>(kBurstSize) * (state.ports + 1));
-  plain_ = !tagger_ && !decrement_ttl_ && !pabo_priorities_ && !inputs_ && !pyrrha_ && !ecn_marker_;
+  runs_ = !tagger_ && !decrement_ttl_ && !pabo_priorities_ && !pyrrha_ && !ecn_marker_;
+  plain_ = runs_ && !inputs_;
 }
 
 FwdTask::~FwdTask() = default;
@@ -380,24 +381,28 @@ template <bool kPlain>
 void FwdTask::take_fates(rte_mbuf** pkts, unsigned n, int in_port, uint32_t lookup_mask) {
   // In order: what a packet does to shared state (ABR, the buffer) happens in the order the
   // packets arrived.
+  // Not plain but runs_: input-queued, and nothing else.
+  const bool runs = kPlain || runs_;
   PlainRun run;
   for (unsigned i = 0; i < n; ++i) {
     rte_mbuf* m = pkts[i];
     const int target = lookup_mask >> i & 1 ? targets_[i] : L2Fib::kUnknown;
-    if constexpr (kPlain) {
-      if (run.stage && fates_[i] == Fate::kForward && target == run.out_port &&
-          classifier_.classify(headers_[i]) == run.priority && follow_run(m, run))
+    if (runs && run.stage) {
+      if (fates_[i] == Fate::kForward && target == run.out_port &&
+          classifier_.classify(headers_[i]) == run.priority &&
+          (kPlain ? follow_run<false>(m, run) : follow_run<true>(m, run)))
         continue;
       run.stage = nullptr;
     }
     switch (fates_[i]) {
       case Fate::kForward:
-        if constexpr (kPlain) {
+        if (runs) {
           run = open_run(in_port, target, headers_[i]);
           forward<kPlain>(m, in_port, headers_[i], target);
-          // Open only if forward() staged it there: then the charge run is this packet's,
-          // and its admission read the views the run's packets are admitted on.
-          if (run.stage && run.stage->count != run.staged_before + 1) run.stage = nullptr;
+          // Open only if forward() took it into the run (its stage, or an input FIFO): then
+          // the charge run is this packet's, and its admission read the views the run's
+          // packets are admitted on.
+          if (run.stage && run_mark(run) != run.mark_before + 1) run.stage = nullptr;
         } else {
           forward<kPlain>(m, in_port, headers_[i], target);
         }
@@ -424,29 +429,35 @@ void FwdTask::take_fates(rte_mbuf** pkts, unsigned n, int in_port, uint32_t look
   }
 }
 
+inline uint64_t FwdTask::run_mark(const PlainRun& run) const {
+  return inputs_ ? inputs_->pushes() : run.stage->count;
+}
+
 FwdTask::PlainRun FwdTask::open_run(int in_port, int target, const wire::FrameHeader& header) {
   if (target == L2Fib::kUnknown || L2Fib::is_group(target) || target == in_port) return {};
   // As forward() and admit() take them in a plain switch: the queue is the priority's.
   const uint8_t priority = classifier_.classify(header);
   const bool lossless = has_priority(lossless_, priority);
-  Stage& stage = stages_[target * kNumEgressQueues + priority];
-  return {
-      .stage = &stage,
+  PlainRun run{
+      .stage = &stages_[target * kNumEgressQueues + priority],
       .out_port = target,
       .slot = SwitchState::occupancy_slot(in_port, priority),
       .priority = priority,
       .lossless = lossless,
-      .staged_before = stage.count,
       .meta = std::bit_cast<uint64_t>(make_packet_meta(
           static_cast<uint8_t>(in_port), priority, priority, !lossless, PaboSubqueue::kNone, 0))};
+  run.mark_before = run_mark(run);
+  return run;
 }
 
+template <bool kInputQueued>
 [[gnu::always_inline]] inline bool FwdTask::follow_run(rte_mbuf* m, const PlainRun& run) {
   Stage& stage = *run.stage;
   // admit() and enqueue() on the views the run's first packet read in this burst (the
   // ingress's, or the queue's and the lossy pool's), raised since by the run's charges. What
-  // they would refuse, or where a ring's room or a new peak must be read, they decide.
-  if (stage.count >= stage.room) return false;
+  // they would refuse, or where a ring's room or a new peak must be read, they decide. (An
+  // input FIFO takes every admitted packet: its head waits for the ring's room.)
+  if (!kInputQueued && stage.count >= stage.room) return false;
   const uint32_t bytes = rte_pktmbuf_pkt_len(m);
   if (run.lossless) {
     const uint64_t occupancy = ingress_seen_[run.priority];
@@ -465,7 +476,11 @@ FwdTask::PlainRun FwdTask::open_run(int in_port, int target, const wire::FrameHe
   ++charge_run_.packets;
   stage.seen_bytes += bytes;
   burst_received_.blocks[run.priority] += wire::credit_blocks(bytes);
-  stage.pkts[stage.count++] = m;
+  if constexpr (kInputQueued) {
+    inputs_->push(run.slot, m, static_cast<uint16_t>(run.out_port), run.priority);
+  } else {
+    stage.pkts[stage.count++] = m;
+  }
   return true;
 }
 

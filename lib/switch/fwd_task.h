@@ -181,19 +181,26 @@ class FwdTask : public Task {
   // bound for the same, follow it on follow_run's few checks: the target, charges and views
   // that packet settled are theirs too (a burst of one flow is one run). Compact plain
   // forwarding: FWD 46–50 → 39 cycles a packet, 16.2 → 17.6 Mpps (three alternating runs).
+  // An input-queued switch with no other feature (runs_) follows runs likewise, into its
+  // input FIFO.
   struct PlainRun {
     Stage* stage = nullptr;  // where its packets are staged; null: no run open
     int out_port = L2Fib::kUnknown;
     int slot = 0;  // (input, priority)
     uint8_t priority = 0;
     bool lossless = false;
-    uint16_t staged_before = 0;  // the stage's count before the packet that opened it
-    uint64_t meta = 0;           // its packets' PacketMeta but their charged_bytes
+    uint64_t mark_before = 0;  // run_mark() before the packet that opened it
+    uint64_t meta = 0;         // its packets' PacketMeta but their charged_bytes
   };
   // The run a packet bound for `target` would open (no stage: one it cannot open).
   PlainRun open_run(int in_port, int target, const wire::FrameHeader& header);
-  // Stages `m` as the run's packet (admission, charges, views, as forward() would); false,
-  // having changed nothing, when forward() must decide (a refusal, a full stage, a new peak).
+  // What grows by one when forward() takes a packet into the run's stage (its count), or into
+  // an input FIFO (their pushes).
+  uint64_t run_mark(const PlainRun& run) const;
+  // Stages `m` as the run's packet, or pushes it into its input FIFO (`kInputQueued`):
+  // admission, charges, views, as forward() would; false, having changed nothing, when
+  // forward() must decide (a refusal, a full stage, a new peak).
+  template <bool kInputQueued>
   bool follow_run(rte_mbuf* m, const PlainRun& run);
   // `target`: what the FIB said of the destination (L2Fib::learn_and_look_up).
   template <bool kPlain>
@@ -318,6 +325,9 @@ class FwdTask : public Task {
   // No Tagger, TTL, PABO, ECN, Pyrrha or input queues, all fixed at construction: its bursts
   // take take_fates<true>.
   bool plain_ = false;
+  // No Tagger, TTL, PABO, ECN or Pyrrha: plain, or input-queued and nothing else. Its bursts
+  // follow runs (PlainRun).
+  bool runs_ = false;
   int pyrrha_queue_ = -1;  // the egress queue Pyrrha holds; -1: none
   // [port]: RX(port)'s bursts, when it runs on FWD's lcore; null: through the fwd ring.
   std::vector<std::unique_ptr<BurstHandoff>> handoffs_;

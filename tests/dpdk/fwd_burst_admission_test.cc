@@ -242,19 +242,23 @@ TEST(FwdBurstAdmission, ABurstStopsAtItsEgressRingsRoom) {
 }
 
 // An input-queued switch (the testbed's model) whose one busy input sends seven bursts of ten
-// into an egress ring of 64 that TX does not empty: the ring takes 64 and the input's FIFO holds
-// the last six (head-of-line: held, not dropped). Once TX has sent the 64, FWD's next poll
-// moves the six, and all 70 leave in order. Were the heads moved past the ring's room, the
-// ring would take none of a burst (a bulk enqueue) and its mbufs would be lost; were one head
-// moved a poll, FWD would still hold five.
+// lossy frames of priority 2 (CS2) into an egress ring of 64 that TX does not empty: the ring
+// takes 64 and the input's FIFO holds the last six (head-of-line: held, not dropped). Once TX
+// has sent the 64, FWD's next poll moves the six, and all 70 leave in order. Each burst's
+// frames after the first follow a run into the FIFO (FwdTask::PlainRun); were they pushed for
+// another queue, they would wait in the wrong ring. Were the heads moved past the ring's room,
+// the ring would take none of a burst (a bulk enqueue) and its mbufs would be lost; were one
+// head moved a poll, FWD would still hold five.
 TEST(FwdBurstAdmission, AnInputQueuedSwitchMovesOneInputsHeadsWhileItsRingHasRoom) {
+  constexpr uint8_t kCs2Dscp = 16;  // class selector 2 → priority 2, lossy
+  constexpr int kCs2Priority = 2;
   RingPorts ports("hrunsiq");
   auto node = make_switch(ports, "", kLosslessIngressBytes, 1000 * kFrameBytes,
                           "egress_queue_packets = 64\nqueueing = \"input-hol\"");
-  for (int b = 0; b < 7; ++b) forward_one_burst(ports, *node, 0, kLossyDscp);
+  for (int b = 0; b < 7; ++b) forward_one_burst(ports, *node, 0, kCs2Dscp);
   EXPECT_EQ(node->fwd().held(), 6u);
   EXPECT_EQ(node->drops(0, DropReason::kEgressRingFull), 0u);
-  EXPECT_EQ(node->egress_depth_bytes(2, kLossyPriority), 70 * kFrameBytes);
+  EXPECT_EQ(node->egress_depth_bytes(2, kCs2Priority), 70 * kFrameBytes);
   for (int poll = 0; poll < 2; ++poll) task(*node, "tx:sink").run_once(0);
   std::vector<std::vector<uint8_t>> sent = ports.drain(2);
   EXPECT_EQ(sent.size(), 64u);

@@ -396,7 +396,8 @@ void FwdTask::take_fates(rte_mbuf** pkts, unsigned n, int in_port, uint32_t look
     }
     switch (fates_[i]) {
       case Fate::kForward:
-        if (runs) {
+        // The burst's last packet has none to follow it (a lab burst is often one packet).
+        if (runs && i + 1 < n) {
           run = open_run(in_port, target, headers_[i]);
           forward<kPlain>(m, in_port, headers_[i], target);
           // Open only if forward() took it into the run (its stage, or an input FIFO): then
@@ -435,7 +436,7 @@ inline uint64_t FwdTask::run_mark(const PlainRun& run) const {
 
 FwdTask::PlainRun FwdTask::open_run(int in_port, int target, const wire::FrameHeader& header) {
   if (target == L2Fib::kUnknown || L2Fib::is_group(target) || target == in_port) return {};
-  // As forward() and admit() take them in a plain switch: the queue is the priority's.
+  // As forward() and admit() take them without Tagger: the queue is the priority's.
   const uint8_t priority = classifier_.classify(header);
   const bool lossless = has_priority(lossless_, priority);
   PlainRun run{

@@ -96,7 +96,7 @@ class CbfcFeedbackGenerator final : public FeedbackGenerator {
   void poll(uint64_t now_ticks, const IngressView& in, FeedbackOut& out) override;
   uint64_t next_action_ticks() const override { return next_send_ticks_; }
   // Its input is read when an update is due, not before.
-  Watch watches() const override { return Watch::kNothing; }
+  OccupancyBand quiet_band() const override { return OccupancyBand::any_occupancy(); }
   void counters(const CounterSink& sink) const override;
 
   // FCCL for this view: ABR + free blocks, the free part capped at half the counter space.

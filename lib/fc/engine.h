@@ -22,6 +22,7 @@
 #include "fc/control_message.h"
 #include "fc/counter_descriptor.h"
 #include "fc/feedback_out.h"
+#include "fc/occupancy_band.h"
 #include "shaping/wire_framing.h"
 
 namespace fcswitch::fc {
@@ -39,12 +40,12 @@ class FeedbackGenerator {
   virtual void poll(uint64_t now_ticks, const IngressView& in, FeedbackOut& out) = 0;
   // The earliest time it will ask to send without a change of occupancy; kNeverTicks if none.
   virtual uint64_t next_action_ticks() const = 0;
-  // Which changes of its input could make a poll before next_action_ticks() send anything:
-  // any (the default); only a fuller input (a threshold it can cross only upwards now); or
-  // none (it reads the input only when its timer is due). The TX task watches no more than
-  // this: a lower occupancy is read over every port that releases (TxTask's quiet polls).
-  enum class Watch : uint8_t { kAnyChange, kGrowth, kNothing };
-  virtual Watch watches() const { return Watch::kAnyChange; }
+  // The occupancies at which a poll before next_action_ticks() would ask for nothing and
+  // change nothing, whatever else of its input changed (fc/occupancy_band.h): empty (the
+  // default) when any change may matter. The TX task asks it again only once the occupancy
+  // has left the band (TxTask's quiet polls), and the lab polls that task only then
+  // (switch/feedback_wake_bands.h). A poll that changes the band sends something.
+  virtual OccupancyBand quiet_band() const { return OccupancyBand::any_change(); }
   virtual void counters(const CounterSink& sink) const = 0;
   // What it holds the upstream to now, for traces: 0 nothing; PFC 1 while XOFF is asserted;
   // buffer-based GFC the stage. Any thread.

@@ -33,9 +33,10 @@ class GfcBufferFeedbackGenerator final : public FeedbackGenerator {
   // A stage sent into a cut link is lost, and nothing else would change a stage the queue
   // holds: the upstream could stay at C/2^k with this input empty for ever.
   void link_restored() override { resend_ = true; }
-  // At stage 0 a lower occupancy is stage 0 still (the stages rise with it, GFC §4.2).
-  Watch watches() const override {
-    return stage_ == 0 && !resend_ ? Watch::kGrowth : Watch::kAnyChange;
+  // A message only when the occupancy steps into another stage (GFC §4.2): the stage's own
+  // range of occupancy is quiet.
+  OccupancyBand quiet_band() const override {
+    return resend_ ? OccupancyBand::any_change() : table_.occupancy_band(stage_);
   }
 
   int stage() const { return stage_; }

@@ -41,6 +41,12 @@ class GfcStageTable {
   uint64_t rate_bps(int k) const { return rates_[k > stages_ ? stages_ : k]; }
   // The stage an ingress queue of `occupancy_bytes` is in: 0 below B_1, N at or above B_N.
   int stage_of(uint64_t occupancy_bytes) const;
+  // The occupancies stage_of() puts in stage k: [B_k, B_(k+1)), from 0 for stage 0 and
+  // unbounded for stage N.
+  OccupancyBand occupancy_band(int k) const {
+    return {k == 0 ? 0 : thresholds_[k],
+            k >= stages_ ? OccupancyBand::kUnboundedBytes : thresholds_[k + 1]};
+  }
 
   // GFC §5.4: B_1 ≤ B_m − 2Cτ.
   bool within_theorem() const { return b1_bytes() + two_c_tau_bytes_ <= buffer_bytes_; }

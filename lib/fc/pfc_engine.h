@@ -40,8 +40,13 @@ class PfcFeedbackGenerator final : public FeedbackGenerator {
   void counters(const CounterSink& sink) const override;
   uint64_t level() const override { return xoff_gauge_.read(); }
   bool level_pauses() const override { return true; }
-  // Out of XOFF only reaching xoff_bytes makes it act; in XOFF, falling below xon_bytes.
-  Watch watches() const override { return xoff_ || resend_ ? Watch::kAnyChange : Watch::kGrowth; }
+  // Out of XOFF only reaching xoff_bytes makes it act; in XOFF, falling below xon_bytes (its
+  // refreshes are timers); after a link came back, the next poll.
+  OccupancyBand quiet_band() const override {
+    if (resend_) return OccupancyBand::any_change();
+    return xoff_ ? OccupancyBand{xon_bytes_, OccupancyBand::kUnboundedBytes}
+                 : OccupancyBand{0, xoff_bytes_};
+  }
   // An XON sent while the link was down is lost, and nothing repeats it: the upstream would
   // stay paused for the rest of its pause time (3.4 ms at 10 Gb/s). The next poll says the
   // state again: the pause (as a refresh) in XOFF, XON once any pause was asserted.

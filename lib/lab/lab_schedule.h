@@ -6,8 +6,9 @@
 // Items are the nodes (a switch or a host: all its tasks, polled together in their lcore
 // order) and the links (one direction each). An item is polled in a round of a step when
 //   - a node: a link delivered into one of its RX rings or took frames from one of its TX
-//     rings (room for its TX task), one of its tasks was busy in the previous round, or its
-//     own timer is due (gates, generators, pacers, watchdogs, a host's flows);
+//     rings (room for its TX task, where that task waits for room or FWD may hold packets;
+//     TxTask::waits_for_room), one of its tasks was busy in the previous round, or its own
+//     timer is due (gates, generators, pacers, watchdogs, a host's flows);
 //   - a link: its node's TX ring holds frames after the node (a switch's TX task) moved
 //     something in a poll, or its timer (a frame arrives, the wire frees with frames
 //     waiting) is due.
@@ -25,8 +26,10 @@
 //     and FWD looks only at the inputs RX filled (SwitchState::fwd_inputs);
 //   - a switch's TX task that went idle until an input of its port changes
 //     (TxTask::idle_until_input), until one does (SwitchState::tx_wakes: FWD, RX and the
-//     other TX tasks mark the ports whose inputs they change), its link takes frames from it,
-//     its own timer is due or an event wakes everything. A fat-tree k = 16 switch has 16 TX
+//     other TX tasks mark the ports whose inputs they change, an ingress occupancy only where
+//     the port's generators would act on it: switch/feedback_wake_bands.h), its link takes
+//     frames from it while it waits for room, its own timer is due or an event wakes
+//     everything. A fat-tree k = 16 switch has 16 TX
 //     tasks, and a frame crossing it has work for one or two. Only a TX task that moved
 //     something can have filled its port's ring: only its link is woken.
 // Such a poll changes nothing, so skipping it changes no result.

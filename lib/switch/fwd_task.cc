@@ -334,9 +334,11 @@ void FwdTask::forward_burst(rte_mbuf** pkts, unsigned n, int in_port, bool cold)
   uint32_t learn_mask = 0, lookup_mask = 0;
   released_read_ = 0;
   ++burst_;
-  // Its charges, received blocks and credit resynchronisation are what TX(in_port)'s
-  // generators watch.
-  state_.tx_wakes.mark(in_port);
+  // Its received blocks and credit resynchronisation are input to TX(in_port)'s generators
+  // that act on any change; its charges mark TX(in_port) where they are news to it
+  // (SwitchState::charge).
+  if (state_.tx_wakes.enabled() && state_.feedback_bands.wakes_on_any_input(in_port))
+    state_.tx_wakes.mark(in_port);
   const uint32_t max_frame_bytes = max_frame_bytes_of(in_port);
   for (unsigned i = 0; i < n; ++i) {
     if (cold) {

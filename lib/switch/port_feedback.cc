@@ -5,8 +5,7 @@
 namespace fcswitch {
 
 PortFeedback::PortFeedback(int port, std::array<fc::EngineInstance, kNumPriorities>& engines,
-                           const TickRate& ticks, uint64_t pause_quiet_ticks,
-                           const SwitchState& state)
+                           const TickRate& ticks, uint64_t pause_quiet_ticks, SwitchState& state)
     : port_(port), state_(state) {
   for (int prio = 0; prio < kNumPriorities; ++prio) {
     generators_[prio] = std::move(engines[prio].generator);

@@ -22,7 +22,7 @@ class PortFeedback {
   // Takes the generators out of `engines`. `pause_quiet_ticks`: no frame for this long after
   // XOFF means the upstream stopped (the τ meter's end of a response).
   PortFeedback(int port, std::array<fc::EngineInstance, kNumPriorities>& engines,
-               const TickRate& ticks, uint64_t pause_quiet_ticks, const SwitchState& state);
+               const TickRate& ticks, uint64_t pause_quiet_ticks, SwitchState& state);
 
   // Polls every generator; what they ask for is merged into `fresh`. True if any asked.
   bool poll(uint64_t now, fc::FeedbackOut& fresh);
@@ -38,16 +38,34 @@ class PortFeedback {
   uint64_t next_action_ticks() const;
   // For TX's quiet polls: note what the generators read now (the ingress occupancy and
   // received blocks of their priorities, links restored); then, whether it is unchanged.
-  // Only what each generator watches (fc::FeedbackGenerator::watches), as it was when noted:
-  // a poll after which it would watch something else sent feedback, and was not quiet.
+  // Only what each generator would act on (fc::FeedbackGenerator::quiet_band), as it was when
+  // noted: an occupancy still in its band, or, with an empty band, no change at all. A poll
+  // after which a generator's band changed sent feedback, and was not quiet. A τ meter that
+  // measures a pause sees every arrival. Where the switch's tasks share a thread and wake TX
+  // by tx_wakes (the lab), the bands go to SwitchState::feedback_bands too.
   void note_input() {
-    watch_any_ = watch_growth_ = 0;
+    watch_any_ = banded_ = 0;
+    const bool publish = state_.tx_wakes.enabled();
     for_each_set(generating_, [&](int prio) {
-      const auto watch = generators_[prio]->watches();
+      const fc::ResponseTimeMeter* meter = response_times_[prio].get();
+      const fc::OccupancyBand band = meter && meter->measuring() ? fc::OccupancyBand::any_change()
+                                                                 : generators_[prio]->quiet_band();
       const auto bit = static_cast<PriorityMask>(1u << prio);
-      if (watch == fc::FeedbackGenerator::Watch::kAnyChange) watch_any_ |= bit;
-      if (watch == fc::FeedbackGenerator::Watch::kGrowth) watch_growth_ |= bit;
+      if (band.empty()) {
+        watch_any_ |= bit;
+      } else {
+        banded_ |= bit;
+        bands_[prio] = band;
+      }
+      if (publish) state_.feedback_bands.publish(port_, prio, band);
     });
+    if (publish && !published_idle_priorities_) {
+      // A priority without a generator: nothing of its input is anyone's news.
+      for (int prio = 0; prio < kNumPriorities; ++prio)
+        if (!has_priority(generating_, prio))
+          state_.feedback_bands.publish(port_, prio, fc::OccupancyBand::any_occupancy());
+      published_idle_priorities_ = true;
+    }
     noted_counts_ = input_counts();
     for_each_set(watch_any_, [&](int prio) { noted_blocks_[prio] = received_blocks(prio); });
   }
@@ -55,6 +73,10 @@ class PortFeedback {
     bool same = true;
     for_each_set(watch_any_,
                  [&](int prio) { same = same && received_blocks(prio) == noted_blocks_[prio]; });
+    for_each_set(banded_, [&](int prio) {
+      same = same && bands_[prio].contains(
+                         state_.ingress_occupancy.value(SwitchState::occupancy_slot(port_, prio)));
+    });
     return same && input_counts() == noted_counts_;
   }
   // Any thread (fcswitch's link watch, the lab's events): the link came back. The generators
@@ -65,14 +87,13 @@ class PortFeedback {
   }
 
  private:
-  // Σ of counts that only grow, of what the generators watch: links restored; the charges to
-  // their slots (growth), and the releases where a lower occupancy matters too.
+  // Σ of counts that only grow, of what the generators with an empty band watch: links
+  // restored; the charges to their slots and the releases.
   uint64_t input_counts() const {
     uint64_t counts = restores_requested_.load(std::memory_order_acquire);
-    for_each_set(watch_any_ | watch_growth_, [&](int prio) {
+    for_each_set(watch_any_, [&](int prio) {
       const int slot = SwitchState::occupancy_slot(port_, prio);
-      counts += state_.ingress_occupancy.charged(slot);
-      if (has_priority(watch_any_, prio)) counts += state_.ingress_occupancy.released(slot);
+      counts += state_.ingress_occupancy.charged(slot) + state_.ingress_occupancy.released(slot);
     });
     return counts;
   }
@@ -83,7 +104,7 @@ class PortFeedback {
   }
 
   int port_;
-  const SwitchState& state_;
+  SwitchState& state_;  // written: its feedback_bands, for port_
   std::array<std::unique_ptr<fc::FeedbackGenerator>, kNumPriorities> generators_;
   PriorityMask generating_ = 0;
   PriorityMask metered_ = 0;  // the priorities with a τ meter
@@ -91,11 +112,13 @@ class PortFeedback {
   std::array<uint64_t, kNumPriorities> paused_level_{};  // the generator's level at the last poll
   std::atomic<uint32_t> restores_requested_{0};
   uint32_t restores_seen_ = 0;
-  // What note_input() read: the generators that watched any change and only growth, the sum
-  // of counts that only grow (equal sums: no change), and the received blocks, which CBFC's
-  // resynchronisation sets (compared one by one).
+  // What note_input() read: the generators that watched any change and those with a quiet
+  // band, and their bands; the sum of counts that only grow (equal sums: no change), and the
+  // received blocks, which CBFC's resynchronisation sets (compared one by one).
   PriorityMask watch_any_ = 0;
-  PriorityMask watch_growth_ = 0;
+  PriorityMask banded_ = 0;
+  std::array<fc::OccupancyBand, kNumPriorities> bands_{};
+  bool published_idle_priorities_ = false;
   uint64_t noted_counts_ = 0;
   std::array<uint32_t, kNumPriorities> noted_blocks_{};
 };

@@ -19,7 +19,8 @@ SwitchState::SwitchState(int num_ports, const std::string& name_prefix, unsigned
       lossy_pool(1, one_thread ? 1 : num_ports),
       control_posted(std::make_unique<PostedCount[]>(num_ports)),
       received_blocks(std::make_unique<OwnedCounter[]>(num_ports * kNumPriorities)),
-      last_arrival_ticks(std::make_unique<OwnedGauge[]>(num_ports * kNumPriorities)) {
+      last_arrival_ticks(std::make_unique<OwnedGauge[]>(num_ports * kNumPriorities)),
+      feedback_bands(num_ports) {
   for (int p = 0; p < num_ports; ++p) {
     fwd_rings.push_back(
         dpdk::make_spsc_ring(fmt::format("{}_rx{}", name_prefix, p), fwd_ring_packets));

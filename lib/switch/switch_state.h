@@ -13,6 +13,7 @@
 #include "dpdk/mbuf_meta.h"
 #include "dpdk/ring.h"
 #include "switch/charge_release_counters.h"
+#include "switch/feedback_wake_bands.h"
 #include "switch/port_wake_set.h"
 #include "wire/credit_frame.h"
 
@@ -116,13 +117,17 @@ struct SwitchState {
   std::atomic<uint64_t> alloc_failures{0};
   // For a caller that runs all of the switch's tasks on one thread and enables them (the lab's
   // schedule), the ports with new input (switch/port_wake_set.h):
-  //  - tx_wakes, for TX(p): what a quiet TX poll (TxTask::poll) reads. FWD marks an input
-  //    port's burst (the ingress charges, received blocks and credit resynchronisation of that
-  //    port) and the egress rings it fills, TX(q) the ingress ports of the packets it
-  //    releases, RX(p) a control message. The caller marks room, timers and events.
+  //  - tx_wakes, for TX(p): what a quiet TX poll (TxTask::poll) reads. FWD marks the egress
+  //    rings it fills; a charge (FWD) or a release (TX(q)) of ingress occupancy marks the
+  //    input port where its generators would act on it, and a burst where they may act on
+  //    any change (feedback_bands); RX(p) marks a control message. The caller marks room,
+  //    timers and events.
   //  - fwd_inputs, for FWD: RX(p) marks what it passes on; FWD clears an input it emptied.
   PortWakeSet tx_wakes;
   PortWakeSet fwd_inputs;
+  // With tx_wakes: what TX(p)'s generators would act on (switch/feedback_wake_bands.h).
+  // Written by TX(p), read by whoever charges or releases; one thread, as tx_wakes.
+  FeedbackWakeBands feedback_bands;
 
   static int occupancy_slot(int port, int priority) { return port * kNumPriorities + priority; }
   static int queued_from_slot(int port, int priority, int queue) {
@@ -135,6 +140,7 @@ struct SwitchState {
   void charge(const PacketMeta& meta, int egress_port, uint32_t packets = 1) {
     const int slot = occupancy_slot(meta.ingress_port, meta.priority);
     ingress_occupancy.charge(slot, meta.charged_bytes);
+    wake_feedback_if_news(meta.ingress_port, meta.priority, slot);
     if (meta.lossy) lossy_pool.charge(0, meta.charged_bytes);
     egress_depth[egress_port]->charge(meta.egress_queue, meta.charged_bytes);
     egress_by_ingress[egress_port]->charge(slot * kNumEgressQueues + meta.egress_queue,
@@ -161,11 +167,18 @@ struct SwitchState {
     egress_depth[egress_port]->release(0, meta.egress_queue, meta.charged_bytes);
     egress_by_ingress[egress_port]->release(0, slot * kNumEgressQueues + meta.egress_queue,
                                             meta.charged_bytes);
-    tx_wakes.mark(meta.ingress_port);  // TX(ingress port)'s generators watch that occupancy
+    wake_feedback_if_news(meta.ingress_port, meta.priority, slot);
     if (meta.pabo) [[unlikely]]
       release_pabo(meta, egress_port, packets);
   }
   void release_pabo(const PacketMeta& meta, int egress_port, uint32_t packets);
+  // TX(in_port)'s generators watch the occupancy of (in_port, priority): a change they would
+  // act on is input for that TX task.
+  void wake_feedback_if_news(int in_port, int priority, int slot) {
+    if (tx_wakes.enabled() &&
+        feedback_bands.leaves_band(in_port, priority, ingress_occupancy.value(slot)))
+      tx_wakes.mark(in_port);
+  }
 };
 
 }  // namespace fcswitch

@@ -148,6 +148,9 @@ class TxTask : public Task {
   // (PFC's paused time) is accounted in full by the next poll (fc::EgressGate::poll). For a
   // caller that polls it only then (the lab's virtual clock). TX's thread.
   bool idle_until_input(uint64_t now) const { return quiet_.valid && now < quiet_until_ticks(); }
+  // Whether room in its port is an input of the task: not after a quiet poll that found room
+  // for all it had (a link that takes frames then has nothing for it). TX's thread.
+  bool waits_for_room() const { return !quiet_.valid || quiet_.room_short; }
 
   // Control thread, after the lcores have stopped: hands back what the task holds.
   unsigned take_held(rte_mbuf** out, unsigned max);

@@ -103,6 +103,7 @@ class QuietTx {
     return meta;
   }
   void port1_sent(const PacketMeta& meta) { state_.release(meta, 1); }
+  SwitchState& state() { return state_; }
 
   // The link takes what the port holds: the frames' bytes, in order.
   std::vector<std::vector<uint8_t>> drain() {
@@ -179,6 +180,41 @@ TEST(TxQuietPolls, APausedInputDrainedByAnotherPortGetsItsXon) {
   tx.port1_sent(above);  // input 0 drains through port 1: below XON
   EXPECT_TRUE(tx.poll(700));
   frames = tx.drain();
+  ASSERT_EQ(frames.size(), 1u);
+  EXPECT_EQ(pfc_time(frames[0]), 0);  // XON
+}
+
+// Where the switch's tasks share a thread and a TX task is polled only when its port is
+// marked (the lab's schedule, switch/feedback_wake_bands.h), a charge or a release at input 0
+// marks TX(0) only where its PFC generator would act on it: reaching XOFF, then, paused,
+// falling below XON. Every other change of that occupancy leaves TX(0) unpolled.
+TEST(TxWakes, MarkAnInputPortOnlyWhereItsGeneratorWouldAct) {
+  QuietTx tx("txw_bands", true, 64);
+  PortWakeSet& wakes = tx.state().tx_wakes;
+  wakes.enable(2);
+  EXPECT_FALSE(tx.poll(100));  // notes its input: out of XOFF, quiet below it
+  wakes.clear(0);
+  const PacketMeta below = tx.charge_input(5'000);
+  tx.port1_sent(below);
+  EXPECT_FALSE(wakes.marked(0));
+  const PacketMeta above = tx.charge_input(12'000);
+  EXPECT_TRUE(wakes.marked(0));  // at XOFF
+  wakes.clear(0);
+  EXPECT_TRUE(tx.poll(200));
+  ASSERT_EQ(tx.drain().size(), 1u);  // the pause
+  // The τ meter measures the pause until the input goes quiet, and sees every arrival till
+  // then; after that, paused, the generator acts only below XON.
+  EXPECT_FALSE(tx.poll(300));
+  tx.port1_sent(tx.charge_input(1'000));
+  EXPECT_FALSE(tx.poll(400));
+  wakes.clear(0);
+  const PacketMeta more = tx.charge_input(1'000);  // 13 000 bytes
+  tx.port1_sent(more);                             // 12 000
+  EXPECT_FALSE(wakes.marked(0));
+  tx.port1_sent(above);  // 0: below XON
+  EXPECT_TRUE(wakes.marked(0));
+  EXPECT_TRUE(tx.poll(500));
+  const auto frames = tx.drain();
   ASSERT_EQ(frames.size(), 1u);
   EXPECT_EQ(pfc_time(frames[0]), 0);  // XON
 }

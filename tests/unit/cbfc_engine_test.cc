@@ -105,7 +105,9 @@ TEST_F(CbfcGeneratorTest, SendsAtOnceThenEveryPeriodWithTheSendersFctbs) {
   EXPECT_EQ(out.class_enable, 0);
   EXPECT_EQ(generator.next_action_ticks(), 52'428u);
   out.clear();
-  generator.poll(52'427, IngressView{0, 0}, out);
+  // Between updates its input is not read: no occupancy or count of blocks is news to it.
+  EXPECT_EQ(generator.quiet_band(), OccupancyBand::any_occupancy());
+  generator.poll(52'427, IngressView{900'000, 12'345}, out);
   EXPECT_TRUE(out.empty());
   generator.poll(52'428, IngressView{0, 0}, out);
   EXPECT_FALSE(out.empty());

@@ -60,6 +60,34 @@ TEST(GfcBufferGenerator, SendsTheStageOnlyWhenItChanges) {
   EXPECT_EQ(max_stage, 4u);
 }
 
+// The occupancies at which a poll sends nothing, the polls a quiet TX task skips: the stage's
+// own range [B_k, B_(k+1)) (GFC §4.2), from 0 at stage 0 and unbounded at stage N. At each
+// edge, the poll that leaves the band sends the stage it reached.
+TEST(GfcBufferGenerator, IsQuietWithinItsStage) {
+  const GfcStageTable table(kTestbedLink, 750'000);
+  GfcBufferFeedbackGenerator generator(table, context());
+  auto poll = [&](uint64_t occupancy) { return stage_sent(generator, occupancy); };
+  EXPECT_EQ(generator.quiet_band(), (OccupancyBand{0, 750'000}));
+  for (int k = 1; k <= table.stages(); ++k) {
+    const uint64_t low = table.threshold_bytes(k);
+    ASSERT_EQ(poll(low), k);
+    const OccupancyBand band = generator.quiet_band();
+    EXPECT_EQ(band.low_bytes, low) << "stage " << k;
+    if (k == table.stages()) {
+      EXPECT_EQ(band.high_bytes, OccupancyBand::kUnboundedBytes);
+      EXPECT_EQ(poll(kTestbedLink.buffer_bytes * 2), -1);
+    } else {
+      EXPECT_EQ(band.high_bytes, table.threshold_bytes(k + 1)) << "stage " << k;
+      EXPECT_EQ(poll(band.high_bytes - 1), -1) << "stage " << k;
+    }
+    EXPECT_EQ(poll(low - 1), k - 1) << "stage " << k;
+    EXPECT_EQ(poll(low), k);
+  }
+  // A link that came back: its next poll says the stage, whatever the occupancy.
+  generator.link_restored();
+  EXPECT_TRUE(generator.quiet_band().empty());
+}
+
 // A stage sent while the link was down is lost: when it comes back the stage is said once
 // more, even if it holds (stage 0 too: the upstream may still be at the old one), then only
 // on change again.

@@ -73,6 +73,21 @@ TEST_F(PfcGeneratorTest, ResumesWithTimeZeroBelowXonNotAtIt) {
   EXPECT_TRUE(poll(3, 799'999).empty());
 }
 
+// The occupancies at which a poll does nothing, the polls a quiet TX task skips: below XOFF
+// out of it, from XON up in it (its refreshes are timers). The bands' edges are the edges
+// of XOFF and XON above.
+TEST_F(PfcGeneratorTest, IsQuietBelowXoffAndThenFromXonUp) {
+  EXPECT_EQ(generator.quiet_band(), (OccupancyBand{0, 800'000}));
+  EXPECT_TRUE(poll(0, 799'999).empty());
+  poll(1, 800'000);
+  EXPECT_EQ(generator.quiet_band(), (OccupancyBand{797'000, OccupancyBand::kUnboundedBytes}));
+  EXPECT_TRUE(generator.quiet_band().contains(797'000));
+  EXPECT_TRUE(poll(2, 797'000).empty());
+  EXPECT_FALSE(generator.quiet_band().contains(796'999));
+  EXPECT_FALSE(poll(3, 796'999).empty());
+  EXPECT_EQ(generator.quiet_band(), (OccupancyBand{0, 800'000}));
+}
+
 TEST_F(PfcGeneratorTest, RefreshesThePauseBeforeItRunsOut) {
   poll(1000, 850'000);
   const uint64_t refresh = pfc_pause_ticks(0x8000, k10G, kNs);  // 1677721.6 → 1677722
@@ -98,7 +113,7 @@ TEST_F(PfcGeneratorTest, SaysItsStateAgainWhenTheLinkComesBack) {
   poll(2, 850'000);
   poll(3, 0);
   generator.link_restored();
-  EXPECT_EQ(generator.watches(), FeedbackGenerator::Watch::kAnyChange);
+  EXPECT_TRUE(generator.quiet_band().empty());  // its next poll says the state, whatever
   FeedbackOut out = poll(4, 0);
   EXPECT_EQ(out.class_enable, 1u << 3);
   EXPECT_EQ(out.class_time[3], 0);

@@ -47,16 +47,21 @@ class PortFeedback {
     watch_any_ = banded_ = 0;
     const bool publish = state_.tx_wakes.enabled();
     for_each_set(generating_, [&](int prio) {
+      // A meter measures only while its generator holds the upstream paused: its object (a
+      // cache miss) is looked at only then.
       const fc::ResponseTimeMeter* meter = response_times_[prio].get();
-      const fc::OccupancyBand band = meter && meter->measuring() ? fc::OccupancyBand::any_change()
-                                                                 : generators_[prio]->quiet_band();
+      const fc::OccupancyBand band = paused_level_[prio] && meter && meter->measuring()
+                                         ? fc::OccupancyBand::any_change()
+                                         : generators_[prio]->quiet_band();
       const auto bit = static_cast<PriorityMask>(1u << prio);
       if (band.empty()) {
         watch_any_ |= bit;
       } else {
         banded_ |= bit;
-        bands_[prio] = band;
       }
+      // Most notes find the band they published (PFC below XOFF all along).
+      if (band == bands_[prio]) return;
+      bands_[prio] = band;
       if (publish) state_.feedback_bands.publish(port_, prio, band);
     });
     if (publish && !published_idle_priorities_) {
@@ -117,6 +122,7 @@ class PortFeedback {
   // received blocks, which CBFC's resynchronisation sets (compared one by one).
   PriorityMask watch_any_ = 0;
   PriorityMask banded_ = 0;
+  // Each generator's band when last noted, as published (FeedbackWakeBands starts empty too).
   std::array<fc::OccupancyBand, kNumPriorities> bands_{};
   bool published_idle_priorities_ = false;
   uint64_t noted_counts_ = 0;

@@ -44,7 +44,10 @@ class FeedbackGenerator {
   // change nothing, whatever else of its input changed (fc/occupancy_band.h): empty (the
   // default) when any change may matter. The TX task asks it again only once the occupancy
   // has left the band (TxTask's quiet polls), and the lab polls that task only then
-  // (switch/feedback_wake_bands.h). A poll that changes the band sends something.
+  // (switch/feedback_wake_bands.h). The band is noted before a poll: a poll that moves it
+  // sends something (and the task is polled again, which notes the new one), or only makes
+  // fewer changes matter (PFC's resend done with nothing to say), so a noted band may wake
+  // the task more often than it needs, never less.
   virtual OccupancyBand quiet_band() const { return OccupancyBand::any_change(); }
   virtual void counters(const CounterSink& sink) const = 0;
   // What it holds the upstream to now, for traces: 0 nothing; PFC 1 while XOFF is asserted;

@@ -38,10 +38,11 @@ struct PoolFree {
 };
 
 // TX of port 0 of a two-port switch, its port a ring that holds `wire_frames` frames (the
-// test is the link: it drains the ring). With `pfc`, PFC on priority 3 watches input 0.
+// test is the link: it drains the ring). With `pfc`, PFC on priority 3 watches input 0, and
+// its τ meter takes `pause_quiet_ticks` without a frame for the upstream's stop.
 class QuietTx {
  public:
-  QuietTx(const std::string& name, bool pfc, unsigned wire_frames)
+  QuietTx(const std::string& name, bool pfc, unsigned wire_frames, uint64_t pause_quiet_ticks = 0)
       : state_(2, name, 64, 64),
         data_pool_(rte_pktmbuf_pool_create((name + "_data").c_str(), 63, 0, 0,
                                            RTE_MBUF_DEFAULT_BUF_SIZE, 0)),
@@ -53,6 +54,7 @@ class QuietTx {
     TxFlowControl flow;
     flow.mac = wire::MacAddress{0x02'00'00'00'AA'01ull};
     flow.control_pool = control_pool_.get();
+    flow.pause_quiet_ticks = pause_quiet_ticks;
     if (pfc) {
       fc::PfcParams params;
       params.xoff_bytes = kXoffBytes;
@@ -187,9 +189,10 @@ TEST(TxQuietPolls, APausedInputDrainedByAnotherPortGetsItsXon) {
 // Where the switch's tasks share a thread and a TX task is polled only when its port is
 // marked (the lab's schedule, switch/feedback_wake_bands.h), a charge or a release at input 0
 // marks TX(0) only where its PFC generator would act on it: reaching XOFF, then, paused,
-// falling below XON. Every other change of that occupancy leaves TX(0) unpolled.
+// falling below XON; or while its τ meter measures the pause, which must see every arrival
+// until the input has been quiet for 1 000 ticks. Every other change leaves TX(0) unpolled.
 TEST(TxWakes, MarkAnInputPortOnlyWhereItsGeneratorWouldAct) {
-  QuietTx tx("txw_bands", true, 64);
+  QuietTx tx("txw_bands", true, 64, 1'000);
   PortWakeSet& wakes = tx.state().tx_wakes;
   wakes.enable(2);
   EXPECT_FALSE(tx.poll(100));  // notes its input: out of XOFF, quiet below it
@@ -201,12 +204,14 @@ TEST(TxWakes, MarkAnInputPortOnlyWhereItsGeneratorWouldAct) {
   EXPECT_TRUE(wakes.marked(0));  // at XOFF
   wakes.clear(0);
   EXPECT_TRUE(tx.poll(200));
-  ASSERT_EQ(tx.drain().size(), 1u);  // the pause
-  // The τ meter measures the pause until the input goes quiet, and sees every arrival till
-  // then; after that, paused, the generator acts only below XON.
-  EXPECT_FALSE(tx.poll(300));
-  tx.port1_sent(tx.charge_input(1'000));
-  EXPECT_FALSE(tx.poll(400));
+  ASSERT_EQ(tx.drain().size(), 1u);  // the pause, from which the meter measures
+  EXPECT_FALSE(tx.poll(300));        // notes its input while the meter measures
+  wakes.clear(0);
+  const PacketMeta during = tx.charge_input(1'000);  // 13 000 bytes, above XON
+  EXPECT_TRUE(wakes.marked(0));                      // an arrival the meter must see
+  EXPECT_FALSE(tx.poll(1'300));  // quiet since the pause at 200: the measurement ends
+  tx.port1_sent(during);
+  EXPECT_FALSE(tx.poll(1'400));  // notes its input: paused, quiet from XON up
   wakes.clear(0);
   const PacketMeta more = tx.charge_input(1'000);  // 13 000 bytes
   tx.port1_sent(more);                             // 12 000

@@ -29,9 +29,9 @@
 //     other TX tasks mark the ports whose inputs they change, an ingress occupancy only where
 //     the port's generators would act on it: switch/feedback_wake_bands.h), its link takes
 //     frames from it while it waits for room, its own timer is due or an event wakes
-//     everything. A fat-tree k = 16 switch has 16 TX
-//     tasks, and a frame crossing it has work for one or two. Only a TX task that moved
-//     something can have filled its port's ring: only its link is woken.
+//     everything. A fat-tree k = 16 switch has 16 TX tasks, and a frame crossing it has work
+//     for one or two. Only a TX task that moved something can have filled its port's ring:
+//     only its link is woken.
 // Such a poll changes nothing, so skipping it changes no result.
 //
 // FWD's and a host source's round robins turn once a poll of their own, so where they start

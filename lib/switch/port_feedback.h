@@ -40,8 +40,9 @@ class PortFeedback {
   // received blocks of their priorities, links restored); then, whether it is unchanged.
   // Only what each generator would act on (fc::FeedbackGenerator::quiet_band), as it was when
   // noted: an occupancy still in its band, or, with an empty band, no change at all. A poll
-  // after which a generator's band changed sent feedback, and was not quiet. A τ meter that
-  // measures a pause sees every arrival. Where the switch's tasks share a thread and wake TX
+  // that changed a generator's band sent feedback, and was not quiet, or only made fewer
+  // changes matter (fc::FeedbackGenerator::quiet_band). A τ meter that measures a pause sees
+  // every arrival. Where the switch's tasks share a thread and wake TX
   // by tx_wakes (the lab), the bands go to SwitchState::feedback_bands too.
   void note_input() {
     watch_any_ = banded_ = 0;

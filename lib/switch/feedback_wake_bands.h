@@ -13,7 +13,7 @@
 // TX(p) (its PortFeedback) publishes the bands each time it notes its input, after which its
 // generators act only on what it noted; the others read them at the switch's charges and
 // releases. One thread only, as PortWakeSet: read only while tx_wakes is enabled. Until TX(p)
-// publishes, every change wakes it.
+// publishes, every change of a priority with a generator wakes it.
 
 #include <cstdint>
 #include <memory>
@@ -31,16 +31,18 @@ class FeedbackWakeBands {
     for (int p = 0; p < ports; ++p) any_change_[p] = static_cast<PriorityMask>(~0u);
   }
 
-  // TX(port): the band of its generator at `priority` (any_occupancy() where it has none).
+  // TX(port): the band of its generator at `priority`; its PortFeedback, as it is built,
+  // any_occupancy() where it has none.
   void publish(int port, int priority, fc::OccupancyBand band) {
     bands_[slot(port, priority)] = band;
     const auto bit = static_cast<PriorityMask>(1u << priority);
     any_change_[port] = band.empty() ? static_cast<PriorityMask>(any_change_[port] | bit)
                                      : static_cast<PriorityMask>(any_change_[port] & ~bit);
   }
-  // Whether an ingress occupancy of `occupancy_bytes` at (port, priority) is news to TX(port).
-  bool leaves_band(int port, int priority, uint64_t occupancy_bytes) const {
-    return !bands_[slot(port, priority)].contains(occupancy_bytes);
+  // Whether an ingress occupancy of `occupancy_bytes` at `slot` (SwitchState::occupancy_slot:
+  // port * 8 + priority) is news to TX(port).
+  bool leaves_band(int slot, uint64_t occupancy_bytes) const {
+    return !bands_[static_cast<size_t>(slot)].contains(occupancy_bytes);
   }
   // Whether any frame from `port` may be news to TX(port), whatever it does to occupancy.
   bool wakes_on_any_input(int port) const { return any_change_[port] != 0; }

@@ -9,7 +9,11 @@ PortFeedback::PortFeedback(int port, std::array<fc::EngineInstance, kNumPrioriti
     : port_(port), state_(state) {
   for (int prio = 0; prio < kNumPriorities; ++prio) {
     generators_[prio] = std::move(engines[prio].generator);
-    if (!generators_[prio]) continue;
+    if (!generators_[prio]) {
+      // Nothing of this priority's input is anyone's news (before any task runs).
+      state.feedback_bands.publish(port, prio, fc::OccupancyBand::any_occupancy());
+      continue;
+    }
     generating_ |= static_cast<PriorityMask>(1u << prio);
     if (!generators_[prio]->level_pauses()) continue;
     response_times_[prio] = std::make_unique<fc::ResponseTimeMeter>(ticks, pause_quiet_ticks);

@@ -65,13 +65,6 @@ class PortFeedback {
       bands_[prio] = band;
       if (publish) state_.feedback_bands.publish(port_, prio, band);
     });
-    if (publish && !published_idle_priorities_) {
-      // A priority without a generator: nothing of its input is anyone's news.
-      for (int prio = 0; prio < kNumPriorities; ++prio)
-        if (!has_priority(generating_, prio))
-          state_.feedback_bands.publish(port_, prio, fc::OccupancyBand::any_occupancy());
-      published_idle_priorities_ = true;
-    }
     noted_counts_ = input_counts();
     for_each_set(watch_any_, [&](int prio) { noted_blocks_[prio] = received_blocks(prio); });
   }
@@ -125,7 +118,6 @@ class PortFeedback {
   PriorityMask banded_ = 0;
   // Each generator's band when last noted, as published (FeedbackWakeBands starts empty too).
   std::array<fc::OccupancyBand, kNumPriorities> bands_{};
-  bool published_idle_priorities_ = false;
   uint64_t noted_counts_ = 0;
   std::array<uint32_t, kNumPriorities> noted_blocks_{};
 };

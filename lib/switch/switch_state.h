@@ -140,7 +140,7 @@ struct SwitchState {
   void charge(const PacketMeta& meta, int egress_port, uint32_t packets = 1) {
     const int slot = occupancy_slot(meta.ingress_port, meta.priority);
     ingress_occupancy.charge(slot, meta.charged_bytes);
-    wake_feedback_if_news(meta.ingress_port, meta.priority, slot);
+    wake_feedback_if_news(meta.ingress_port, slot);
     if (meta.lossy) lossy_pool.charge(0, meta.charged_bytes);
     egress_depth[egress_port]->charge(meta.egress_queue, meta.charged_bytes);
     egress_by_ingress[egress_port]->charge(slot * kNumEgressQueues + meta.egress_queue,
@@ -167,16 +167,15 @@ struct SwitchState {
     egress_depth[egress_port]->release(0, meta.egress_queue, meta.charged_bytes);
     egress_by_ingress[egress_port]->release(0, slot * kNumEgressQueues + meta.egress_queue,
                                             meta.charged_bytes);
-    wake_feedback_if_news(meta.ingress_port, meta.priority, slot);
+    wake_feedback_if_news(meta.ingress_port, slot);
     if (meta.pabo) [[unlikely]]
       release_pabo(meta, egress_port, packets);
   }
   void release_pabo(const PacketMeta& meta, int egress_port, uint32_t packets);
   // TX(in_port)'s generators watch the occupancy of (in_port, priority): a change they would
   // act on is input for that TX task.
-  void wake_feedback_if_news(int in_port, int priority, int slot) {
-    if (tx_wakes.enabled() &&
-        feedback_bands.leaves_band(in_port, priority, ingress_occupancy.value(slot)))
+  void wake_feedback_if_news(int in_port, int slot) {
+    if (tx_wakes.enabled() && feedback_bands.leaves_band(slot, ingress_occupancy.value(slot)))
       tx_wakes.mark(in_port);
   }
 };

@@ -57,7 +57,7 @@ NamedCounts summed_over_queues(const SwitchNode& s, int port, PriorityMask queue
 
 LabNetwork::LabNetwork(const LabScenario& scenario)
     : scenario_(scenario),
-      ticks_{scenario.clock == LabClock::kVirtual ? kNsPerSecond : rte_get_tsc_hz()},
+      ticks_{is_virtual(scenario.clock) ? kNsPerSecond : rte_get_tsc_hz()},
       sent_(scenario.flows.size()),
       received_(scenario.flows.size()) {
   try {
@@ -271,6 +271,24 @@ bool LabNetwork::poll_all(uint64_t now) {
   return busy;
 }
 
+void LabNetwork::settle(uint64_t now) {
+  for (int round = 0; poll_all(now); ++round)
+    if (round >= kMaxRoundsPerStep)
+      throw std::runtime_error(fmt::format("the lab did not settle at tick {}", now));
+}
+
+uint64_t LabNetwork::next_action_of_all(uint64_t now) const {
+  uint64_t next = kNeverTicks;
+  for (const auto& link : links_) next = std::min(next, link->next_event_ticks());
+  for (size_t n = 0; n < switches_.size(); ++n) {
+    if (hosts_[n]) next = std::min(next, hosts_[n]->next_action_ticks(now));
+    if (switches_[n])
+      for (size_t p = 0; p < scenario_.nodes[n].config.ports.size(); ++p)
+        next = std::min(next, switches_[n]->tx(static_cast<int>(p)).next_action_ticks());
+  }
+  return next;
+}
+
 std::vector<std::pair<std::string, const SwitchNode*>> LabNetwork::switch_nodes() const {
   std::vector<std::pair<std::string, const SwitchNode*>> out;
   for (size_t n = 0; n < switches_.size(); ++n)
@@ -292,16 +310,19 @@ LabResult LabNetwork::run(const std::string& out_dir, ProgressLine* progress,
   const uint64_t check_every = ticks_.from_ns(scenario_.deadlock.check_interval_ns);
   uint64_t next_sample = 0, next_check = check_every;
 
-  const bool virtual_clock = scenario_.clock == LabClock::kVirtual;
+  const bool virtual_clock = is_virtual(scenario_.clock);
+  const bool scheduled = scenario_.clock == LabClock::kVirtual;
   const uint64_t tsc_start = virtual_clock ? 0 : rte_rdtsc();
   uint64_t now = 0;
   while (true) {
-    if (apply_events(now) && virtual_clock) schedule_->wake_all();
-    if (virtual_clock) {
+    if (apply_events(now) && scheduled) schedule_->wake_all();
+    if (scheduled) {
       // The first step starts everything (flows, timers); the last brings every node's
       // time-accounting counters (paused time) up to the end, as a full poll would.
       if (now == 0 || now >= end) schedule_->wake_all();
       schedule_->step(now);
+    } else if (virtual_clock) {
+      settle(now);
     } else {
       poll_all(now);
     }
@@ -336,7 +357,9 @@ LabResult LabNetwork::run(const std::string& out_dir, ProgressLine* progress,
       break;
     }
     if (virtual_clock) {
-      uint64_t next = std::min({schedule_->next_event_ticks(), next_sample, next_check, end});
+      const uint64_t next_action =
+          scheduled ? schedule_->next_event_ticks() : next_action_of_all(now);
+      uint64_t next = std::min({next_action, next_sample, next_check, end});
       if (next_event_ < scenario_.events.size())
         next = std::min(next, ticks_.from_ns(scenario_.events[next_event_].at_ns));
       if (!sampler.tail_marked()) next = std::min(next, tail_start);
@@ -510,7 +533,7 @@ void LabNetwork::reinstall_routes(int node) {
 LabResult LabNetwork::collect(const LabSampler& sampler, uint64_t end) const {
   LabResult r;
   r.scenario = scenario_.name;
-  r.clock = scenario_.clock == LabClock::kVirtual ? "virtual" : "wall";
+  r.clock = clock_name(scenario_.clock);
   r.overrides = scenario_.overrides;
   r.failed_links = scenario_.failed_links;
   r.failure_seed = scenario_.failure_seed;

@@ -8,6 +8,8 @@
 //     frame arrives, a wire frees, a pause expires, a credit period ends, a flow starts, a
 //     sample is due). The cost of a step follows the traffic, not the size of the network.
 //     No wall-clock time enters: the same scenario gives the same result, bit for bit.
+//   virtual-poll-all — the same clock, polling every task and link until nothing moves at
+//     every step: what the schedule skips must change nothing, and this is its check.
 //   wall — the TSC; everything is polled in turn, as fast as it goes.
 //
 // Samples (queues.csv, flows.csv) are written to `out_dir` while it runs, if one is given.
@@ -65,6 +67,10 @@ class LabNetwork {
   void release();               // frees everything built so far; idempotent
   bool poll_all(uint64_t now);  // one round of everything (wall clock); whether anything moved
   void build_schedule();        // the virtual clock's
+  // LabClock::kVirtualPollAll: poll_all until nothing moves, and the earliest next action of
+  // every link and node (the schedule's reference).
+  void settle(uint64_t now);
+  uint64_t next_action_of_all(uint64_t now) const;
   LabResult collect(const LabSampler& sampler, uint64_t end_ticks) const;
   FlowFrameSpec frame_spec(const FlowSpec& flow) const;  // its frames' addresses and size
   // Its frames at its source, its receiver at the destination's sink (transports), and for a

@@ -178,8 +178,9 @@ class ScenarioReader {
     if (auto d = r.duration_ns("duration", 1000, kMaxDurationNs)) out_.duration_ns = *d;
     if (!r.has("duration"))
       problems_.expected(table->source(), "lab.duration", "a duration (\"50ms\")", "nothing");
-    if (auto c = r.choice("clock", {"virtual", "wall"}))
-      out_.clock = *c == "wall" ? LabClock::kWall : LabClock::kVirtual;
+    if (auto c = r.choice("clock", {"virtual", "virtual-poll-all", "wall"}))
+      for (LabClock clock : {LabClock::kVirtual, LabClock::kVirtualPollAll, LabClock::kWall})
+        if (*c == clock_name(clock)) out_.clock = clock;
     if (auto s = r.integer("seed", 0, INT64_MAX)) out_.seed = static_cast<uint64_t>(*s);
     if (auto s = r.duration_ns("sample_interval", 1000, kMaxDurationNs))
       out_.sample_interval_ns = *s;
@@ -1264,7 +1265,7 @@ LabScenario parse_lab_scenario(std::string_view text, const std::string& file,
   scenario.file = file;
   scenario.overrides = overrides;
   ScenarioReader(root, scenario).read();
-  if (scenario.clock == LabClock::kVirtual)
+  if (is_virtual(scenario.clock))
     // Polls come exactly when a limiter opens: no lateness to forgive (rate_limiter.h).
     for (LabNode& node : scenario.nodes)
       for (auto& port : node.config.ports) port.flow_control.limiter_catch_up_ns = 0;

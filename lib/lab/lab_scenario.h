@@ -27,7 +27,19 @@
 
 namespace fcswitch::lab {
 
-enum class LabClock : uint8_t { kVirtual, kWall };
+// kVirtualPollAll is the virtual clock polling every task and link until nothing moves at
+// every step, as before LabSchedule: slow, and there to check that what the schedule skips
+// changes nothing (the two give the same results).
+enum class LabClock : uint8_t { kVirtual, kVirtualPollAll, kWall };
+inline bool is_virtual(LabClock clock) {
+  return clock != LabClock::kWall;
+}
+// As [lab] clock spells it.
+inline const char* clock_name(LabClock clock) {
+  return clock == LabClock::kWall             ? "wall"
+         : clock == LabClock::kVirtualPollAll ? "virtual-poll-all"
+                                              : "virtual";
+}
 
 struct PortRef {
   int node = -1;  // index into LabScenario::nodes

@@ -9,12 +9,6 @@
 
 namespace fcswitch::lab {
 
-namespace {
-// A clock step at which items still report work after this many rounds is a bug (a task
-// that says it moved something and did not), not a busy network.
-constexpr int kMaxRoundsPerStep = 1'000'000;
-}  // namespace
-
 LabSchedule::LabSchedule(std::vector<ScheduledNode> nodes, std::vector<ScheduledLink> links)
     : nodes_(std::move(nodes)),
       links_(std::move(links)),
@@ -227,7 +221,7 @@ void LabSchedule::poll_node(int node, uint64_t now) {
         if (ring && !ring->empty()) wake_link(link);
   }
   // A node that could not allocate waits for frames freed anywhere: poll it every round, as
-  // the full poll did, until it stops failing.
+  // a full poll does, until it stops failing.
   const uint64_t failures = alloc_failures(node);
   const bool starved = failures != s.alloc_failures;
   s.alloc_failures = failures;
@@ -288,13 +282,10 @@ void LabSchedule::step(uint64_t now) {
       }
       if (link.link->took_in_last_poll()) {
         // Room in the port: what its TX task waits for when it found none. One that sent all
-        // it had has nothing for it (at fat-tree k = 16, most of the links' takes), unless
-        // FWD holds packets in input FIFOs: their heads move at its polls, which the room
-        // wakes (input-hol's crossbar turns a poll, so the polls are part of the model).
+        // it had has nothing for it (at fat-tree k = 16, most of the links' takes).
         if (ScheduledNode& from = nodes_[link.from_node]; from.host) {
           wake_node(link.from_node);
-        } else if (from.fwd_may_hold ||
-                   switch_timers_[link.from_node].tx[link.from_port]->waits_for_room()) {
+        } else if (switch_timers_[link.from_node].tx[link.from_port]->waits_for_room()) {
           from.tx_wakes->mark(link.from_port);
           wake_node(link.from_node);
         }

@@ -6,14 +6,14 @@
 // Items are the nodes (a switch or a host: all its tasks, polled together in their lcore
 // order) and the links (one direction each). An item is polled in a round of a step when
 //   - a node: a link delivered into one of its RX rings or took frames from one of its TX
-//     rings (room for its TX task, where that task waits for room or FWD may hold packets;
-//     TxTask::waits_for_room), one of its tasks was busy in the previous round, or its own
-//     timer is due (gates, generators, pacers, watchdogs, a host's flows);
+//     rings (room for its TX task, where that task waits for room: TxTask::waits_for_room),
+//     one of its tasks was busy in the previous round, or its own timer is due (gates,
+//     generators, pacers, watchdogs, a host's flows);
 //   - a link: its node's TX ring holds frames after the node (a switch's TX task) moved
 //     something in a poll, or its timer (a frame arrives, the wire frees with frames
 //     waiting) is due.
 // Rounds run until nothing is left to poll; active items are polled in index order, links
-// before nodes, as the full poll did, so results are deterministic. Timers live in a binary
+// before nodes, as a full poll does, so results are deterministic. Timers live in a binary
 // heap keyed by time; an item's timer is read again after every step in which it was polled
 // (only a poll changes it: a node's by frames arriving is covered, since an arrival wakes it).
 //
@@ -34,10 +34,12 @@
 //     only its link is woken.
 // Such a poll changes nothing, so skipping it changes no result.
 //
-// FWD's and a host source's round robins turn once a poll of their own, so where they start
-// depends on the work they were given, never on clock steps that had none for them (a sample,
-// a deadlock check, another node's timer): the sample interval does not change a run's
-// packets (LabGfcRing.SampleIntervalDoesNotChangeThePackets). A node that failed to allocate a
+// FWD's and a host source's round robins turn once a poll of theirs that moved something, so
+// where they start depends on the work they were given, never on polls that had none (a
+// sample, a deadlock check, another node's timer, a room wake): the sample interval does not
+// change a run's packets (LabGfcRing.SampleIntervalDoesNotChangeThePackets), and polling every
+// task at every step gives the same run (lab.clock = "virtual-poll-all", the schedule's
+// check: LabSchedule.SkipsOnlyPollsThatChangeNothing). A node that failed to allocate a
 // frame (a shared pool ran dry) is polled in every round of every step until it stops failing:
 // frames freed anywhere may let it go on.
 
@@ -54,6 +56,10 @@
 #include "switch/port_wake_set.h"
 
 namespace fcswitch::lab {
+
+// A clock step at which items still report work after this many rounds is a bug (a task
+// that says it moved something and did not), not a busy network.
+inline constexpr int kMaxRoundsPerStep = 1'000'000;
 
 struct ScheduledTask {
   enum class Role : uint8_t {

@@ -1273,7 +1273,7 @@ TEST(LabScenario, ARunWhoseCsvWouldExceedTheLimitIsRefusedAtStart) {
     FAIL() << "ran";
   } catch (const config::ConfigError& e) {
     ASSERT_EQ(e.problems().size(), 1u);
-    EXPECT_EQ(e.problems()[0].rfind(kRing + ":27:19: lab.sample_interval: expected samples whose "
+    EXPECT_EQ(e.problems()[0].rfind(kRing + ":29:19: lab.sample_interval: expected samples whose "
                                             "CSV stays within lab.csv_limit (1000000000 bytes), "
                                             "found 100000 ns over 3600000000000 ns: 36000001 "
                                             "samples of 12 series",

@@ -361,9 +361,7 @@ bool HostSource::poll(uint64_t now) {
     }
     busy |= progress;
   }
-  // As FWD's turn: it moves on with a poll that sent, so that a poll that sent nothing
-  // changes nothing (lab/lab_schedule.h).
-  if (busy) next_flow_ = (next_flow_ + 1) % flows_.size();
+  if (!flows_.empty()) next_flow_ = (next_flow_ + 1) % flows_.size();
   if (last_sent < flows_.size()) after_last_sent_ = (last_sent + 1) % flows_.size();
   std::erase_if(live_, [&](size_t k) { return finished(flows_[k], now); });
   if (closed_loop_flows_) retire_finished_closed_loop_flows(now);

@@ -9,7 +9,8 @@
 //     sample is due). The cost of a step follows the traffic, not the size of the network.
 //     No wall-clock time enters: the same scenario gives the same result, bit for bit.
 //   virtual-poll-all — the same clock, polling every task and link until nothing moves at
-//     every step: what the schedule skips must change nothing, and this is its check.
+//     every step: the check of what the schedule skips (lab_schedule.h says where the two
+//     must agree).
 //   wall — the TSC; everything is polled in turn, as fast as it goes.
 //
 // Samples (queues.csv, flows.csv) are written to `out_dir` while it runs, if one is given.

@@ -28,8 +28,8 @@
 namespace fcswitch::lab {
 
 // kVirtualPollAll is the virtual clock polling every task and link until nothing moves at
-// every step, as before LabSchedule: slow, and there to check that what the schedule skips
-// changes nothing (the two give the same results).
+// every step, as before LabSchedule: slow, and there to check what the schedule skips (the
+// same results where FWD's and hosts' round robins decide nothing: lab/lab_schedule.h).
 enum class LabClock : uint8_t { kVirtual, kVirtualPollAll, kWall };
 inline bool is_virtual(LabClock clock) {
   return clock != LabClock::kWall;

@@ -282,10 +282,13 @@ void LabSchedule::step(uint64_t now) {
       }
       if (link.link->took_in_last_poll()) {
         // Room in the port: what its TX task waits for when it found none. One that sent all
-        // it had has nothing for it (at fat-tree k = 16, most of the links' takes).
+        // it had has nothing for it (at fat-tree k = 16, most of the links' takes), unless
+        // FWD holds packets in input FIFOs: their heads move at its polls, which the room
+        // wakes (input-hol's crossbar turns a poll, so the polls are part of the model).
         if (ScheduledNode& from = nodes_[link.from_node]; from.host) {
           wake_node(link.from_node);
-        } else if (switch_timers_[link.from_node].tx[link.from_port]->waits_for_room()) {
+        } else if (from.fwd_may_hold ||
+                   switch_timers_[link.from_node].tx[link.from_port]->waits_for_room()) {
           from.tx_wakes->mark(link.from_port);
           wake_node(link.from_node);
         }

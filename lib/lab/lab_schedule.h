@@ -6,9 +6,9 @@
 // Items are the nodes (a switch or a host: all its tasks, polled together in their lcore
 // order) and the links (one direction each). An item is polled in a round of a step when
 //   - a node: a link delivered into one of its RX rings or took frames from one of its TX
-//     rings (room for its TX task, where that task waits for room: TxTask::waits_for_room),
-//     one of its tasks was busy in the previous round, or its own timer is due (gates,
-//     generators, pacers, watchdogs, a host's flows);
+//     rings (room for its TX task, where that task waits for room or FWD may hold packets;
+//     TxTask::waits_for_room), one of its tasks was busy in the previous round, or its own
+//     timer is due (gates, generators, pacers, watchdogs, a host's flows);
 //   - a link: its node's TX ring holds frames after the node (a switch's TX task) moved
 //     something in a poll, or its timer (a frame arrives, the wire frees with frames
 //     waiting) is due.
@@ -32,16 +32,18 @@
 //     everything. A fat-tree k = 16 switch has 16 TX tasks, and a frame crossing it has work
 //     for one or two. Only a TX task that moved something can have filled its port's ring:
 //     only its link is woken.
-// Such a poll changes nothing, so skipping it changes no result.
+// Such a poll changes nothing but where a round robin starts (below).
 //
-// FWD's and a host source's round robins turn once a poll of theirs that moved something, so
-// where they start depends on the work they were given, never on polls that had none (a
-// sample, a deadlock check, another node's timer, a room wake): the sample interval does not
-// change a run's packets (LabGfcRing.SampleIntervalDoesNotChangeThePackets), and polling every
-// task at every step gives the same run (lab.clock = "virtual-poll-all", the schedule's
-// check: LabSchedule.SkipsOnlyPollsThatChangeNothing). A node that failed to allocate a
-// frame (a shared pool ran dry) is polled in every round of every step until it stops failing:
-// frames freed anywhere may let it go on.
+// FWD's and a host source's round robins turn once a poll of their own, so where they start
+// depends on the work they were given, never on clock steps that had none for them (a sample,
+// a deadlock check, another node's timer): the sample interval does not change a run's
+// packets (LabGfcRing.SampleIntervalDoesNotChangeThePackets). Which polls they get is thus
+// part of the model, and polling every task at every step (lab.clock = "virtual-poll-all")
+// gives the same run only where their turn decides nothing: one flow a priority a host, FWD's
+// inputs seldom in one poll together, no input-hol crossbar of input turns. There it checks
+// every rule above (LabSchedule.SkipsOnlyPollsThatChangeNothing). A node that failed to
+// allocate a frame (a shared pool ran dry) is polled in every round of every step until it
+// stops failing: frames freed anywhere may let it go on.
 
 #include <atomic>
 #include <cstdint>

@@ -145,9 +145,7 @@ bool FwdTask::poll(uint64_t now_tsc) {
   if (pyrrha_) busy |= pyrrha_->serve();
   if (inputs_ || pyrrha_)
     held_.set((inputs_ ? inputs_->packets() : 0) + (pyrrha_ ? pyrrha_->held_packets() : 0));
-  // The turn moves on with the work, not with the polls: a poll that moved nothing changes
-  // nothing, so the lab may skip it (lab/lab_schedule.h).
-  if (busy) next_input_ = next_input_ + 1 == state_.ports ? 0 : next_input_ + 1;
+  next_input_ = next_input_ + 1 == state_.ports ? 0 : next_input_ + 1;
   return busy;
 }
 

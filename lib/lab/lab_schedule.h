@@ -32,7 +32,7 @@
 //     everything. A fat-tree k = 16 switch has 16 TX tasks, and a frame crossing it has work
 //     for one or two. Only a TX task that moved something can have filled its port's ring:
 //     only its link is woken.
-// Such a poll changes nothing but where a round robin starts (below).
+// Such a poll changes nothing, except that a FWD poll turns FWD's round robin (below).
 //
 // FWD's and a host source's round robins turn once a poll of their own, so where they start
 // depends on the work they were given, never on clock steps that had none for them (a sample,

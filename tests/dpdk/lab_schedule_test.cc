@@ -46,7 +46,8 @@ TEST(LabSchedule, SkipsOnlyPollsThatChangeNothing) {
   const std::string ring = kConfigLab + "gfc-ring.toml";
   const std::vector<Case> cases{
       // Every engine's wake path (PFC's XOFF/XON band, CBFC's period, GFC's stages and its τ
-      // meter) under the three switch models whose round robins turn only with work.
+      // meter) under the three switch models in which, on this ring, FWD's turn decides nothing
+      // (input-hol with input turns, the scenario's own, turns its crossbar with it).
       {ring, {"flow_control.engine=pfc", "switch.queueing=output", "lab.duration=10ms"}},
       {ring, {"flow_control.engine=cbfc", "switch.queueing=output", "lab.duration=10ms"}},
       {ring, {"flow_control.engine=gfc-buffer", "switch.queueing=input-fair", "lab.duration=10ms"}},

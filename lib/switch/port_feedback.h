@@ -42,8 +42,8 @@ class PortFeedback {
   // noted: an occupancy still in its band, or, with an empty band, no change at all. A poll
   // that changed a generator's band sent feedback, and was not quiet, or only made fewer
   // changes matter (fc::FeedbackGenerator::quiet_band). A τ meter that measures a pause sees
-  // every arrival. Where the switch's tasks share a thread and wake TX
-  // by tx_wakes (the lab), the bands go to SwitchState::feedback_bands too.
+  // every arrival. Where the switch's tasks share a thread and wake TX by tx_wakes (the lab),
+  // the bands go to SwitchState::feedback_bands too.
   void note_input() {
     watch_any_ = banded_ = 0;
     const bool publish = state_.tx_wakes.enabled();

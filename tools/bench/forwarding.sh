@@ -30,7 +30,10 @@
 #
 # Usage: tools/bench/forwarding.sh [RUNS] [SECONDS]   (default 3 runs of 5 s per case)
 # FCSWITCH=/path/fcswitch compares another build; KEEP=1 keeps the run's directory (logs,
-# configs, reports). OVS-DPDK (openvswitch-switch-dpdk) is installed if missing: a
+# configs, reports). HUGE=1 runs every program on 2 MB hugepages instead of --no-huge's 4 KB
+# pages, as a testbed server runs (README "On the 82599 testbed"): 1 280 pages are added to
+# the kernel's pool for the run and a hugetlbfs of the run's own is mounted, both given back
+# on exit (root only). OVS-DPDK (openvswitch-switch-dpdk) is installed if missing: a
 # benchmark-only dependency. Everything the script starts is stopped on any exit; OVS's
 # database, sockets and logs live in the run's temporary directory.
 set -euo pipefail
@@ -55,11 +58,43 @@ cleanup() {
   done
   ovs_stop
   rm -rf /var/run/dpdk/"$prefix"_*
+  if [ -n "$huge_dir" ]; then
+    umount "$huge_dir" 2> /dev/null || true
+    echo "$huge_before" > /proc/sys/vm/nr_hugepages
+  fi
   [ -n "${KEEP:-}" ] || rm -rf "$work"
 }
 trap cleanup EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM
+
+# Every program's memory: -m 1024 MB, on 4 KB pages (--no-huge) or on 2 MB pages (HUGE=1).
+# Two fcswitch processes at most run at once (the latency part): 1 024 pages, and some spare.
+huge_pages=1280
+huge_dir=
+mem_eal=(--no-huge -m 1024)
+# OVS 3.1 adds --in-memory unless told --legacy-mem, which DPDK 22.11 requires beside
+# --no-huge (tools/bench/ovs_dpdk.sh); on hugepages --in-memory is what it should have.
+ovs_mem="--no-huge -m 1024 --legacy-mem"
+if [ -n "${HUGE:-}" ]; then
+  if [ "$(id -u)" != 0 ]; then
+    echo "forwarding.sh: HUGE=1 reserves hugepages and mounts a hugetlbfs: run it as root" >&2
+    exit 1
+  fi
+  huge_before=$(cat /proc/sys/vm/nr_hugepages)
+  echo $((huge_before + huge_pages)) > /proc/sys/vm/nr_hugepages
+  huge_dir=$work/hugepages
+  mkdir -p "$huge_dir"
+  mount -t hugetlbfs -o pagesize=2M nodev "$huge_dir"
+  free_pages=$(awk '/HugePages_Free/ { print $2 }' /proc/meminfo)
+  if [ "$free_pages" -lt "$huge_pages" ]; then
+    echo "forwarding.sh: HUGE=1 needs $huge_pages free 2 MB pages, the kernel gave $free_pages" >&2
+    exit 1
+  fi
+  # --huge-unlink: a program's pages go back to the pool when it exits, whatever its end.
+  mem_eal=(--huge-dir="$huge_dir" --huge-unlink -m 1024)
+  ovs_mem="--huge-dir=$huge_dir -m 1024"
+fi
 
 dst_mac=02:00:00:00:00:0b
 frames=$work/frames.pcap
@@ -76,7 +111,7 @@ failed=$work/failed    # lines: what did not run
 
 testpmd_run() {  # forward mode; appends the Mpps out of port 1 (mean Tx-pps after the first s)
   local log=$work/testpmd-$1.log tenths=600
-  dpdk-testpmd -l 0-1 --no-huge -m 1024 --no-pci --no-telemetry \
+  dpdk-testpmd -l 0-1 "${mem_eal[@]}" --no-pci --no-telemetry \
     --file-prefix="${prefix}_testpmd" --log-level=warning \
     --vdev "$in_dev" --vdev "$out_dev" -- \
     --forward-mode="$1" --auto-start --stats-period 1 --total-num-mbufs=65535 \
@@ -128,7 +163,7 @@ ovs_window() {  # case name; appends the Mpps out of OpenFlow port 2 over SECOND
 ovs_round() {  # one start of OVS: NORMAL, then the one-rule table; appends to results
   local ok=yes
   # The PMD on CPU 1 (mask 0x2), OVS's main thread on CPU 0: as testpmd and fcswitch.
-  if ovs_start "$work/ovs" "${prefix}_ovs" 0x2 > "$work/ovs-start.log" 2>&1 &&
+  if ovs_start "$work/ovs" "${prefix}_ovs" 0x2 "$ovs_mem" > "$work/ovs-start.log" 2>&1 &&
     ovs_bridge "$bridge" "$in_dev" "$out_dev" >> "$work/ovs-start.log" 2>&1; then
     ovs_normal "$bridge" "$dst_mac" >> "$work/ovs-start.log" 2>&1 && ovs_window ovs_normal ||
       ok=no
@@ -147,7 +182,7 @@ ovs_round() {  # one start of OVS: NORMAL, then the one-rule table; appends to r
 
 # --- fcswitch -------------------------------------------------------------------------------
 
-eal_common='"--no-huge", "-m", "1024", "--no-pci", "--no-telemetry", "--log-level=warning"'
+eal_common=$(printf '"%s", ' "${mem_eal[@]}")'"--no-pci", "--no-telemetry", "--log-level=warning"'
 write_config() {  # name, [switch] keys, the out port's keys, sections after the ports
   cat > "$work/$1.toml" <<EOT
 [switch]
@@ -368,7 +403,8 @@ fi
 
 echo
 echo "64-byte frames, one direction net_pcap (infinite_rx) → net_null, $(nproc) CPUs," \
-  "median of $runs runs of ${seconds} s"
+  "median of $runs runs of ${seconds} s, memory on $([ -n "$huge_dir" ] && echo "2 MB hugepages" ||
+    echo "4 KB pages (--no-huge)")"
 # Busy-polling forwarders share the CPUs with whatever else runs: the load says how much.
 echo "load average before: $load_before, after: $(cut -d' ' -f1-3 /proc/loadavg)"
 python3 - "$results" "$latency" "${half_mpps:-}" "$cycles" <<'PY'

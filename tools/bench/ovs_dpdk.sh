@@ -1,15 +1,17 @@
 # shellcheck shell=bash
 # OVS-DPDK for the benchmarks, sourced (not run): Debian's openvswitch-switch-dpdk (OVS 3.1 on
 # DPDK 22.11) run by the calling script, in a directory of its own, on vdevs, without
-# hugepages. Nothing goes to /etc/openvswitch, /var/lib/openvswitch, /var/run/openvswitch or
+# hugepages unless told otherwise (ovs_start's MEMORY). Nothing goes to /etc/openvswitch, /var/lib/openvswitch, /var/run/openvswitch or
 # /var/log/openvswitch: ovsdb-server and ovs-vswitchd get their database, sockets, pid files
 # and logs in OVS_DIR (OVS_RUNDIR and friends, and explicit --pidfile/--unixctl/--log-file),
 # and are children of the calling shell, so it waits for them to end. The system's
 # openvswitch-switch service is never started, and stopped if installing the package did.
 #
 #   ovs_install                      installs the package if missing (a bench-only dependency)
-#   ovs_start DIR PREFIX PMD_MASK    ovsdb-server + ovs-vswitchd-dpdk, DPDK with file prefix
-#                                    PREFIX, one PMD thread per bit of PMD_MASK
+#   ovs_start DIR PREFIX PMD_MASK [MEMORY]
+#                                    ovsdb-server + ovs-vswitchd-dpdk, DPDK with file prefix
+#                                    PREFIX, one PMD thread per bit of PMD_MASK; MEMORY: its
+#                                    EAL memory options (default: without hugepages, below)
 #   ovs_bridge BR DEVARGS1 DEVARGS2  a netdev bridge, two dpdk ports: OpenFlow ports 1 and 2
 #   ovs_normal BR MAC                the NORMAL action (L2 learning), MAC static on port 2
 #   ovs_one_rule BR                  one OpenFlow rule instead: in_port=1 actions=output:2
@@ -57,7 +59,7 @@ ovs_install() {
 ovs_vsctl() { ovs-vsctl --db="unix:$OVS_DIR/db.sock" --timeout=60 "$@"; }
 ovs_appctl() { ovs-appctl -t "$OVS_DIR/ovs-vswitchd.ctl" "$@"; }
 
-ovs_start() {  # dir, DPDK file prefix, PMD CPU mask
+ovs_start() {  # dir, DPDK file prefix, PMD CPU mask[, EAL memory options]
   OVS_DIR=$1
   ovs_prefix=$2
   mkdir -p "$OVS_DIR"
@@ -79,7 +81,7 @@ ovs_start() {  # dir, DPDK file prefix, PMD CPU mask
   # memory). So DPDK keeps a runtime directory under the file prefix: ovs_stop removes it.
   # OVS adds -l itself (its main thread's core); its PMD threads come from pmd-cpu-mask.
   ovs_vsctl --no-wait set Open_vSwitch . other_config:dpdk-init=true \
-    "other_config:dpdk-extra=--no-huge -m 1024 --legacy-mem --no-pci --no-telemetry --file-prefix=$ovs_prefix --log-level=warning" \
+    "other_config:dpdk-extra=${4:---no-huge -m 1024 --legacy-mem} --no-pci --no-telemetry --file-prefix=$ovs_prefix --log-level=warning" \
     "other_config:pmd-cpu-mask=$3" || return 1
   "$ovs_vswitchd_bin" "unix:$OVS_DIR/db.sock" --pidfile="$OVS_DIR/ovs-vswitchd.pid" \
     --unixctl="$OVS_DIR/ovs-vswitchd.ctl" --log-file="$OVS_DIR/ovs-vswitchd.log" \

@@ -220,13 +220,19 @@ bool FwdTask::serve_inputs() {
 bool FwdTask::drain_only_input(int slot) {
   // A pass of either crossbar has this head alone to move: one head a pass, until its egress
   // ring has no room (no FIFO gains a packet meanwhile). The egress round robin's grant goes
-  // to this input each time.
+  // to this input each time. So the heads bound for one egress move as a run, as many as its
+  // room takes, in the order those passes would move them.
   const int port = slot / kNumPriorities;
   bool moved = false;
   while (!inputs_->empty(slot)) {
     const int stage_index = head_stage(slot);
     if (!take_room(stage_index)) break;
-    move_head(slot, stage_index);
+    Stage& stage = stages_[stage_index];
+    if (stage.count == 0) touched_stages_.push_back(stage_index);
+    // take_room took one place of the room: the run may take the rest.
+    const unsigned n = inputs_->pop_run(slot, room_[stage_index] + 1u, stage.pkts + stage.count);
+    stage.count = static_cast<uint16_t>(stage.count + n);
+    room_[stage_index] = static_cast<uint16_t>(room_[stage_index] + 1u - n);
     if (!input_turns_) last_granted_[stage_index] = port;
     moved = true;
   }
@@ -386,15 +392,28 @@ void FwdTask::take_fates(rte_mbuf** pkts, unsigned n, int in_port, uint32_t look
   // Not plain but runs_: input-queued, and nothing else.
   const bool runs = kPlain || runs_;
   PlainRun run;
+  // An input-queued run's packets after its first, pushed into their FIFO together when the
+  // run closes: before any other packet of the burst is taken, so the FIFO's order is theirs.
+  rte_mbuf* followers[kBurstSize];
+  unsigned n_followers = 0;
+  auto close_run = [&] {
+    if (n_followers)
+      inputs_->push_run(run.slot, followers, n_followers, static_cast<uint16_t>(run.out_port),
+                        run.priority);
+    n_followers = 0;
+    run.stage = nullptr;
+  };
   for (unsigned i = 0; i < n; ++i) {
     rte_mbuf* m = pkts[i];
     const int target = lookup_mask >> i & 1 ? targets_[i] : L2Fib::kUnknown;
     if (runs && run.stage) {
       if (fates_[i] == Fate::kForward && target == run.out_port &&
           classifier_.classify(headers_[i]) == run.priority &&
-          (kPlain ? follow_run<false>(m, run) : follow_run<true>(m, run)))
+          (kPlain ? follow_run<false>(m, run) : follow_run<true>(m, run))) {
+        if constexpr (!kPlain) followers[n_followers++] = m;
         continue;
-      run.stage = nullptr;
+      }
+      close_run();
     }
     switch (fates_[i]) {
       case Fate::kForward:
@@ -430,6 +449,7 @@ void FwdTask::take_fates(rte_mbuf** pkts, unsigned n, int in_port, uint32_t look
         break;
     }
   }
+  close_run();
 }
 
 inline uint64_t FwdTask::run_mark(const PlainRun& run) const {
@@ -479,11 +499,8 @@ template <bool kInputQueued>
   ++charge_run_.packets;
   stage.seen_bytes += bytes;
   burst_received_.blocks[run.priority] += wire::credit_blocks(bytes);
-  if constexpr (kInputQueued) {
-    inputs_->push(run.slot, m, static_cast<uint16_t>(run.out_port), run.priority);
-  } else {
-    stage.pkts[stage.count++] = m;
-  }
+  // An input FIFO takes the run's packets when it closes (take_fates).
+  if constexpr (!kInputQueued) stage.pkts[stage.count++] = m;
   return true;
 }
 

@@ -197,9 +197,10 @@ class FwdTask : public Task {
   // What grows by one when forward() takes a packet into the run's stage (its count), or into
   // an input FIFO (their pushes).
   uint64_t run_mark(const PlainRun& run) const;
-  // Stages `m` as the run's packet, or pushes it into its input FIFO (`kInputQueued`):
-  // admission, charges, views, as forward() would; false, having changed nothing, when
-  // forward() must decide (a refusal, a full stage, a new peak).
+  // Stages `m` as the run's packet, or admits it for its input FIFO (`kInputQueued`: the
+  // caller pushes the run's packets when the run closes): admission, charges, views, as
+  // forward() would; false, having changed nothing, when forward() must decide (a refusal, a
+  // full stage, a new peak).
   template <bool kInputQueued>
   bool follow_run(rte_mbuf* m, const PlainRun& run);
   // `target`: what the FIB said of the destination (L2Fib::learn_and_look_up).

@@ -34,17 +34,24 @@ class InputQueues {
 
   // Inline: FWD pushes every packet of an input-queued switch, and pops it again.
   void push(int slot, rte_mbuf* packet, uint16_t egress_port, uint8_t egress_queue) {
+    push_run(slot, &packet, 1, egress_port, egress_queue);
+  }
+  // `n` packets bound for one (egress port, queue), in order: a run of a burst at once.
+  void push_run(int slot, rte_mbuf* const* packets, unsigned n, uint16_t egress_port,
+                uint8_t egress_queue) {
     Fifo& f = fifos_[slot];
-    if (f.count == (f.mask ? f.mask + 1 : 0)) [[unlikely]]
-      grow(f);
-    f.entries[(f.first + f.count) & f.mask] = Entry{packet, egress_port, egress_queue};
-    if (f.count++ == 0) {
+    while (f.count + n > (f.mask ? f.mask + 1 : 0)) [[unlikely]] grow(f);
+    const uint32_t end = f.first + f.count;
+    for (unsigned i = 0; i < n; ++i)
+      f.entries[(end + i) & f.mask] = Entry{packets[i], egress_port, egress_queue};
+    if (f.count == 0) {
       ++backlogged_slots_;
       backlogged_[slot / kNumPriorities] |=
           static_cast<PriorityMask>(1u << (slot % kNumPriorities));
     }
-    ++packets_;
-    ++pushes_;
+    f.count += n;
+    packets_ += n;
+    pushes_ += n;
   }
   bool empty(int slot) const { return fifos_[slot].count == 0; }
   const Entry& front(int slot) const {
@@ -60,6 +67,31 @@ class InputQueues {
           static_cast<PriorityMask>(~(1u << (slot % kNumPriorities)));
       --backlogged_slots_;
     }
+  }
+  // Pops the heads bound for the front's (egress port, queue), up to `max` of them (at least
+  // one: the FIFO must hold packets), into `out` in order; how many. A drain of one FIFO moves
+  // a run of heads to one egress at once, not a head at a time.
+  unsigned pop_run(int slot, unsigned max, rte_mbuf** out) {
+    Fifo& f = fifos_[slot];
+    const Entry& head = f.entries[f.first];
+    const uint16_t egress_port = head.egress_port;
+    const uint8_t egress_queue = head.egress_queue;
+    const uint32_t limit = max < f.count ? max : f.count;
+    uint32_t n = 0;
+    do {
+      const Entry& e = f.entries[(f.first + n) & f.mask];
+      if (e.egress_port != egress_port || e.egress_queue != egress_queue) break;
+      out[n] = e.packet;
+    } while (++n < limit);
+    f.first = (f.first + n) & f.mask;
+    packets_ -= n;
+    f.count -= n;
+    if (f.count == 0) {
+      backlogged_[slot / kNumPriorities] &=
+          static_cast<PriorityMask>(~(1u << (slot % kNumPriorities)));
+      --backlogged_slots_;
+    }
+    return n;
   }
   // Bit p set: (port, priority p) holds packets.
   PriorityMask backlogged(int port) const { return backlogged_[port]; }

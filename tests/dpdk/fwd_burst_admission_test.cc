@@ -200,6 +200,34 @@ TEST(FwdBurstAdmission, AMixedBurstReachesEachQueueInOrder) {
   EXPECT_EQ(ports.mbufs_in_use(), 0u);
 }
 
+// A mixed burst into an input-queued switch (the testbed's model): the packets of a lossy
+// run after its first are pushed into their FIFO together when the run closes, before the
+// packet that closed it is taken (FwdTask::take_fates); the heads then move to their rings.
+// (Lossless frames each raise the input's peak, so they do not follow a run.) Were a run's
+// packets pushed after the packet that closed it, frame 4 would queue behind frame 7; were
+// the last run left unpushed (frames 8 and 9 follow the run frame 7 opens, which the burst's
+// end closes), they would never leave and their mbufs would be lost.
+TEST(FwdBurstAdmission, AMixedBurstReachesEachQueueInOrderThroughInputFifos) {
+  RingPorts ports("hrunsmi");
+  auto node =
+      make_switch(ports, "", 10 * kFrameBytes, 1000 * kFrameBytes, "queueing = \"input-hol\"");
+  const uint8_t ll = kLosslessDscp, ly = kLossyDscp;
+  forward_burst_of(ports, *node, 0, {ll, ll, ll, ly, ly, ll, ll, ly, ly, ly});
+  EXPECT_EQ(node->admitted_packets(0, kLosslessPriority), 5u);
+  EXPECT_EQ(node->admitted_packets(0, kLossyPriority), 5u);
+  EXPECT_EQ(node->fwd().held(), 0u);  // the FWD poll moved every head to its ring
+  task(*node, "tx:sink").run_once(0);
+  std::vector<uint32_t> lossless, lossy;
+  for (const auto& frame : ports.drain(2)) {
+    const uint8_t dscp = frame[15] >> 2;  // the IPv4 TOS byte, after a 14-byte Ethernet header
+    (dscp == kLosslessDscp ? lossless : lossy).push_back(traffic::sequence_of(frame));
+  }
+  EXPECT_EQ(lossless, (std::vector<uint32_t>{0, 1, 2, 5, 6}));
+  EXPECT_EQ(lossy, (std::vector<uint32_t>{3, 4, 7, 8, 9}));
+  node.reset();
+  EXPECT_EQ(ports.mbufs_in_use(), 0u);
+}
+
 // A lossy burst from h0 whose destinations alternate (the sink 0-1, h1 2-3, the sink 4, h1's
 // MAC statically on h1): each frame leaves by its own port, in order. Were a run kept across a
 // change of destination, frames 2 and 3 would follow frames 0 and 1 to the sink.

@@ -65,6 +65,38 @@ TEST(InputQueues, NamesTheOnlyBackloggedFifo) {
   EXPECT_EQ(q.only_backlogged_slot(), -1);
 }
 
+// A run pushed at once lands behind what the FIFO holds, in order, across a growth; a run
+// popped at once stops at a head bound elsewhere and at its limit, and the FIFO's bit clears
+// only when the run empties it.
+TEST(InputQueues, RunsArePushedAndPoppedInOrder) {
+  std::vector<char> storage(200);
+  InputQueues q(2);
+  const int a = InputQueues::slot(1, 2);
+  std::vector<rte_mbuf*> run;
+  for (size_t i = 0; i < 70; ++i) run.push_back(packet(storage, i));
+  q.push(a, run[0], 0, 2);
+  q.push_run(a, run.data() + 1, 59, 0, 2);   // 60 packets for (0, 2): fits the first 64
+  q.push_run(a, run.data() + 60, 10, 1, 2);  // 10 for (1, 2): the FIFO grows past 64
+  EXPECT_EQ(q.packets(), 70u);
+  EXPECT_EQ(q.pushes(), 70u);
+  EXPECT_EQ(q.backlogged(1), 1 << 2);
+  rte_mbuf* out[64];
+  EXPECT_EQ(q.pop_run(a, 25, out), 25u);  // the limit
+  EXPECT_EQ(std::vector<rte_mbuf*>(out, out + 25),
+            std::vector<rte_mbuf*>(run.begin(), run.begin() + 25));
+  EXPECT_EQ(q.pop_run(a, 64, out), 35u);  // stops where the heads go to port 1
+  EXPECT_EQ(std::vector<rte_mbuf*>(out, out + 35),
+            std::vector<rte_mbuf*>(run.begin() + 25, run.begin() + 60));
+  EXPECT_EQ(q.backlogged(1), 1 << 2);
+  EXPECT_EQ(q.front(a).egress_port, 1);
+  EXPECT_EQ(q.pop_run(a, 64, out), 10u);
+  EXPECT_EQ(std::vector<rte_mbuf*>(out, out + 10),
+            std::vector<rte_mbuf*>(run.begin() + 60, run.end()));
+  EXPECT_EQ(q.packets(), 0u);
+  EXPECT_EQ(q.backlogged(1), 0);
+  EXPECT_EQ(q.only_backlogged_slot(), -1);
+}
+
 TEST(InputQueues, TakeHandsBackEverythingInBatches) {
   std::vector<char> storage(200);
   InputQueues q(2);

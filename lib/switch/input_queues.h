@@ -39,6 +39,7 @@ class InputQueues {
   // `n` packets bound for one (egress port, queue), in order: a run of a burst at once.
   void push_run(int slot, rte_mbuf* const* packets, unsigned n, uint16_t egress_port,
                 uint8_t egress_queue) {
+    if (n == 0) return;  // an empty FIFO stays unmarked
     Fifo& f = fifos_[slot];
     while (f.count + n > (f.mask ? f.mask + 1 : 0)) [[unlikely]] grow(f);
     const uint32_t end = f.first + f.count;

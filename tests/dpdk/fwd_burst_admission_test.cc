@@ -201,12 +201,11 @@ TEST(FwdBurstAdmission, AMixedBurstReachesEachQueueInOrder) {
 }
 
 // A mixed burst into an input-queued switch (the testbed's model): the packets of a lossy
-// run after its first are pushed into their FIFO together when the run closes, before the
-// packet that closed it is taken (FwdTask::take_fates); the heads then move to their rings.
-// (Lossless frames each raise the input's peak, so they do not follow a run.) Were a run's
-// packets pushed after the packet that closed it, frame 4 would queue behind frame 7; were
-// the last run left unpushed (frames 8 and 9 follow the run frame 7 opens, which the burst's
-// end closes), they would never leave and their mbufs would be lost.
+// run after its first are pushed into their FIFO together when the run closes
+// (FwdTask::take_fates); the heads then move to their rings. (Lossless frames each raise the
+// input's peak here, so they do not follow a run.) Were the last run left unpushed (frames 8
+// and 9 follow the run frame 7 opens, which the burst's end closes), they would never leave
+// and their mbufs would be lost.
 TEST(FwdBurstAdmission, AMixedBurstReachesEachQueueInOrderThroughInputFifos) {
   RingPorts ports("hrunsmi");
   auto node =
@@ -224,6 +223,74 @@ TEST(FwdBurstAdmission, AMixedBurstReachesEachQueueInOrderThroughInputFifos) {
   }
   EXPECT_EQ(lossless, (std::vector<uint32_t>{0, 1, 2, 5, 6}));
   EXPECT_EQ(lossy, (std::vector<uint32_t>{3, 4, 7, 8, 9}));
+  node.reset();
+  EXPECT_EQ(ports.mbufs_in_use(), 0u);
+}
+
+// Lossless frames follow a run only below the input's peak (forward() reads a new peak
+// again). A first burst of three sets the peak at three frames; once they have left, a burst
+// of five into the same input FIFO: frames 1 and 2 follow the run frame 0 opens, frame 3 is a
+// new peak and closes it, and forward() pushes frame 3 behind them. Were a run's packets
+// pushed after the packet that closed it, the sink would get 0, 3, 1, 2, 4.
+TEST(FwdBurstAdmission, AnInputQueuedRunIsPushedBeforeThePacketThatClosesIt) {
+  RingPorts ports("hrunscl");
+  auto node =
+      make_switch(ports, "", kLosslessIngressBytes, kLossyPoolBytes, "queueing = \"input-hol\"");
+  forward_burst_of(ports, *node, 0, std::vector<uint8_t>(3, kLosslessDscp));
+  task(*node, "tx:sink").run_once(0);
+  EXPECT_EQ(ports.drain(2).size(), 3u);
+  EXPECT_EQ(node->ingress_occupancy_bytes(0, kLosslessPriority), 0u);
+  EXPECT_EQ(node->max_ingress_occupancy_bytes(0, kLosslessPriority), 3 * kFrameBytes);
+  forward_burst_of(ports, *node, 0, std::vector<uint8_t>(5, kLosslessDscp));
+  EXPECT_EQ(node->fwd().held(), 0u);
+  task(*node, "tx:sink").run_once(0);
+  std::vector<uint32_t> sequences;
+  for (const auto& frame : ports.drain(2)) sequences.push_back(traffic::sequence_of(frame));
+  EXPECT_EQ(sequences, (std::vector<uint32_t>{0, 1, 2, 3, 4}));
+  node.reset();
+  EXPECT_EQ(ports.mbufs_in_use(), 0u);
+}
+
+// One busy input of an input-queued switch, its FIFO holding heads for two egresses: the
+// sink's ring (64) already holds 60 lossy frames TX has not sent, h1's is empty. A burst of
+// ten to the sink (0-2), h1 (3-4) and the sink (5-9): the heads move as runs while their ring
+// has room (FwdTask::drain_only_input): 0-2 and 5 take the sink's four places, 3-4 go to h1,
+// and 6-9 wait behind a head that cannot go (head-of-line), held, not dropped. Once TX has
+// sent the sink's 64, FWD's next poll moves them. Were a run moved past the room left to it,
+// the sink's ring would take none of its stage (a bulk enqueue) and those mbufs would be lost.
+TEST(FwdBurstAdmission, AnInputQueuedSwitchMovesRunsToTwoEgressesWithinTheirRoom) {
+  RingPorts ports("hrunsre");
+  auto node = make_switch(ports, R"([[fib]]
+mac = "02:00:00:00:00:0c"
+port = "h1")",
+                          kLosslessIngressBytes, 1000 * kFrameBytes,
+                          "egress_queue_packets = 64\nqueueing = \"input-hol\"");
+  constexpr uint64_t kH1Mac = 0x02'00'00'00'00'0Cull;
+  for (int b = 0; b < 6; ++b) forward_one_burst(ports, *node, 0, kLossyDscp);
+  forward_burst_of(ports, *node, 0, std::vector<uint8_t>(10, kLossyDscp),
+                   {kSinkMac, kSinkMac, kSinkMac, kH1Mac, kH1Mac, kSinkMac, kSinkMac, kSinkMac,
+                    kSinkMac, kSinkMac});
+  EXPECT_EQ(node->fwd().held(), 4u);
+  EXPECT_EQ(node->drops(0, DropReason::kEgressRingFull), 0u);
+  // A queue's depth counts what its input FIFOs hold for it: 64 in the ring, 4 waiting.
+  EXPECT_EQ(node->egress_depth_bytes(2, kLossyPriority), 68 * kFrameBytes);
+  EXPECT_EQ(node->egress_depth_bytes(1, kLossyPriority), 2 * kFrameBytes);
+  for (int poll = 0; poll < 2; ++poll) task(*node, "tx:sink").run_once(0);
+  task(*node, "fwd").run_once(0);
+  EXPECT_EQ(node->fwd().held(), 0u);
+  task(*node, "tx:sink").run_once(0);
+  task(*node, "tx:h1").run_once(0);
+  auto sequences = [&](int port) {
+    std::vector<uint32_t> out;
+    for (const auto& frame : ports.drain(port)) out.push_back(traffic::sequence_of(frame));
+    return out;
+  };
+  std::vector<uint32_t> sink;
+  for (int b = 0; b < 6; ++b)
+    for (uint32_t s = 0; s < 10; ++s) sink.push_back(s);
+  for (uint32_t s : {0, 1, 2, 5, 6, 7, 8, 9}) sink.push_back(s);
+  EXPECT_EQ(sequences(2), sink);
+  EXPECT_EQ(sequences(1), (std::vector<uint32_t>{3, 4}));
   node.reset();
   EXPECT_EQ(ports.mbufs_in_use(), 0u);
 }

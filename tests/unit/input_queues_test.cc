@@ -65,33 +65,35 @@ TEST(InputQueues, NamesTheOnlyBackloggedFifo) {
   EXPECT_EQ(q.only_backlogged_slot(), -1);
 }
 
-// A run pushed at once lands behind what the FIFO holds, in order, across a growth; a run
-// popped at once stops at a head bound elsewhere and at its limit, and the FIFO's bit clears
-// only when the run empties it.
+// A run pushed at once lands behind what the FIFO holds, in order, wrapped round its end and
+// across a growth; a run popped at once stops at its limit and at a head bound for another
+// egress port or queue, and the FIFO's bit clears only when a run empties it.
 TEST(InputQueues, RunsArePushedAndPoppedInOrder) {
   std::vector<char> storage(200);
   InputQueues q(2);
   const int a = InputQueues::slot(1, 2);
-  std::vector<rte_mbuf*> run;
-  for (size_t i = 0; i < 70; ++i) run.push_back(packet(storage, i));
-  q.push(a, run[0], 0, 2);
-  q.push_run(a, run.data() + 1, 59, 0, 2);   // 60 packets for (0, 2): fits the first 64
-  q.push_run(a, run.data() + 60, 10, 1, 2);  // 10 for (1, 2): the FIFO grows past 64
+  std::vector<rte_mbuf*> p;
+  for (size_t i = 0; i < 200; ++i) p.push_back(packet(storage, i));
+  auto popped = [&](unsigned max, unsigned expected, size_t from) {
+    rte_mbuf* out[64];
+    EXPECT_EQ(q.pop_run(a, max, out), expected);
+    EXPECT_EQ(std::vector<rte_mbuf*>(out, out + expected),
+              std::vector<rte_mbuf*>(p.begin() + from, p.begin() + from + expected));
+  };
+  q.push_run(a, p.data(), 50, 0, 2);  // the first capacity is 64
+  popped(40, 40, 0);
+  q.push_run(a, p.data() + 50, 40, 0, 2);   // from slot 50 on: wraps past the end
+  q.push_run(a, p.data() + 90, 10, 0, 3);   // the same port, another queue
+  q.push_run(a, p.data() + 100, 10, 1, 3);  // 70 held: grows while wrapped
   EXPECT_EQ(q.packets(), 70u);
-  EXPECT_EQ(q.pushes(), 70u);
+  EXPECT_EQ(q.pushes(), 110u);
   EXPECT_EQ(q.backlogged(1), 1 << 2);
-  rte_mbuf* out[64];
-  EXPECT_EQ(q.pop_run(a, 25, out), 25u);  // the limit
-  EXPECT_EQ(std::vector<rte_mbuf*>(out, out + 25),
-            std::vector<rte_mbuf*>(run.begin(), run.begin() + 25));
-  EXPECT_EQ(q.pop_run(a, 64, out), 35u);  // stops where the heads go to port 1
-  EXPECT_EQ(std::vector<rte_mbuf*>(out, out + 35),
-            std::vector<rte_mbuf*>(run.begin() + 25, run.begin() + 60));
+  popped(64, 50, 40);  // to where the queue changes
+  popped(4, 4, 90);    // the limit
+  popped(64, 6, 94);   // to where the port changes
   EXPECT_EQ(q.backlogged(1), 1 << 2);
   EXPECT_EQ(q.front(a).egress_port, 1);
-  EXPECT_EQ(q.pop_run(a, 64, out), 10u);
-  EXPECT_EQ(std::vector<rte_mbuf*>(out, out + 10),
-            std::vector<rte_mbuf*>(run.begin() + 60, run.end()));
+  popped(64, 10, 100);
   EXPECT_EQ(q.packets(), 0u);
   EXPECT_EQ(q.backlogged(1), 0);
   EXPECT_EQ(q.only_backlogged_slot(), -1);

@@ -73,9 +73,7 @@ trap 'exit 143' TERM
 huge_pages=1280
 huge_dir=
 mem_eal=(--no-huge -m 1024)
-# OVS 3.1 adds --in-memory unless told --legacy-mem, which DPDK 22.11 requires beside
-# --no-huge (tools/bench/ovs_dpdk.sh); on hugepages --in-memory is what it should have.
-ovs_mem="--no-huge -m 1024 --legacy-mem"
+ovs_mem=()  # ovs_start's own default: without hugepages
 if [ -n "${HUGE:-}" ]; then
   if [ "$(id -u)" != 0 ]; then
     echo "forwarding.sh: HUGE=1 reserves hugepages and mounts a hugetlbfs: run it as root" >&2
@@ -93,7 +91,9 @@ if [ -n "${HUGE:-}" ]; then
   fi
   # --huge-unlink: a program's pages go back to the pool when it exits, whatever its end.
   mem_eal=(--huge-dir="$huge_dir" --huge-unlink -m 1024)
-  ovs_mem="--huge-dir=$huge_dir -m 1024"
+  # Without --legacy-mem (tools/bench/ovs_dpdk.sh) OVS 3.1 adds --in-memory, which on
+  # hugepages is what it should have.
+  ovs_mem=("--huge-dir=$huge_dir -m 1024")
 fi
 
 dst_mac=02:00:00:00:00:0b
@@ -163,7 +163,7 @@ ovs_window() {  # case name; appends the Mpps out of OpenFlow port 2 over SECOND
 ovs_round() {  # one start of OVS: NORMAL, then the one-rule table; appends to results
   local ok=yes
   # The PMD on CPU 1 (mask 0x2), OVS's main thread on CPU 0: as testpmd and fcswitch.
-  if ovs_start "$work/ovs" "${prefix}_ovs" 0x2 "$ovs_mem" > "$work/ovs-start.log" 2>&1 &&
+  if ovs_start "$work/ovs" "${prefix}_ovs" 0x2 "${ovs_mem[@]}" > "$work/ovs-start.log" 2>&1 &&
     ovs_bridge "$bridge" "$in_dev" "$out_dev" >> "$work/ovs-start.log" 2>&1; then
     ovs_normal "$bridge" "$dst_mac" >> "$work/ovs-start.log" 2>&1 && ovs_window ovs_normal ||
       ok=no

@@ -1,8 +1,8 @@
 # shellcheck shell=bash
 # OVS-DPDK for the benchmarks, sourced (not run): Debian's openvswitch-switch-dpdk (OVS 3.1 on
 # DPDK 22.11) run by the calling script, in a directory of its own, on vdevs, without
-# hugepages unless told otherwise (ovs_start's MEMORY). Nothing goes to /etc/openvswitch, /var/lib/openvswitch, /var/run/openvswitch or
-# /var/log/openvswitch: ovsdb-server and ovs-vswitchd get their database, sockets, pid files
+# hugepages unless told otherwise (ovs_start's MEMORY). Nothing goes to /etc/openvswitch,
+# /var/lib/openvswitch, /var/run/openvswitch or /var/log/openvswitch: ovsdb-server and ovs-vswitchd get their database, sockets, pid files
 # and logs in OVS_DIR (OVS_RUNDIR and friends, and explicit --pidfile/--unixctl/--log-file),
 # and are children of the calling shell, so it waits for them to end. The system's
 # openvswitch-switch service is never started, and stopped if installing the package did.

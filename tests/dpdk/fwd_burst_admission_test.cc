@@ -8,6 +8,7 @@
 
 #include <gtest/gtest.h>
 
+#include <utility>
 #include <vector>
 
 #include <fmt/format.h>
@@ -105,6 +106,29 @@ size_t send_to_sink_and_stop(RingPorts& ports, std::unique_ptr<SwitchNode>& node
   return sent;
 }
 
+// The sequence numbers of the frames host port `port` has received, in order.
+std::vector<uint32_t> sequences_at(RingPorts& ports, int port) {
+  std::vector<uint32_t> out;
+  for (const auto& frame : ports.drain(port)) out.push_back(traffic::sequence_of(frame));
+  return out;
+}
+
+// The sink's frames' sequence numbers, lossless and lossy apart.
+std::pair<std::vector<uint32_t>, std::vector<uint32_t>> sink_sequences_by_class(RingPorts& ports) {
+  std::vector<uint32_t> lossless, lossy;
+  for (const auto& frame : ports.drain(2)) {
+    const uint8_t dscp = frame[15] >> 2;  // the IPv4 TOS byte, after a 14-byte Ethernet header
+    (dscp == kLosslessDscp ? lossless : lossy).push_back(traffic::sequence_of(frame));
+  }
+  return {lossless, lossy};
+}
+
+// h1's MAC, and the [[fib]] entry that puts it statically on h1.
+constexpr uint64_t kH1Mac = 0x02'00'00'00'00'0Cull;
+constexpr const char* kH1Fib = R"([[fib]]
+mac = "02:00:00:00:00:0c"
+port = "h1")";
+
 // Ten lossless frames in one burst into an input that holds five: five admitted, five
 // overflow, and the input's occupancy and its peak are five frames.
 TEST(FwdBurstAdmission, ALosslessBurstFillsItsInputExactly) {
@@ -189,11 +213,7 @@ TEST(FwdBurstAdmission, AMixedBurstReachesEachQueueInOrder) {
   EXPECT_EQ(node->egress_depth_bytes(2, kLossyPriority), 3 * kFrameBytes);
   EXPECT_EQ(node->queued_from_bytes(2, kLossyPriority, 0, kLossyPriority), 3 * kFrameBytes);
   task(*node, "tx:sink").run_once(0);
-  std::vector<uint32_t> lossless, lossy;
-  for (const auto& frame : ports.drain(2)) {
-    const uint8_t dscp = frame[15] >> 2;  // the IPv4 TOS byte, after a 14-byte Ethernet header
-    (dscp == kLosslessDscp ? lossless : lossy).push_back(traffic::sequence_of(frame));
-  }
+  const auto [lossless, lossy] = sink_sequences_by_class(ports);
   EXPECT_EQ(lossless, (std::vector<uint32_t>{0, 1, 2, 5, 6}));
   EXPECT_EQ(lossy, (std::vector<uint32_t>{3, 4, 7}));
   node.reset();
@@ -216,11 +236,7 @@ TEST(FwdBurstAdmission, AMixedBurstReachesEachQueueInOrderThroughInputFifos) {
   EXPECT_EQ(node->admitted_packets(0, kLossyPriority), 5u);
   EXPECT_EQ(node->fwd().held(), 0u);  // the FWD poll moved every head to its ring
   task(*node, "tx:sink").run_once(0);
-  std::vector<uint32_t> lossless, lossy;
-  for (const auto& frame : ports.drain(2)) {
-    const uint8_t dscp = frame[15] >> 2;  // the IPv4 TOS byte, after a 14-byte Ethernet header
-    (dscp == kLosslessDscp ? lossless : lossy).push_back(traffic::sequence_of(frame));
-  }
+  const auto [lossless, lossy] = sink_sequences_by_class(ports);
   EXPECT_EQ(lossless, (std::vector<uint32_t>{0, 1, 2, 5, 6}));
   EXPECT_EQ(lossy, (std::vector<uint32_t>{3, 4, 7, 8, 9}));
   node.reset();
@@ -244,9 +260,7 @@ TEST(FwdBurstAdmission, AnInputQueuedRunIsPushedBeforeThePacketThatClosesIt) {
   forward_burst_of(ports, *node, 0, std::vector<uint8_t>(5, kLosslessDscp));
   EXPECT_EQ(node->fwd().held(), 0u);
   task(*node, "tx:sink").run_once(0);
-  std::vector<uint32_t> sequences;
-  for (const auto& frame : ports.drain(2)) sequences.push_back(traffic::sequence_of(frame));
-  EXPECT_EQ(sequences, (std::vector<uint32_t>{0, 1, 2, 3, 4}));
+  EXPECT_EQ(sequences_at(ports, 2), (std::vector<uint32_t>{0, 1, 2, 3, 4}));
   node.reset();
   EXPECT_EQ(ports.mbufs_in_use(), 0u);
 }
@@ -260,12 +274,8 @@ TEST(FwdBurstAdmission, AnInputQueuedRunIsPushedBeforeThePacketThatClosesIt) {
 // the sink's ring would take none of its stage (a bulk enqueue) and those mbufs would be lost.
 TEST(FwdBurstAdmission, AnInputQueuedSwitchMovesRunsToTwoEgressesWithinTheirRoom) {
   RingPorts ports("hrunsre");
-  auto node = make_switch(ports, R"([[fib]]
-mac = "02:00:00:00:00:0c"
-port = "h1")",
-                          kLosslessIngressBytes, 1000 * kFrameBytes,
+  auto node = make_switch(ports, kH1Fib, kLosslessIngressBytes, 1000 * kFrameBytes,
                           "egress_queue_packets = 64\nqueueing = \"input-hol\"");
-  constexpr uint64_t kH1Mac = 0x02'00'00'00'00'0Cull;
   for (int b = 0; b < 6; ++b) forward_one_burst(ports, *node, 0, kLossyDscp);
   forward_burst_of(ports, *node, 0, std::vector<uint8_t>(10, kLossyDscp),
                    {kSinkMac, kSinkMac, kSinkMac, kH1Mac, kH1Mac, kSinkMac, kSinkMac, kSinkMac,
@@ -280,17 +290,12 @@ port = "h1")",
   EXPECT_EQ(node->fwd().held(), 0u);
   task(*node, "tx:sink").run_once(0);
   task(*node, "tx:h1").run_once(0);
-  auto sequences = [&](int port) {
-    std::vector<uint32_t> out;
-    for (const auto& frame : ports.drain(port)) out.push_back(traffic::sequence_of(frame));
-    return out;
-  };
   std::vector<uint32_t> sink;
   for (int b = 0; b < 6; ++b)
     for (uint32_t s = 0; s < 10; ++s) sink.push_back(s);
   for (uint32_t s : {0, 1, 2, 5, 6, 7, 8, 9}) sink.push_back(s);
-  EXPECT_EQ(sequences(2), sink);
-  EXPECT_EQ(sequences(1), (std::vector<uint32_t>{3, 4}));
+  EXPECT_EQ(sequences_at(ports, 2), sink);
+  EXPECT_EQ(sequences_at(ports, 1), (std::vector<uint32_t>{3, 4}));
   node.reset();
   EXPECT_EQ(ports.mbufs_in_use(), 0u);
 }
@@ -300,21 +305,13 @@ port = "h1")",
 // change of destination, frames 2 and 3 would follow frames 0 and 1 to the sink.
 TEST(FwdBurstAdmission, ABurstToTwoPortsReachesEachInOrder) {
   RingPorts ports("hrunstp");
-  auto node = make_switch(ports, R"([[fib]]
-mac = "02:00:00:00:00:0c"
-port = "h1")");
-  constexpr uint64_t kH1Mac = 0x02'00'00'00'00'0Cull;
+  auto node = make_switch(ports, kH1Fib);
   forward_burst_of(ports, *node, 0, std::vector<uint8_t>(5, kLossyDscp),
                    {kSinkMac, kSinkMac, kH1Mac, kH1Mac, kSinkMac});
   task(*node, "tx:sink").run_once(0);
   task(*node, "tx:h1").run_once(0);
-  auto sequences = [&](int port) {
-    std::vector<uint32_t> out;
-    for (const auto& frame : ports.drain(port)) out.push_back(traffic::sequence_of(frame));
-    return out;
-  };
-  EXPECT_EQ(sequences(2), (std::vector<uint32_t>{0, 1, 4}));
-  EXPECT_EQ(sequences(1), (std::vector<uint32_t>{2, 3}));
+  EXPECT_EQ(sequences_at(ports, 2), (std::vector<uint32_t>{0, 1, 4}));
+  EXPECT_EQ(sequences_at(ports, 1), (std::vector<uint32_t>{2, 3}));
   node.reset();
   EXPECT_EQ(ports.mbufs_in_use(), 0u);
 }

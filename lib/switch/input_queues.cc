@@ -13,11 +13,15 @@ InputQueues::InputQueues(int ports)
 
 void InputQueues::grow(Fifo& f) {
   const uint32_t capacity = f.mask ? (f.mask + 1) * 2 : kFirstCapacity;
-  auto entries = std::make_unique<Entry[]>(capacity);
-  for (uint32_t i = 0; i < f.count; ++i) entries[i] = f.entries[(f.first + i) & f.mask];
-  f.entries = std::move(entries);
+  auto packets = std::make_unique<rte_mbuf*[]>(capacity);
+  auto runs = std::make_unique<Run[]>(capacity);
+  if (f.count) copy_out(f, packets.get(), f.count);
+  for (uint32_t i = 0; i < f.runs_held; ++i) runs[i] = f.runs[(f.first_run + i) & f.mask];
+  f.packets = std::move(packets);
+  f.runs = std::move(runs);
   f.mask = capacity - 1;
   f.first = 0;
+  f.first_run = 0;
 }
 
 int InputQueues::only_backlogged_slot() const {

@@ -99,6 +99,45 @@ TEST(InputQueues, RunsArePushedAndPoppedInOrder) {
   EXPECT_EQ(q.only_backlogged_slot(), -1);
 }
 
+// Heads bound for egresses that alternate: each popped head names its own egress, across the
+// FIFO's wrap and growth, and a push after the FIFO emptied starts afresh rather than joining
+// the egress of what left.
+TEST(InputQueues, EachHeadKeepsItsEgressWhereEgressesAlternate) {
+  std::vector<char> storage(400);
+  InputQueues q(1);
+  const int a = InputQueues::slot(0, 4);
+  // Port 1, 5 or 9 by a hash of the packet's number: runs of irregular lengths.
+  auto egress_of = [](size_t i) {
+    return static_cast<uint16_t>((uint32_t(i) * 2654435761u >> 12) % 3 * 4 + 1);
+  };
+  size_t pushed = 0, popped = 0;
+  // False, with the test failed, when the head is not the next packet and its egress.
+  auto pop_checked = [&] {
+    const InputQueues::Head head = q.front(a);
+    EXPECT_EQ(head.packet, packet(storage, popped));
+    EXPECT_EQ(head.egress_port, egress_of(popped)) << "packet " << popped;
+    EXPECT_EQ(head.egress_queue, 4);
+    q.pop(a);
+    ++popped;
+    return !HasFailure();
+  };
+  // 120 pushed, 45 popped, three times: wrapped and grown.
+  for (int round = 0; round < 3; ++round) {
+    for (int i = 0; i < 120; ++i, ++pushed)
+      q.push(a, packet(storage, pushed), egress_of(pushed), 4);
+    for (int i = 0; i < 45; ++i) ASSERT_TRUE(pop_checked());
+  }
+  while (!q.empty(a)) ASSERT_TRUE(pop_checked());
+  EXPECT_EQ(popped, pushed);
+  const uint16_t last = egress_of(popped - 1);
+  const uint16_t other = last == 1 ? 5 : 1;
+  q.push(a, packet(storage, 0), last, 4);  // bound where the last to leave went
+  q.push(a, packet(storage, 1), other, 4);
+  rte_mbuf* out[4];
+  EXPECT_EQ(q.pop_run(a, 4, out), 1u);
+  EXPECT_EQ(q.front(a).egress_port, other);
+}
+
 TEST(InputQueues, TakeHandsBackEverythingInBatches) {
   std::vector<char> storage(200);
   InputQueues q(2);

@@ -365,10 +365,11 @@ void FwdTask::forward_burst(rte_mbuf** pkts, unsigned n, int in_port, bool cold)
     sources_[i] = header.src;
     destinations_[i] = header.dst;
     // A bounced frame came from downstream: its source is not behind this port (PABO §III).
-    if (mac_learning_ && !header.src.is_multicast() && !header.has_pabo_shim())
-      learn_mask |= 1u << i;
-    if (!header.dst.is_multicast()) lookup_mask |= 1u << i;
+    // Set without a branch a packet; learning off clears the mask after the loop.
+    learn_mask |= uint32_t{!header.src.is_multicast() && !header.has_pabo_shim()} << i;
+    lookup_mask |= uint32_t{!header.dst.is_multicast()} << i;
   }
+  if (!mac_learning_) learn_mask = 0;
   // The burst's learning and lookups, in one bulk call, as if done packet by packet.
   if (learn_mask | lookup_mask) {
     if (const unsigned refused = fib_.learn_and_look_up(in_port, sources_, learn_mask,

@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <stdexcept>
 
 namespace fcswitch {
@@ -75,12 +76,26 @@ bool L2Fib::cached_target(uint64_t mac, int& target) const {
   return true;
 }
 
+[[gnu::always_inline]] inline uint64_t L2Fib::differs_from(const wire::MacAddress* macs,
+                                                           uint32_t mask, uint32_t burst,
+                                                           uint64_t mac, unsigned count) {
+  uint64_t differs = 0;
+  if (mask == burst) {
+    // Every packet's (a burst of unicast frames): no mask to apply a packet.
+    for (unsigned i = 0; i < count; ++i) differs |= macs[i].value ^ mac;
+  } else if (mask) {
+    for (unsigned i = 0; i < count; ++i)
+      differs |= (macs[i].value ^ mac) & (0 - uint64_t{mask >> i & 1});
+  }
+  return differs;
+}
+
 bool L2Fib::answer_from_cache(int port, const wire::MacAddress* sources, uint32_t learn_mask,
                               const wire::MacAddress* destinations, uint32_t lookup_mask,
                               unsigned count, int* targets) {
   // Every source already maps to `port` (or is static): learning stores nothing, so no
   // answer depends on the packets' order, and a run of one address asks the cache once.
-  const uint32_t burst = count >= 32 ? ~uint32_t{0} : (uint32_t{1} << count) - 1;
+  const uint32_t burst = burst_mask(count);
   learn_mask &= burst;
   lookup_mask &= burst;
   // One source and one destination (one flow, or one pair of hosts: a benchmark's burst, or
@@ -88,11 +103,8 @@ bool L2Fib::answer_from_cache(int port, const wire::MacAddress* sources, uint32_
   const uint64_t source = learn_mask ? sources[__builtin_ctz(learn_mask)].value : kNoAddress;
   const uint64_t destination =
       lookup_mask ? destinations[__builtin_ctz(lookup_mask)].value : kNoAddress;
-  uint64_t others = 0;
-  for (unsigned i = 0; i < count; ++i) {
-    others |= (sources[i].value ^ source) & (0 - uint64_t{learn_mask >> i & 1});
-    others |= (destinations[i].value ^ destination) & (0 - uint64_t{lookup_mask >> i & 1});
-  }
+  const uint64_t others = differs_from(sources, learn_mask, burst, source, count) |
+                          differs_from(destinations, lookup_mask, burst, destination, count);
   if (!others) {
     if (!answer_one_pair(port, source, destination, lookup_mask, count, targets)) return false;
     cache_hits_ +=
@@ -129,7 +141,11 @@ bool L2Fib::answer_one_pair(int port, uint64_t source, uint64_t destination, uin
   if (source != kNoAddress && !settled_in_cache(source, port)) return false;
   int target = kUnknown;
   if (destination != kNoAddress && !cached_target(destination, target)) return false;
-  for (unsigned i = 0; i < count; ++i) targets[i] = lookup_mask >> i & 1 ? target : kUnknown;
+  if (lookup_mask == burst_mask(count)) {
+    std::fill_n(targets, count, target);  // every packet's (no mask a packet)
+  } else {
+    for (unsigned i = 0; i < count; ++i) targets[i] = lookup_mask >> i & 1 ? target : kUnknown;
+  }
   return true;
 }
 

@@ -56,8 +56,9 @@ class InputQueues {
     return {f.packets[f.first], run.egress_port, run.egress_queue};
   }
   void pop(int slot) { remove_heads(slot, 1); }
-  // Pops the heads bound for the front's (egress port, queue), up to `max` of them (at least
-  // one: the FIFO must hold packets), into `out` in order; how many. A drain of one FIFO moves
+  // Pops the heads bound for the front's (egress port, queue), up to `max` of them (`max` at
+  // least one, and the FIFO must hold packets, as for front() and pop()), into `out` in order;
+  // how many. A drain of one FIFO moves
   // a run of heads to one egress at once, not a head at a time: the front's run is all of
   // them, since neighbouring runs differ.
   unsigned pop_run(int slot, unsigned max, rte_mbuf** out) {

@@ -21,6 +21,26 @@ int target_of(uintptr_t data) {
 
 static_assert(2 * L2Fib::kMaxBurst <= RTE_HASH_LOOKUP_BULK_MAX,
               "a burst's sources and destinations in one bulk lookup");
+
+// The bits of a burst of `count` packets.
+uint32_t burst_mask(unsigned count) {
+  return count >= 32 ? ~uint32_t{0} : (uint32_t{1} << count) - 1;
+}
+
+// Nonzero when an address of `macs` with its bit set in `mask` (a subset of `burst`, the bits
+// of `count` packets) is not `mac`.
+uint64_t differs_from(const wire::MacAddress* macs, uint32_t mask, uint32_t burst, uint64_t mac,
+                      unsigned count) {
+  uint64_t differs = 0;
+  if (mask == burst) {
+    // Every packet's (a burst of unicast frames): no mask to apply a packet.
+    for (unsigned i = 0; i < count; ++i) differs |= macs[i].value ^ mac;
+  } else if (mask) {
+    for (unsigned i = 0; i < count; ++i)
+      differs |= (macs[i].value ^ mac) & (0 - uint64_t{mask >> i & 1});
+  }
+  return differs;
+}
 }  // namespace
 
 L2Fib::L2Fib(const std::string& name, uint32_t capacity) {
@@ -74,20 +94,6 @@ bool L2Fib::cached_target(uint64_t mac, int& target) const {
   if (!cached(mac, data)) return false;
   target = data ? target_of(data) : kUnknown;
   return true;
-}
-
-[[gnu::always_inline]] inline uint64_t L2Fib::differs_from(const wire::MacAddress* macs,
-                                                           uint32_t mask, uint32_t burst,
-                                                           uint64_t mac, unsigned count) {
-  uint64_t differs = 0;
-  if (mask == burst) {
-    // Every packet's (a burst of unicast frames): no mask to apply a packet.
-    for (unsigned i = 0; i < count; ++i) differs |= macs[i].value ^ mac;
-  } else if (mask) {
-    for (unsigned i = 0; i < count; ++i)
-      differs |= (macs[i].value ^ mac) & (0 - uint64_t{mask >> i & 1});
-  }
-  return differs;
 }
 
 bool L2Fib::answer_from_cache(int port, const wire::MacAddress* sources, uint32_t learn_mask,

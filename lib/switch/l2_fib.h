@@ -86,13 +86,6 @@ class L2Fib {
   bool settled_in_cache(uint64_t mac, int port) const;
   // The cache knows what the table holds for `mac`: its target, or kUnknown when nothing.
   bool cached_target(uint64_t mac, int& target) const;
-  static uint32_t burst_mask(unsigned count) {
-    return count >= 32 ? ~uint32_t{0} : (uint32_t{1} << count) - 1;
-  }
-  // Nonzero when an address of `macs` with its bit set in `mask` (a subset of `burst`, the
-  // bits of `count` packets) is not `mac`.
-  static uint64_t differs_from(const wire::MacAddress* macs, uint32_t mask, uint32_t burst,
-                               uint64_t mac, unsigned count);
   // answer_from_cache's burst of one `source` (kNoAddress: none learns) and one
   // `destination` (kNoAddress: none is looked up).
   bool answer_one_pair(int port, uint64_t source, uint64_t destination, uint32_t lookup_mask,

@@ -138,6 +138,27 @@ TEST(InputQueues, EachHeadKeepsItsEgressWhereEgressesAlternate) {
   EXPECT_EQ(q.front(a).egress_port, other);
 }
 
+// A FIFO that never holds more than a few packets never grows: its rings wrap again and again,
+// at the end runs leave from and at the end a push lengthens.
+TEST(InputQueues, RunsWrapInAFifoThatDoesNotGrow) {
+  std::vector<char> storage(10);
+  InputQueues q(1);
+  const int a = InputQueues::slot(0, 0);
+  q.push(a, packet(storage, 0), 1, 0);
+  for (int i = 0; i < 150; ++i) {
+    const uint16_t e = i % 2 ? 1 : 2;
+    q.push(a, packet(storage, 1), e, 0);
+    q.push(a, packet(storage, 2), e, 0);  // lengthens the run just added
+    q.pop(a);
+    q.pop(a);
+    ASSERT_EQ(q.front(a).egress_port, e) << "round " << i;
+    ASSERT_EQ(q.front(a).packet, packet(storage, 2));
+  }
+  rte_mbuf* out[4];
+  EXPECT_EQ(q.pop_run(a, 4, out), 1u);
+  EXPECT_TRUE(q.empty(a));
+}
+
 TEST(InputQueues, TakeHandsBackEverythingInBatches) {
   std::vector<char> storage(200);
   InputQueues q(2);

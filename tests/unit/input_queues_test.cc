@@ -99,10 +99,10 @@ TEST(InputQueues, RunsArePushedAndPoppedInOrder) {
   EXPECT_EQ(q.only_backlogged_slot(), -1);
 }
 
-// Heads bound for egresses that alternate: each popped head names its own egress, across the
-// FIFO's wrap and growth, and a push after the FIFO emptied starts afresh rather than joining
-// the egress of what left.
-TEST(InputQueues, EachHeadKeepsItsEgressWhereEgressesAlternate) {
+// Heads bound for egresses that change at irregular places: each popped head names its own
+// egress, across the FIFO's wrap and growth, and a push after the FIFO emptied starts afresh
+// rather than joining the egress of what left.
+TEST(InputQueues, EachHeadKeepsItsEgressWhereEgressesChange) {
   std::vector<char> storage(400);
   InputQueues q(1);
   const int a = InputQueues::slot(0, 4);

@@ -501,16 +501,11 @@ bool LabNetwork::apply_events(uint64_t now) {
     const LabRouting& routing = scenario_.routing;
     spdlog::info("{} ns: link {} - {} {}", ticks_.to_ns(now), scenario_.port_name(spec.a),
                  scenario_.port_name(spec.b), up ? "restored" : "failed");
-    if (!routes_ || routing.topology_switch[spec.a.node] < 0 ||
-        routing.topology_switch[spec.b.node] < 0)
-      continue;  // a host's link: nothing to route around
-    // Lower end first, as topology::switch_links names links.
-    topology::SwitchLink cut{routing.topology_switch[spec.a.node], spec.a.port,
-                             routing.topology_switch[spec.b.node], spec.b.port};
-    if (std::pair(cut.switch_b, cut.port_b) < std::pair(cut.switch_a, cut.port_a))
-      cut = {cut.switch_b, cut.port_b, cut.switch_a, cut.port_a};
-    std::erase(failed_, cut);
-    if (!up) failed_.push_back(cut);
+    if (!routes_) continue;  // static routes: nothing to recompute
+    const auto cut = routing.switch_link(spec.a.node, spec.a.port, spec.b.node, spec.b.port);
+    if (!cut) continue;  // a host's link: nothing to route around
+    std::erase(failed_, *cut);
+    if (!up) failed_.push_back(*cut);
     if (!event.reroute) continue;
     routes_ = routing.routes(failed_);
     pyrrha_paths_->refresh(routes_, static_fib_);

@@ -1,5 +1,7 @@
 #include "lab/lab_routing.h"
 
+#include <utility>
+
 #include "topology/shortest_routes.h"
 #include "topology/updown_routes.h"
 
@@ -11,6 +13,15 @@ topology::RouteTable LabRouting::routes(std::span<const topology::SwitchLink> fa
                                         : topology::shortest_routes(network);
   };
   return failed.empty() ? route(topo) : route(topology::without_links(topo, failed));
+}
+
+std::optional<topology::SwitchLink> LabRouting::switch_link(int node_a, int port_a, int node_b,
+                                                            int port_b) const {
+  const int a = topology_switch[node_a], b = topology_switch[node_b];
+  if (a < 0 || b < 0) return std::nullopt;
+  if (std::pair(b, port_b) < std::pair(a, port_a))
+    return topology::SwitchLink{b, port_b, a, port_a};
+  return topology::SwitchLink{a, port_a, b, port_b};
 }
 
 std::vector<config::FibEntry> LabRouting::fib(

@@ -30,6 +30,10 @@ struct LabRouting {
 
   // Routes on the network minus `failed`. Throws std::invalid_argument (up-down needs tiers).
   topology::RouteTable routes(std::span<const topology::SwitchLink> failed = {}) const;
+  // The switch-to-switch link between lab nodes' ports (node_a, port_a) and (node_b, port_b),
+  // lower end first as topology::switch_links names links; none where an end is a host.
+  std::optional<topology::SwitchLink> switch_link(int node_a, int port_a, int node_b,
+                                                  int port_b) const;
   // Lab node `node`'s FIB entries from `table`: one per host it reaches (an ECMP group where
   // several ports are equally short), except the hosts whose MAC `static_macs` holds (the
   // switch's own `routes` win).

@@ -144,21 +144,34 @@ class ScenarioReader {
     read_deadlock();
     for (std::string_view section : kSharedSections) reader_.table(section);
     read_topology();
-    read_nodes("hosts", true);
-    read_nodes("switches", false);
-    read_links();
-    read_transport();
-    read_flows();
-    read_workloads();
-    read_events();
+    if (topology_refused_) {
+      // Every later section names the network's nodes, which [topology] did not make: what
+      // they would say ("no host T1h1", one line a flow) is its one problem again.
+      for (std::string_view section :
+           {"hosts", "switches", "links", "flows", "workloads", "events"})
+        reader_.node(section);
+      read_transport();
+    } else {
+      read_nodes("hosts", true);
+      read_nodes("switches", false);
+      read_links();
+      read_transport();
+      read_flows();
+      read_workloads();
+      read_events();
+    }
     reader_.reject_unknown_keys();
     if (problems_.empty()) {
       build_node_configs();
       if (out_.nodes.size() == sketches_.size()) {
         read_event_routes();
-        if (!flood_unrouted_) check_flow_routes();
+        if (!flood_unrouted_) {
+          check_flow_routes();
+          check_event_failures();
+        }
       }
     }
+    for (std::string& w : problems_.take_warnings()) out_.warnings.push_back(std::move(w));
     for (std::string& w : node_config_warnings_.lines(sketches_.size()))
       out_.warnings.push_back(std::move(w));
     for (std::string& p : node_config_problems_.lines(sketches_.size()))
@@ -282,11 +295,14 @@ class ScenarioReader {
     } catch (const std::invalid_argument& error) {
       r.refuse("spec", fmt::format("a topology ({})", topology::spec_forms()),
                fmt::format("\"{}\" ({})", *spec, error.what()));
+      topology_refused_ = true;
       return;
     }
     if (fixed_failures &&
-        !fail_named_links(topo, *fixed_failures, keep_connected, *failures_reader))
+        !fail_named_links(topo, *fixed_failures, keep_connected, *failures_reader)) {
+      topology_refused_ = true;
       return;
+    }
     if (fail_probability) fail_links(topo, *fail_probability, fail_seed, keep_connected, r);
     add_generated(topo, all, tiers, r);
   }
@@ -401,7 +417,7 @@ class ScenarioReader {
                      const std::map<std::string, LinkDefaults, std::less<>>& tiers,
                      TableReader& r) {
     std::vector<std::vector<int>> port_index(topo.switches());  // topology port → ours
-    std::vector<size_t> node_of(topo.switches());
+    std::vector<size_t> node_of(topo.switches(), SIZE_MAX);     // SIZE_MAX: left out
     for (int s = 0; s < topo.switches(); ++s) {
       const topology::TopologySwitch& sw = topo.at(s);
       NodeSketch sketch{sw.name, false, true, false, sw.tier, nullptr, {}};
@@ -413,6 +429,12 @@ class ScenarioReader {
         sketch.ports.push_back(sw.ports[p].name);
         ports.push_back(toml::table{{"name", sw.ports[p].name}});
       }
+      if (sketch.ports.empty()) {
+        // Every link of it failed (keep_connected = false): nothing reaches it, nothing to run.
+        r.warn("failures", "failures that leave every switch a link",
+               fmt::format("every link of {} failed: it is left out of the network", sw.name));
+        continue;
+      }
       owned_tables_.push_back(toml::table{{"name", sw.name}, {"ports", std::move(ports)}});
       sketch.table = &owned_tables_.back();
       if (!add_sketch(std::move(sketch), r)) return;
@@ -423,6 +445,7 @@ class ScenarioReader {
       return found == tiers.end() ? all : found->second;
     };
     for (int s = 0; s < topo.switches(); ++s) {
+      if (node_of[s] == SIZE_MAX) continue;
       const topology::TopologySwitch& sw = topo.at(s);
       for (size_t p = 0; p < sw.ports.size(); ++p) {
         const topology::TopologyPort& port = sw.ports[p];
@@ -455,6 +478,7 @@ class ScenarioReader {
     if (!valid_node_name(sketch.name)) {
       r.refuse("spec", "a network whose node names have 1 to 12 characters of [A-Za-z0-9_-]",
                fmt::format("\"{}\"", sketch.name));
+      topology_refused_ = true;
       return false;
     }
     names_.emplace(sketch.name, sketches_.size());
@@ -585,7 +609,8 @@ class ScenarioReader {
   }
 
   void read_links() {
-    std::map<std::pair<int, int>, std::string> used;  // (node, port) → its link
+    std::map<std::pair<int, int>, std::string> used;    // (node, port) → its link
+    std::set<std::string, std::less<>> misnamed_nodes;  // named by a refused link's end
     for (const LabLinkSpec& link : generated_links_) {
       for (const PortRef& end : {link.a, link.b})
         used.emplace(std::pair{end.node, end.port}, "a link of [topology]");
@@ -610,7 +635,18 @@ class ScenarioReader {
       if (auto rate = r.rate_bps("rate", 1'000'000, 400'000'000'000)) link.rate_bps = *rate;
       if (auto delay = r.duration_ns("delay", 0, kNsPerSecond)) link.delay_ns = *delay;
       r.reject_unknown_keys();
-      if (!a || !b) continue;
+      if (!a || !b) {
+        // Refused: its good end is not also "a port without a link", nor is the port its bad
+        // end meant (one line for one bad name): the node that end names is not listed.
+        for (const auto& [end, ref] : {std::pair{"a", a}, std::pair{"b", b}}) {
+          if (ref) {
+            used.emplace(std::pair{ref->node, ref->port}, path);
+          } else if (const auto* text = table->get_as<std::string>(end)) {
+            misnamed_nodes.insert(text->get().substr(0, text->get().find(':')));
+          }
+        }
+        continue;
+      }
       link.a = *a;
       link.b = *b;
       for (std::string_view end : {"a", "b"}) {
@@ -623,7 +659,8 @@ class ScenarioReader {
     }
     for (size_t n = 0; n < sketches_.size(); ++n)
       for (size_t p = 0; p < sketches_[n].ports.size(); ++p)
-        if (!used.count({static_cast<int>(n), static_cast<int>(p)}))
+        if (!used.count({static_cast<int>(n), static_cast<int>(p)}) &&
+            !misnamed_nodes.count(sketches_[n].name))
           problems_.note(sketches_[n].table->source(),
                          sketches_[n].host
                              ? sketches_[n].name
@@ -769,29 +806,82 @@ class ScenarioReader {
     routing.ecmp_seeds = topology::switch_seeds(
         topo.switches(), ecmp_seed_.value_or(static_cast<uint32_t>(out_.seed)));
     // A flow between hosts the network does not join would send into nothing: say so.
-    const topology::HostConnectivity reach = topology::host_connectivity(topo);
-    for (const FlowSpec& flow : out_.flows) {
-      const topology::HostId a = hosts.find(sketches_[flow.src].name);
-      const topology::HostId b = hosts.find(sketches_[flow.dst].name);
-      if (a < 0 || b < 0 || !reach.connected(a, b))
-        node_problems_.push_back(
-            fmt::format("{}: expected hosts the network joins, found {} and {} unconnected",
-                        flow_entry_[flow.id], sketches_[flow.src].name, sketches_[flow.dst].name));
-    }
-    // A closed loop's later flows may go from any of its hosts to any other outside its rack,
-    // so all of them must be joined (its first flows were checked above).
+    for_each_unjoined(topology::host_connectivity(topo), [&](int flow, int a, int b) {
+      node_problems_.push_back(
+          fmt::format("{}: expected hosts the network joins, found {} and {} unconnected",
+                      flow_entry_[flow], sketches_[a].name, sketches_[b].name));
+      return true;
+    });
+  }
+
+  // Calls `unjoined(flow id, node a, node b)` (true: go on) for each flow whose two hosts
+  // `reach` does not join; a closed loop's later flows may go from any of its hosts to any
+  // other outside its rack, so for each loop also for the first of its hosts not joined to
+  // its first.
+  template <typename Unjoined>
+  void for_each_unjoined(const topology::HostConnectivity& reach, Unjoined unjoined) const {
+    const topology::HostTable& hosts = out_.routing.initial->hosts();
+    const auto joined = [&](int node_a, int node_b) {
+      const topology::HostId a = hosts.find(sketches_[node_a].name);
+      const topology::HostId b = hosts.find(sketches_[node_b].name);
+      return a >= 0 && b >= 0 && reach.connected(a, b);
+    };
+    for (const FlowSpec& flow : out_.flows)
+      if (!joined(flow.src, flow.dst) && !unjoined(flow.id, flow.src, flow.dst)) return;
     for (const FlowSpec& flow : out_.flows) {
       if (flow.closed_loop < 0 || flow.loop_host != 0) continue;
       const std::vector<int>& nodes = out_.closed_loops[flow.closed_loop].nodes;
-      const topology::HostId first = hosts.find(sketches_[nodes[0]].name);
-      for (int node : nodes) {
-        const topology::HostId h = hosts.find(sketches_[node].name);
-        if (h >= 0 && first >= 0 && reach.connected(first, h)) continue;
-        node_problems_.push_back(
-            fmt::format("{}: expected hosts the network joins, found {} and {} unconnected",
-                        flow_entry_[flow.id], sketches_[nodes[0]].name, sketches_[node].name));
-        break;
-      }
+      const auto cut = std::find_if(nodes.begin(), nodes.end(),
+                                    [&](int node) { return !joined(nodes[0], node); });
+      if (cut != nodes.end() && !unjoined(flow.id, nodes[0], *cut)) return;
+    }
+  }
+
+  // "flows[i]" or "workloads[i]": the entry that gave flow `flow`, without its place.
+  std::string flow_name(int flow) const {
+    const std::string& entry = flow_entry_[flow];
+    const size_t colon = entry.rfind(": ");
+    return colon == std::string::npos ? entry : entry.substr(colon + 2);
+  }
+
+  // A link failing with reroute (routes recomputed without it) where that leaves a flow's
+  // hosts apart: no switch would have a route to the far one, and none learns, so the flow's
+  // frames would be flooded to every host from then on. Refused, as a flow between hosts the
+  // network never joined is, unless [lab] flood_unrouted says it is meant; without reroute
+  // the routes stay, and the frames are lost at the cut link and counted. Links fail and come
+  // back in the events' time order, as LabNetwork applies them.
+  void check_event_failures() {
+    const LabRouting& routing = out_.routing;
+    if (routing.mode == RoutingMode::kStatic || !routing.initial) return;
+    std::vector<size_t> order(out_.events.size());
+    for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+    std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+      return out_.events[a].at_ns < out_.events[b].at_ns;
+    });
+    std::vector<topology::SwitchLink> failed;
+    for (const size_t i : order) {
+      const LabEvent& event = out_.events[i];
+      if (event.kind == LabEvent::Kind::kRoute) continue;
+      const LabLinkSpec& spec = out_.links[event.link];
+      const auto link = routing.switch_link(spec.a.node, spec.a.port, spec.b.node, spec.b.port);
+      if (!link) continue;  // a host's own link: nothing to route around
+      std::erase(failed, *link);
+      if (event.kind == LabEvent::Kind::kRestoreLink) continue;
+      failed.push_back(*link);
+      if (!event.reroute) continue;
+      bool refused = false;
+      for_each_unjoined(
+          topology::host_connectivity(topology::without_links(routing.topo, failed)),
+          [&](int flow, int a, int b) {
+            node_problems_.push_back(fmt::format(
+                "{}: expected a link whose failure leaves every flow's hosts joined (reroute = "
+                "false keeps the routes, and the frames are lost at the cut link; [lab] "
+                "flood_unrouted = true floods them), found {} and {} cut apart ({})",
+                event_entry_[i], sketches_[a].name, sketches_[b].name, flow_name(flow)));
+            refused = true;
+            return false;  // one line for one bad event
+          });
+      if (refused) return;
     }
   }
 
@@ -836,6 +926,7 @@ class ScenarioReader {
       }
       TableReader r(*table, path, problems_);
       LabEvent event;
+      event_entry_.push_back(where(node) + path);
       if (auto at = r.duration_ns("at", 0, kMaxDurationNs)) {
         event.at_ns = *at;
         if (out_.duration_ns && *at >= out_.duration_ns)
@@ -987,11 +1078,13 @@ class ScenarioReader {
       const toml::node* routes = own.get("routes");
       std::optional<toml::table> routes_copy;
       if (routes && routes->is_table()) routes_copy = *routes->as_table();
-      if (routes && !routes->is_table())
-        node_problems_.push_back(where(*routes) + fmt::format("{}.routes: expected a table "
-                                                              "{{ host = \"port\" }}, found {}",
-                                                              sketch.name,
-                                                              config::describe(*routes)));
+      if (routes && !routes->is_table()) {
+        const toml::node* given = sketch.given ? sketch.given->get("routes") : nullptr;
+        node_problems_.push_back(where(given ? *given : *routes) +
+                                 fmt::format("{}.routes: expected a table {{ host = \"port\" }}, "
+                                             "found {}",
+                                             sketch.name, config::describe(*routes)));
+      }
       own.erase("routes");
       // Switch tiers are for tagger-gen's Clos scheme; the datapath has no use for them.
       if (const toml::node* tier = own.get("tier"); tier && !sketch.host) {
@@ -1033,21 +1126,27 @@ class ScenarioReader {
                   fmt::format("{}: ports[{}].{}: set by the lab (a ring; the link's rate), "
                               "found {}",
                               sketch.name, p, key, config::describe(*given)));
-          // The port is a ring of the lab (RingPortIo); the name says which, one per port.
+          // The port is a FIFO of the lab's link (LinkFifoPortIo); the name says which.
           port->insert_or_assign("device", fmt::format("lab_{}_{}", sketch.name, p));
           port->insert_or_assign("rate", static_cast<int64_t>(link_rate(static_cast<int>(n), p)));
         }
       }
       size_t fib_from_routes = 0;  // the merged [[fib]]'s first entries: from `routes`
       if (routes_copy) {
+        // The copy has no places in the file: a problem is placed at the entry's own key.
+        const toml::table* given_routes =
+            sketch.given ? sketch.given->get_as<toml::table>("routes") : nullptr;
         toml::array fib;
         for (const auto& [host, port] : *routes_copy) {
           const auto found = names_.find(std::string(host.str()));
           if (found == names_.end() || !sketches_[found->second].host) {
-            node_problems_.push_back(where(port) +
-                                     fmt::format("{}.routes.{}: expected the name of a host, found "
-                                                 "a key no host has",
-                                                 sketch.name, host.str()));
+            const auto given =
+                given_routes ? given_routes->find(host.str()) : toml::table::const_iterator{};
+            const bool placed = given_routes && given != given_routes->cend();
+            node_problems_.push_back(
+                (placed ? problems_.place(given->first.source()) + ": " : where(port)) +
+                fmt::format("{}.routes.{}: expected the name of a host, found a key no host has",
+                            sketch.name, host.str()));
             continue;
           }
           toml::table entry;
@@ -1217,12 +1316,14 @@ class ScenarioReader {
   // [topology]
   RoutingMode routing_ = RoutingMode::kStatic;
   bool generates_ = false;                // [topology] has a spec (its links may replace [[links]])
+  bool topology_refused_ = false;         // [topology] has a spec, and the network was not made
   LinkDefaults link_defaults_;            // [topology] rate and delay: every link's, unless its own
   std::optional<uint32_t> ecmp_seed_;     // default: from [lab] seed
   std::deque<toml::table> owned_tables_;  // generated nodes' tables (sketches point here)
   std::vector<LabLinkSpec> generated_links_;
   std::vector<const toml::table*> event_routes_;  // per event: its `routes`, if a route event
-  std::vector<std::string> flow_entry_;  // per flow: "file:line:col: flows[i]" of its entry
+  std::vector<std::string> event_entry_;  // per event: "file:line:col: events[i]" of its entry
+  std::vector<std::string> flow_entry_;   // per flow: "file:line:col: flows[i]" of its entry
   // check_route's: per destination host, the switches from which every walk was found routed
   // to it (a later walk stops there: many flows share a destination); per switch, its FIB by
   // MAC (a k = 16 fat-tree's switches have 1 024 routes, and a long workload 100 000 flows).

@@ -232,6 +232,30 @@ TEST(LabTopologyFailures, NamedLinksAreCheckedWhereTheyAreWritten) {
                                       "found string \"L1-S2\""}));
 }
 
+// Failures that cut every link of a switch (core S1's four) leave it out of the network, with
+// a warning, rather than refusing a switch with no ports; the rest runs.
+TEST(LabTopologyFailures, ASwitchWhoseEveryLinkFailedIsLeftOut) {
+  const LabScenario s = parse_lab_scenario(
+      "[lab]\nduration = \"200us\"\n[topology]\nspec = \"fat-tree:4\"\n[topology.failures]\n"
+      "links = [\"S1-L1\", \"S1-L3\", \"S1-L5\", \"S1-L7\"]\n[[flows]]\nfrom = \"T1h1\"\nto = "
+      "\"T5h1\"\n",
+      "cut.toml", {});
+  EXPECT_EQ(s.failed_links.size(), 4u);
+  EXPECT_EQ(s.nodes.size(), 35u);  // 19 switches and 16 hosts
+  for (const LabNode& node : s.nodes) EXPECT_NE(node.name, "S1");
+  ASSERT_EQ(s.warnings.size(), 1u);
+  EXPECT_EQ(s.warnings[0].rfind("cut.toml:5:1: topology.failures: expected failures that leave "
+                                "every switch a link, found every link of S1 failed: it is left "
+                                "out of the network",
+                                0),
+            0u)
+      << s.warnings[0];
+  LabNetwork network(s);
+  const LabResult r = network.run();
+  EXPECT_TRUE(r.conservation.holds());
+  EXPECT_GT(r.flows[0].received_packets, 0u);
+}
+
 // A --set value is placed at its --set, not at FILE:0:0 (toml++ copies a node without its
 // place: the merge moves them).
 TEST(LabTopologyFailures, ASetValueIsPlacedAtItsSet) {

@@ -580,6 +580,29 @@ restore = "S1:S2"
               std::string::npos)
         << e.what();
   }
+  // S1's other way out failing too, with the routes recomputed, would leave S1 no route to
+  // H2 and flood the flow's frames: refused at that event. Without reroute (the frames are
+  // lost at the cut link) or after S1 - S2 is back, it is a run.
+  const std::string second_cut = R"(events=[{ at = "0.5ms", fail = "S2:S1" }, )";
+  try {
+    parse_lab_scenario(diamond, "diamond.toml",
+                       {second_cut + R"({ at = "0.7ms", fail = "S1:S3" }])"});
+    FAIL() << "a failure that cuts the flow's hosts apart was accepted";
+  } catch (const config::ConfigError& e) {
+    EXPECT_EQ(e.problems(),
+              (std::vector<std::string>{
+                  "--set " + second_cut +
+                  R"({ at = "0.7ms", fail = "S1:S3" }]:1:43: events[1]: )"
+                  "expected a link whose failure leaves every flow's hosts joined (reroute = "
+                  "false keeps the routes, and the frames are lost at the cut link; [lab] "
+                  "flood_unrouted = true floods them), found H1 and H2 cut apart (flows[0])"}));
+  }
+  EXPECT_NO_THROW(
+      parse_lab_scenario(diamond, "diamond.toml",
+                         {second_cut + R"({ at = "0.7ms", fail = "S1:S3", reroute = false }])"}));
+  EXPECT_NO_THROW(parse_lab_scenario(
+      diamond, "diamond.toml",
+      {second_cut + R"({ at = "0.6ms", restore = "S1:S2" }, { at = "0.7ms", fail = "S1:S3" }])"}));
   try {
     parse_lab_scenario(diamond, "diamond.toml", {"lab.duration=1ms"});
     FAIL() << "an event after the end was accepted";
@@ -916,11 +939,8 @@ TEST(LabWorkload, ClosedLoopFlowsOverATransportCountEveryAck) {
   EXPECT_GT(checked, 50u);
 }
 
-// A routing loop (H3's packets go S1 → S2 → S3 → S1 …) with [switch] decrement_ttl: each
-// looping packet dies of its TTL (64 hops), counted as ttl_expired, and nothing else is lost;
-// without it, none does.
-TEST(LabTopology, RoutingLoopEndsByTtl) {
-  const std::string loop = R"([lab]
+// H1 sends to H3, and H3's routes go round S1 → S2 → S3 → S1 (Tagger §8.1's loop).
+const char* const kTtlLoop = R"([lab]
 duration = "2ms"
 [switch]
 mac_learning = false
@@ -960,12 +980,20 @@ from = "H1"
 to = "H3"
 rate = "100Mbps"
 )";
-  const auto ttl_drops = [](const LabResult& r) {
-    uint64_t n = 0;
-    for (const PortResult& p : r.ports)
-      for (const auto& [reason, count] : p.drops) n += reason == "ttl_expired" ? count : 0;
-    return n;
-  };
+;
+
+uint64_t ttl_drops(const LabResult& r) {
+  uint64_t n = 0;
+  for (const PortResult& p : r.ports)
+    for (const auto& [reason, count] : p.drops) n += reason == "ttl_expired" ? count : 0;
+  return n;
+}
+
+// A routing loop (H3's packets go S1 → S2 → S3 → S1 …) with [switch] decrement_ttl: each
+// looping packet dies of its TTL (64 hops), counted as ttl_expired, and nothing else is lost;
+// without it, none does.
+TEST(LabTopology, RoutingLoopEndsByTtl) {
+  const std::string loop = kTtlLoop;
   {
     LabNetwork with_ttl(parse_lab_scenario(loop, "loop.toml", {"switch.decrement_ttl=true"}));
     const LabResult r = with_ttl.run();
@@ -981,15 +1009,37 @@ rate = "100Mbps"
   EXPECT_EQ(r.conservation.dropped, 0u);  // still circling when the run ends
 }
 
+// The loop made during the run ([[events]] switch: a static route installed at 1 ms, as in
+// Tagger §8.1's testbed): S1 sends H3's frames straight to it until then, into the loop after,
+// where each dies of its TTL. So H3 receives the first millisecond's frames only.
+TEST(LabTopology, ARouteInstalledDuringTheRunMakesTheLoop) {
+  std::string direct = kTtlLoop;
+  const std::string looping_route = R"(routes = { H3 = "S2" })";
+  direct.replace(direct.find(looping_route), looping_route.size(), R"(routes = { H3 = "h3" })");
+  const std::string loop_at_1ms =
+      R"(events=[{ at = "1ms", switch = "S1", routes = { H3 = "S2" } }])";
+  {
+    LabNetwork network(
+        parse_lab_scenario(direct, "loop.toml", {"switch.decrement_ttl=true", loop_at_1ms}));
+    const LabResult r = network.run();
+    EXPECT_TRUE(r.conservation.holds());
+    const FlowResult& flow = r.flows[0];
+    // 100 Mb/s of 1 500-byte frames: 8.3 a millisecond, 17 in the run's two.
+    EXPECT_GE(flow.received_packets, 8u);
+    EXPECT_LE(flow.received_packets, 10u);
+    EXPECT_EQ(flow.tail_throughput_bps, 0.0);  // the last 20 %: all into the loop
+    EXPECT_GE(ttl_drops(r), 6u);
+    EXPECT_EQ(ttl_drops(r), r.conservation.dropped);
+  }
+  // Without the event nothing loops.
+  LabNetwork plain(parse_lab_scenario(direct, "loop.toml", {"switch.decrement_ttl=true"}));
+  const LabResult straight = plain.run();
+  EXPECT_EQ(ttl_drops(straight), 0u);
+  EXPECT_GE(straight.flows[0].received_packets, 16u);
+}
+
 TEST(LabScenario, TopologyErrorsNameTheirPlace) {
-  const auto problems = [](const std::string& text) {
-    try {
-      parse_lab_scenario(text, "bad.toml", {});
-    } catch (const config::ConfigError& e) {
-      return e.problems();
-    }
-    return std::vector<std::string>{};
-  };
+  const auto problems = [](const std::string& text) { return problems_of(text); };
   const auto bad_spec = problems("[lab]\nduration = \"1ms\"\n[topology]\nspec = \"fat-tree:3\"\n");
   ASSERT_EQ(bad_spec.size(), 1u);
   EXPECT_EQ(bad_spec[0].rfind("bad.toml:4:8: topology.spec: expected a topology (", 0), 0u)
@@ -997,6 +1047,14 @@ TEST(LabScenario, TopologyErrorsNameTheirPlace) {
   EXPECT_NE(bad_spec[0].find("found \"fat-tree:3\" (fat-tree:K: expected an even K >= 2, found 3)"),
             std::string::npos)
       << bad_spec[0];
+  // The network's hosts are unknown then: the flows, links and events naming them add nothing.
+  const auto with_flows = problems(
+      "[lab]\nduration = \"1ms\"\n[topology]\nspec = \"fat-tree:x\"\n[[flows]]\nfrom = "
+      "\"T1h1\"\nto = \"T5h1\"\n[[links]]\na = \"T1h1\"\nb = \"T1:nic\"\n[[events]]\nat = "
+      "\"0.5ms\"\nfail = \"T1:L1\"\n");
+  ASSERT_EQ(with_flows.size(), 1u) << with_flows.back();
+  EXPECT_EQ(with_flows[0].rfind("bad.toml:4:8: topology.spec: expected a topology (", 0), 0u)
+      << with_flows[0];
 
   const auto bad_tier = problems(
       "[lab]\nduration = \"1ms\"\n[topology]\nspec = \"ring:3\"\n[topology.tier.top]\n"
@@ -1080,14 +1138,42 @@ to = "H9"
         "bad.toml:10:5: links[0].b: expected a host name, or switch:port with a port in that "
         "switch's ports, found string \"S1:nope\"",
         "bad.toml:13:6: flows[0].to: expected the name of a host in [[hosts]], found string "
-        "\"H9\"",
-        "bad.toml:5:1: S1:h: a port without a link (every port needs one)",
-        "bad.toml:5:1: S1:x: a port without a link (every port needs one)"};
+        "\"H9\""};
     for (const std::string& m : expected)
       EXPECT_NE(std::find(e.problems().begin(), e.problems().end(), m), e.problems().end())
           << m << "\nin:\n"
           << e.what();
+    // The refused link's good end (H1) and the switch its bad end names (S1) are not also
+    // listed as ports without a link: one line for one bad name.
+    for (const std::string& p : e.problems())
+      EXPECT_EQ(p.find("a port without a link"), std::string::npos) << p;
   }
+  // Where the link is right, the port nothing links is named.
+  try {
+    parse_lab_scenario(text, "bad.toml", {"links=[{ a = \"H1\", b = \"S1:h\" }]"});
+    FAIL() << "accepted";
+  } catch (const config::ConfigError& e) {
+    EXPECT_NE(std::find(e.problems().begin(), e.problems().end(),
+                        "bad.toml:5:1: S1:x: a port without a link (every port needs one)"),
+              e.problems().end())
+        << e.what();
+  }
+}
+
+// A switch's `routes` to a name no host has is placed at that route in the file, or at the
+// --set that gave it (the merged copy the switch's config is read from has no places).
+TEST(LabScenario, ARouteToAnUnknownHostIsPlacedAtTheRoute) {
+  std::string star = kStar;
+  const std::string routes = R"(routes = { A = "a", B = "b", C = "c", D = "d" })";
+  star.replace(star.find(routes), routes.size(),
+               R"(routes = { A = "a", B = "b", C = "c", D = "d", H9 = "d" })");
+  EXPECT_EQ(problems_of(star), (std::vector<std::string>{"bad.toml:24:48: S1.routes.H9: expected "
+                                                         "the name of a host, found a key no "
+                                                         "host has"}));
+  EXPECT_EQ(problems_of(kStar, {R"(switches.routes={ A = "a", H7 = "a" })"}),
+            (std::vector<std::string>{R"(--set switches.routes={ A = "a", H7 = "a" }:1:28: )"
+                                      "S1.routes.H7: expected the name of a host, found a key no "
+                                      "host has"}));
 }
 
 // A table set over an array of tables goes over each element, and each element's problem is

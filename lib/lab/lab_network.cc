@@ -479,11 +479,7 @@ bool LabNetwork::apply_events(uint64_t now) {
     const LabEvent& event = scenario_.events[next_event_];
     applied = true;
     if (event.kind == LabEvent::Kind::kRoute) {
-      // The event's routes replace the switch's own for those hosts, and win from now on.
-      std::vector<config::FibEntry>& mine = static_fib_[event.node];
-      const auto replaced = fib_macs(event.routes);
-      std::erase_if(mine, [&](const config::FibEntry& e) { return replaced.count(e.mac.value); });
-      mine.insert(mine.end(), event.routes.begin(), event.routes.end());
+      replace_static_routes(static_fib_[event.node], event.routes);
       reinstall_routes(event.node);
       pyrrha_paths_->refresh(routes_, static_fib_);
       update_pyrrha_paths();

@@ -165,10 +165,13 @@ class ScenarioReader {
       build_node_configs();
       if (out_.nodes.size() == sketches_.size()) {
         read_event_routes();
-        if (!flood_unrouted_) {
-          check_flow_routes();
-          check_event_failures();
-        }
+        // A flow between hosts the network does not join (compute_routes) has no route
+        // either: one line for it, not again at its switches and at every event.
+        if (!flood_unrouted_ && node_problems_.empty()) check_flow_routes();
+        if (!flood_unrouted_ && node_problems_.empty()) check_event_failures();
+        // In time order from here on (out_.events was in the file's order, as event_entry_).
+        std::stable_sort(out_.events.begin(), out_.events.end(),
+                         [](const LabEvent& a, const LabEvent& b) { return a.at_ns < b.at_ns; });
       }
     }
     for (std::string& w : problems_.take_warnings()) out_.warnings.push_back(std::move(w));
@@ -430,9 +433,10 @@ class ScenarioReader {
         ports.push_back(toml::table{{"name", sw.ports[p].name}});
       }
       if (sketch.ports.empty()) {
-        // Every link of it failed (keep_connected = false): nothing reaches it, nothing to run.
+        // Every link of it failed ([topology.failures]): nothing reaches it, nothing to run.
         r.warn("failures", "failures that leave every switch a link",
                fmt::format("every link of {} failed: it is left out of the network", sw.name));
+        left_out_.insert(sw.name);
         continue;
       }
       owned_tables_.push_back(toml::table{{"name", sw.name}, {"ports", std::move(ports)}});
@@ -525,6 +529,13 @@ class ScenarioReader {
                            config::describe(*name));
         continue;
       }
+      if (left_out_.count(sketch.name)) {
+        problems_.note(name->source(), path + ".name",
+                       fmt::format("\"{}\" names a switch left out of the network: every link of "
+                                   "it failed ([topology.failures])",
+                                   sketch.name));
+        continue;
+      }
       if (const auto taken = names_.find(sketch.name); taken != names_.end()) {
         NodeSketch& generated = sketches_[taken->second];
         if (generated.generated && !generated.host && !hosts && !generated.overridden) {
@@ -609,8 +620,8 @@ class ScenarioReader {
   }
 
   void read_links() {
-    std::map<std::pair<int, int>, std::string> used;    // (node, port) → its link
-    std::set<std::string, std::less<>> misnamed_nodes;  // named by a refused link's end
+    std::map<std::pair<int, int>, std::string> used;        // (node, port) → its link
+    std::map<std::string, int, std::less<>> misnamed_ends;  // refused links' ends, by node
     for (const LabLinkSpec& link : generated_links_) {
       for (const PortRef& end : {link.a, link.b})
         used.emplace(std::pair{end.node, end.port}, "a link of [topology]");
@@ -636,13 +647,13 @@ class ScenarioReader {
       if (auto delay = r.duration_ns("delay", 0, kNsPerSecond)) link.delay_ns = *delay;
       r.reject_unknown_keys();
       if (!a || !b) {
-        // Refused: its good end is not also "a port without a link", nor is the port its bad
-        // end meant (one line for one bad name): the node that end names is not listed.
+        // Refused: its good end is not also "a port without a link"; its bad end is counted
+        // against the node it names (below).
         for (const auto& [end, ref] : {std::pair{"a", a}, std::pair{"b", b}}) {
           if (ref) {
             used.emplace(std::pair{ref->node, ref->port}, path);
           } else if (const auto* text = table->get_as<std::string>(end)) {
-            misnamed_nodes.insert(text->get().substr(0, text->get().find(':')));
+            ++misnamed_ends[text->get().substr(0, text->get().find(':'))];
           }
         }
         continue;
@@ -657,15 +668,23 @@ class ScenarioReader {
       }
       out_.links.push_back(link);
     }
-    for (size_t n = 0; n < sketches_.size(); ++n)
+    for (size_t n = 0; n < sketches_.size(); ++n) {
+      std::vector<size_t> unlinked;
       for (size_t p = 0; p < sketches_[n].ports.size(); ++p)
-        if (!used.count({static_cast<int>(n), static_cast<int>(p)}) &&
-            !misnamed_nodes.count(sketches_[n].name))
-          problems_.note(sketches_[n].table->source(),
-                         sketches_[n].host
-                             ? sketches_[n].name
-                             : fmt::format("{}:{}", sketches_[n].name, sketches_[n].ports[p]),
-                         "a port without a link (every port needs one)");
+        if (!used.count({static_cast<int>(n), static_cast<int>(p)})) unlinked.push_back(p);
+      // A node with no more ports left unlinked than refused ends name it: those are the ports
+      // the ends meant (one line for one bad name). More, and some are unlinked of their own.
+      const auto misnamed = misnamed_ends.find(sketches_[n].name);
+      if (misnamed != misnamed_ends.end() &&
+          unlinked.size() <= static_cast<size_t>(misnamed->second))
+        continue;
+      for (const size_t p : unlinked)
+        problems_.note(sketches_[n].table->source(),
+                       sketches_[n].host
+                           ? sketches_[n].name
+                           : fmt::format("{}:{}", sketches_[n].name, sketches_[n].ports[p]),
+                       "a port without a link (every port needs one)");
+    }
   }
 
   std::optional<int> host_named(TableReader& r, std::string_view key, const toml::node& node) {
@@ -806,34 +825,29 @@ class ScenarioReader {
     routing.ecmp_seeds = topology::switch_seeds(
         topo.switches(), ecmp_seed_.value_or(static_cast<uint32_t>(out_.seed)));
     // A flow between hosts the network does not join would send into nothing: say so.
-    for_each_unjoined(topology::host_connectivity(topo), [&](int flow, int a, int b) {
-      node_problems_.push_back(
-          fmt::format("{}: expected hosts the network joins, found {} and {} unconnected",
-                      flow_entry_[flow], sketches_[a].name, sketches_[b].name));
-      return true;
-    });
-  }
-
-  // Calls `unjoined(flow id, node a, node b)` (true: go on) for each flow whose two hosts
-  // `reach` does not join; a closed loop's later flows may go from any of its hosts to any
-  // other outside its rack, so for each loop also for the first of its hosts not joined to
-  // its first.
-  template <typename Unjoined>
-  void for_each_unjoined(const topology::HostConnectivity& reach, Unjoined unjoined) const {
-    const topology::HostTable& hosts = out_.routing.initial->hosts();
-    const auto joined = [&](int node_a, int node_b) {
-      const topology::HostId a = hosts.find(sketches_[node_a].name);
-      const topology::HostId b = hosts.find(sketches_[node_b].name);
-      return a >= 0 && b >= 0 && reach.connected(a, b);
-    };
-    for (const FlowSpec& flow : out_.flows)
-      if (!joined(flow.src, flow.dst) && !unjoined(flow.id, flow.src, flow.dst)) return;
+    const topology::HostConnectivity reach = topology::host_connectivity(topo);
+    for (const FlowSpec& flow : out_.flows) {
+      const topology::HostId a = hosts.find(sketches_[flow.src].name);
+      const topology::HostId b = hosts.find(sketches_[flow.dst].name);
+      if (a < 0 || b < 0 || !reach.connected(a, b))
+        node_problems_.push_back(
+            fmt::format("{}: expected hosts the network joins, found {} and {} unconnected",
+                        flow_entry_[flow.id], sketches_[flow.src].name, sketches_[flow.dst].name));
+    }
+    // A closed loop's later flows may go from any of its hosts to any other outside its rack,
+    // so all of them must be joined (its first flows were checked above).
     for (const FlowSpec& flow : out_.flows) {
       if (flow.closed_loop < 0 || flow.loop_host != 0) continue;
       const std::vector<int>& nodes = out_.closed_loops[flow.closed_loop].nodes;
-      const auto cut = std::find_if(nodes.begin(), nodes.end(),
-                                    [&](int node) { return !joined(nodes[0], node); });
-      if (cut != nodes.end() && !unjoined(flow.id, nodes[0], *cut)) return;
+      const topology::HostId first = hosts.find(sketches_[nodes[0]].name);
+      for (int node : nodes) {
+        const topology::HostId h = hosts.find(sketches_[node].name);
+        if (h >= 0 && first >= 0 && reach.connected(first, h)) continue;
+        node_problems_.push_back(
+            fmt::format("{}: expected hosts the network joins, found {} and {} unconnected",
+                        flow_entry_[flow.id], sketches_[nodes[0]].name, sketches_[node].name));
+        break;
+      }
     }
   }
 
@@ -844,12 +858,14 @@ class ScenarioReader {
     return colon == std::string::npos ? entry : entry.substr(colon + 2);
   }
 
-  // A link failing with reroute (routes recomputed without it) where that leaves a flow's
-  // hosts apart: no switch would have a route to the far one, and none learns, so the flow's
-  // frames would be flooded to every host from then on. Refused, as a flow between hosts the
-  // network never joined is, unless [lab] flood_unrouted says it is meant; without reroute
-  // the routes stay, and the frames are lost at the cut link and counted. Links fail and come
-  // back in the events' time order, as LabNetwork applies them.
+  // Routes recomputed at an event ([[events]] fail or restore with reroute, around every
+  // link down then) that leave a switch some flow's frames reach without a route, where it
+  // does not learn: the frames would be flooded to every host from then on. Refused, as such
+  // routes before the run are (check_flow_routes), unless [lab] flood_unrouted says it is
+  // meant; without reroute the routes stay, and the frames are lost at the cut link and
+  // counted. The events are replayed as LabNetwork applies them: in time order, those of one
+  // time together (no frame moves between them), a switch's routes from a `switch` event
+  // winning from then on. Whether a flow still runs then is not asked.
   void check_event_failures() {
     const LabRouting& routing = out_.routing;
     if (routing.mode == RoutingMode::kStatic || !routing.initial) return;
@@ -858,29 +874,56 @@ class ScenarioReader {
     std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
       return out_.events[a].at_ns < out_.events[b].at_ns;
     });
+    std::unordered_map<uint64_t, topology::HostId> host_of_mac;
+    for (topology::HostId h = 0; h < static_cast<topology::HostId>(routing.macs.size()); ++h)
+      host_of_mac.emplace(routing.macs[h].value, h);
+    std::vector<std::vector<config::FibEntry>> static_fib(out_.nodes.size());
+    for (size_t n = 0; n < out_.nodes.size(); ++n) static_fib[n] = out_.nodes[n].static_fib;
+    const std::vector<std::vector<PortRef>> peers = out_.peers();
     std::vector<topology::SwitchLink> failed;
-    for (const size_t i : order) {
-      const LabEvent& event = out_.events[i];
-      if (event.kind == LabEvent::Kind::kRoute) continue;
-      const LabLinkSpec& spec = out_.links[event.link];
-      const auto link = routing.switch_link(spec.a.node, spec.a.port, spec.b.node, spec.b.port);
-      if (!link) continue;  // a host's own link: nothing to route around
-      std::erase(failed, *link);
-      if (event.kind == LabEvent::Kind::kRestoreLink) continue;
-      failed.push_back(*link);
-      if (!event.reroute) continue;
+    for (size_t k = 0; k < order.size();) {
+      const uint64_t at_ns = out_.events[order[k]].at_ns;
+      int rerouting = -1;  // the last event of this time that recomputes the routes
+      for (; k < order.size() && out_.events[order[k]].at_ns == at_ns; ++k) {
+        const LabEvent& event = out_.events[order[k]];
+        if (event.kind == LabEvent::Kind::kRoute) {
+          replace_static_routes(static_fib[event.node], event.routes);
+          continue;
+        }
+        const LabLinkSpec& spec = out_.links[event.link];
+        const auto link = routing.switch_link(spec.a.node, spec.a.port, spec.b.node, spec.b.port);
+        if (!link) continue;  // a host's own link: nothing to route around
+        std::erase(failed, *link);
+        if (event.kind == LabEvent::Kind::kFailLink) failed.push_back(*link);
+        if (event.reroute) rerouting = static_cast<int>(order[k]);
+      }
+      if (rerouting < 0) continue;
+      const topology::RouteTable table = routing.routes(failed);
+      config::FibEntry computed;
+      const auto route = [&](int node, uint64_t mac) -> const config::FibEntry* {
+        for (const config::FibEntry& e : static_fib[node])
+          if (e.mac.value == mac) return &e;  // its own routes win
+        const int sw = routing.topology_switch[node];
+        const auto host = host_of_mac.find(mac);
+        if (sw < 0 || host == host_of_mac.end()) return nullptr;
+        const topology::PortGroup& group = table.next_ports(sw, host->second);
+        if (group.empty()) return nullptr;
+        computed = config::FibEntry{wire::MacAddress{mac}, group.front(), {}};
+        if (group.size() > 1) computed.group = group;
+        return &computed;
+      };
+      std::unordered_map<int, std::vector<bool>> routed_to;
       bool refused = false;
-      for_each_unjoined(
-          topology::host_connectivity(topology::without_links(routing.topo, failed)),
-          [&](int flow, int a, int b) {
-            node_problems_.push_back(fmt::format(
-                "{}: expected a link whose failure leaves every flow's hosts joined (reroute = "
-                "false keeps the routes, and the frames are lost at the cut link; [lab] "
-                "flood_unrouted = true floods them), found {} and {} cut apart ({})",
-                event_entry_[i], sketches_[a].name, sketches_[b].name, flow_name(flow)));
-            refused = true;
-            return false;  // one line for one bad event
-          });
+      walk_flows(peers, true, route, routed_to, [&](int flow, int dst, int at) {
+        node_problems_.push_back(fmt::format(
+            "{}: expected routes recomputed here to take every flow to its destination "
+            "(reroute = false keeps the routes, and the frames are lost at the cut link; [lab] "
+            "flood_unrouted = true floods them), found none to {} at {} ({})",
+            event_entry_[static_cast<size_t>(rerouting)], sketches_[dst].name, sketches_[at].name,
+            flow_name(flow)));
+        refused = true;
+        return false;  // one line for one bad event
+      });
       if (refused) return;
     }
   }
@@ -955,7 +998,10 @@ class ScenarioReader {
         const auto name = r.string("switch");
         const auto found = name ? names_.find(*name) : names_.end();
         if (found == names_.end() || sketches_[found->second].host) {
-          r.refuse("switch", "the name of a switch");
+          r.refuse("switch", name && left_out_.count(*name)
+                                 ? "the name of a switch in the network (every link of this one "
+                                   "failed before the run: it is left out)"
+                                 : "the name of a switch");
         } else {
           event.node = static_cast<int>(found->second);
         }
@@ -988,8 +1034,6 @@ class ScenarioReader {
           event.routes.push_back(std::move(entry));
       }
     }
-    std::stable_sort(out_.events.begin(), out_.events.end(),
-                     [](const LabEvent& a, const LabEvent& b) { return a.at_ns < b.at_ns; });
   }
 
   // Each node's fcswitch config: the shared sections, the node's own keys over them, and
@@ -1000,30 +1044,56 @@ class ScenarioReader {
   // meant. Follows the FIB from the source's switch (every member of an ECMP group), up to the
   // destination, a host, or a switch seen before (a routing loop is a route: Tagger §8.1).
   void check_flow_routes() {
-    const std::vector<std::vector<PortRef>> peers = out_.peers();
-    for (const FlowSpec& flow : out_.flows) check_route(peers, flow.src, flow.dst, flow.id);
-    // A closed loop's later flows go between any two of its hosts in different racks. Computed
-    // routes reach every host; static ones are checked for each such pair.
-    if (out_.routing.mode != RoutingMode::kStatic) return;
+    walk_flows(
+        out_.peers(), out_.routing.mode == RoutingMode::kStatic,
+        [this](int node, uint64_t mac) { return fib_entry(node, mac); }, routed_to_,
+        [this](int flow, int dst, int at) {
+          node_problems_.push_back(fmt::format(
+              "{}: expected a route to {} on every switch its frames reach, found none at "
+              "{} (mac_learning = false: they would be flooded to every host; [lab] "
+              "flood_unrouted = true if that is meant)",
+              flow_entry_[flow], sketches_[dst].name, sketches_[at].name));
+          return out_.flows[flow].closed_loop < 0;  // one pair of a loop is enough to say
+        });
+  }
+
+  // Walks each flow's frames from its source by `route(node, mac)` (the entry a switch
+  // forwards by, null if none), and with `loops` a closed loop's between any two of its hosts
+  // in different racks (its later flows; computed routes before any failure reach every
+  // host, static ones may not). Calls `unrouted(flow, dst, switch)` where a switch the frames
+  // reach has no route and does not learn; stops when that returns false. `routed_to` keeps,
+  // per destination, the switches earlier walks found routed (many flows share one).
+  template <typename Route, typename Unrouted>
+  void walk_flows(const std::vector<std::vector<PortRef>>& peers, bool loops, Route route,
+                  std::unordered_map<int, std::vector<bool>>& routed_to, Unrouted unrouted) {
+    const auto walk = [&](int src, int dst, int flow) {
+      const int at = unrouted_switch(peers, src, dst, route, routed_to[dst]);
+      return at < 0 || unrouted(flow, dst, at);
+    };
+    for (const FlowSpec& flow : out_.flows)
+      if (!walk(flow.src, flow.dst, flow.id)) return;
+    if (!loops) return;
     for (const FlowSpec& flow : out_.flows) {
       if (flow.closed_loop < 0 || flow.loop_host != 0) continue;
       const ClosedLoopSpec& loop = out_.closed_loops[flow.closed_loop];
       for (size_t a = 0; a < loop.nodes.size(); ++a)
         for (size_t b = 0; b < loop.nodes.size(); ++b)
-          if (loop.racks[a] != loop.racks[b] &&
-              !check_route(peers, loop.nodes[a], loop.nodes[b], flow.id))
-            return;  // one is enough to say
+          if (loop.racks[a] != loop.racks[b] && !walk(loop.nodes[a], loop.nodes[b], flow.id))
+            return;
     }
   }
 
-  // The walk above for frames from host `src` to host `dst`; false (and a problem naming
-  // `flow`'s entry) when a switch on the way has no route.
-  bool check_route(const std::vector<std::vector<PortRef>>& peers, int src, int dst, int flow) {
+  // The walk above for frames from host `src` to host `dst`: the first switch on the way with
+  // no route that does not learn, or -1. It ends at the destination, a host, a switch seen
+  // before (a routing loop is a route: Tagger §8.1) or one `routed` (per node) says an earlier
+  // walk found routed; the switches of a walk that found every route are marked there.
+  template <typename Route>
+  int unrouted_switch(const std::vector<std::vector<PortRef>>& peers, int src, int dst, Route route,
+                      std::vector<bool>& routed) {
     const auto peer = [&](int node, int port) {
       return port < static_cast<int>(peers[node].size()) ? peers[node][port] : PortRef{};
     };
     const uint64_t mac = out_.nodes[dst].mac.value;
-    std::vector<bool>& routed = routed_to_[dst];
     if (routed.empty()) routed.assign(out_.nodes.size(), false);
     std::vector<PortRef> next = {peer(src, 0)};
     std::vector<bool> seen(out_.nodes.size(), false);
@@ -1034,16 +1104,10 @@ class ScenarioReader {
       if (at.node < 0 || out_.nodes[at.node].host || seen[at.node] || routed[at.node]) continue;
       seen[at.node] = true;
       walked.push_back(at.node);
-      const LabNode& sw = out_.nodes[at.node];
-      const config::FibEntry* entry = fib_entry(at.node, mac);
+      const config::FibEntry* entry = route(at.node, mac);
       if (!entry) {
-        if (sw.config.mac_learning) continue;  // it learns the destination once it sends
-        node_problems_.push_back(fmt::format(
-            "{}: expected a route to {} on every switch its frames reach, found none at {} "
-            "(mac_learning = false: they would be flooded to every host; [lab] "
-            "flood_unrouted = true if that is meant)",
-            flow_entry_[flow], sketches_[dst].name, sw.name));
-        return false;
+        if (out_.nodes[at.node].config.mac_learning) continue;  // it learns the destination
+        return at.node;
       }
       if (entry->group.empty()) {
         next.push_back(peer(at.node, entry->port));
@@ -1052,7 +1116,7 @@ class ScenarioReader {
       }
     }
     for (const int node : walked) routed[node] = true;
-    return true;
+    return -1;
   }
 
   // The first entry for `mac` in the switch's FIB, as a walk of the list finds it; null if none.
@@ -1123,7 +1187,7 @@ class ScenarioReader {
             if (const toml::node* given = port->get(key))
               node_problems_.push_back(
                   where(*given) +
-                  fmt::format("{}: ports[{}].{}: set by the lab (a ring; the link's rate), "
+                  fmt::format("{}: ports[{}].{}: set by the lab (its link's FIFO and rate), "
                               "found {}",
                               sketch.name, p, key, config::describe(*given)));
           // The port is a FIFO of the lab's link (LinkFifoPortIo); the name says which.
@@ -1315,8 +1379,9 @@ class ScenarioReader {
   std::string tagger_rules_file_;
   // [topology]
   RoutingMode routing_ = RoutingMode::kStatic;
-  bool generates_ = false;                // [topology] has a spec (its links may replace [[links]])
-  bool topology_refused_ = false;         // [topology] has a spec, and the network was not made
+  bool generates_ = false;         // [topology] has a spec (its links may replace [[links]])
+  bool topology_refused_ = false;  // [topology] has a spec, and the network was not made
+  std::set<std::string, std::less<>> left_out_;  // generated switches every link of which failed
   LinkDefaults link_defaults_;            // [topology] rate and delay: every link's, unless its own
   std::optional<uint32_t> ecmp_seed_;     // default: from [lab] seed
   std::deque<toml::table> owned_tables_;  // generated nodes' tables (sketches point here)
@@ -1338,6 +1403,13 @@ std::unordered_set<uint64_t> fib_macs(const std::vector<config::FibEntry>& entri
   std::unordered_set<uint64_t> macs;
   for (const config::FibEntry& e : entries) macs.insert(e.mac.value);
   return macs;
+}
+
+void replace_static_routes(std::vector<config::FibEntry>& mine,
+                           const std::vector<config::FibEntry>& routes) {
+  const auto replaced = fib_macs(routes);
+  std::erase_if(mine, [&](const config::FibEntry& e) { return replaced.count(e.mac.value); });
+  mine.insert(mine.end(), routes.begin(), routes.end());
 }
 
 std::vector<std::vector<PortRef>> LabScenario::peers() const {

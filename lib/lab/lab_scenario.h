@@ -60,6 +60,10 @@ struct LabNode {
 
 // The MACs `entries` route (the hosts a switch routes itself).
 std::unordered_set<uint64_t> fib_macs(const std::vector<config::FibEntry>& entries);
+// A switch's own routes after an [[events]] `switch` event: `routes` replace those it had for
+// their hosts and are added to the rest (they win over routing from then on).
+void replace_static_routes(std::vector<config::FibEntry>& mine,
+                           const std::vector<config::FibEntry>& routes);
 
 struct LabLinkSpec {
   PortRef a, b;

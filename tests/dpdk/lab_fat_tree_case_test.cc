@@ -254,6 +254,53 @@ TEST(LabTopologyFailures, ASwitchWhoseEveryLinkFailedIsLeftOut) {
   const LabResult r = network.run();
   EXPECT_TRUE(r.conservation.holds());
   EXPECT_GT(r.flows[0].received_packets, 0u);
+  // What names it later is told why it is not there.
+  const auto refused = [](const std::string& more) {
+    try {
+      parse_lab_scenario(
+          "[lab]\nduration = \"200us\"\n[topology]\nspec = \"fat-tree:4\"\n"
+          "[topology.failures]\nlinks = [\"S1-L1\", \"S1-L3\", \"S1-L5\", \"S1-L7\"]\n" +
+              more,
+          "cut.toml", {});
+    } catch (const config::ConfigError& e) {
+      return e.problems();
+    }
+    return std::vector<std::string>{"accepted"};
+  };
+  EXPECT_EQ(refused("[[switches]]\nname = \"S1\"\n"),
+            (std::vector<std::string>{"cut.toml:8:8: switches[0].name: \"S1\" names a switch left "
+                                      "out of the network: every link of it failed "
+                                      "([topology.failures])"}));
+  const auto event =
+      refused("[[events]]\nat = \"100us\"\nswitch = \"S1\"\nroutes = { T1h1 = \"L1\" }\n");
+  ASSERT_EQ(event.size(), 1u);
+  EXPECT_NE(event[0].find("events[0].switch: expected the name of a switch in the network (every "
+                          "link of this one failed before the run: it is left out)"),
+            std::string::npos)
+      << event[0];
+}
+
+// Up-down routes recomputed at an event are walked, not only the wires: with T1 - L1 and
+// T5 - L6 down, T1's frames go up to L2, whose cores reach pod 3 at L6 only, and T5 is below
+// L5: a valley, so up-down gives T1 no route to T5h1. Shortest paths take the valley, and the
+// same events are a run.
+TEST(LabTopologyFailures, UpDownRoutesRecomputedAtAnEventAreWalked) {
+  const std::string events =
+      R"(events=[{ at = "1ms", fail = "T1:L1" }, { at = "2ms", fail = "T5:L6" }])";
+  const std::string file = std::string(FCSWITCH_SOURCE_DIR) + "/config/lab/fat-tree-k4.toml";
+  try {
+    load_lab_scenario(file, {"topology.routing=updown", events});
+    FAIL() << "accepted";
+  } catch (const config::ConfigError& e) {
+    EXPECT_EQ(e.problems(),
+              (std::vector<std::string>{
+                  "--set " + events +
+                  ":1:41: events[1]: expected routes recomputed here to take every flow to its "
+                  "destination (reroute = false keeps the routes, and the frames are lost at the "
+                  "cut link; [lab] flood_unrouted = true floods them), found none to T5h1 at T1 "
+                  "(flows[0])"}));
+  }
+  EXPECT_NO_THROW(load_lab_scenario(file, {events}));
 }
 
 // A --set value is placed at its --set, not at FILE:0:0 (toml++ copies a node without its

@@ -581,28 +581,36 @@ restore = "S1:S2"
         << e.what();
   }
   // S1's other way out failing too, with the routes recomputed, would leave S1 no route to
-  // H2 and flood the flow's frames: refused at that event. Without reroute (the frames are
-  // lost at the cut link) or after S1 - S2 is back, it is a run.
+  // H2 and flood the flow's frames: refused at that event. Without reroute, or with S1 - S2
+  // back, it is a run.
   const std::string second_cut = R"(events=[{ at = "0.5ms", fail = "S2:S1" }, )";
-  try {
-    parse_lab_scenario(diamond, "diamond.toml",
-                       {second_cut + R"({ at = "0.7ms", fail = "S1:S3" }])"});
-    FAIL() << "a failure that cuts the flow's hosts apart was accepted";
-  } catch (const config::ConfigError& e) {
-    EXPECT_EQ(e.problems(),
-              (std::vector<std::string>{
-                  "--set " + second_cut +
-                  R"({ at = "0.7ms", fail = "S1:S3" }]:1:43: events[1]: )"
-                  "expected a link whose failure leaves every flow's hosts joined (reroute = "
-                  "false keeps the routes, and the frames are lost at the cut link; [lab] "
-                  "flood_unrouted = true floods them), found H1 and H2 cut apart (flows[0])"}));
-  }
-  EXPECT_NO_THROW(
-      parse_lab_scenario(diamond, "diamond.toml",
-                         {second_cut + R"({ at = "0.7ms", fail = "S1:S3", reroute = false }])"}));
-  EXPECT_NO_THROW(parse_lab_scenario(
-      diamond, "diamond.toml",
-      {second_cut + R"({ at = "0.6ms", restore = "S1:S2" }, { at = "0.7ms", fail = "S1:S3" }])"}));
+  const std::string refused =
+      ": expected routes recomputed here to take every flow to its destination (reroute = "
+      "false keeps the routes, and the frames are lost at the cut link; [lab] flood_unrouted = "
+      "true floods them), found none to H2 at S1 (flows[0])";
+  const std::string cuts = second_cut + R"({ at = "0.7ms", fail = "S1:S3" }])";
+  EXPECT_EQ(problems_of(diamond, {cuts}),
+            (std::vector<std::string>{"--set " + cuts + ":1:43: events[1]" + refused}));
+  // The same cuts written in the other order: the 0.7 ms one is still the one refused.
+  const std::string reversed =
+      R"(events=[{ at = "0.7ms", fail = "S1:S3" }, { at = "0.5ms", fail = "S2:S1" }])";
+  EXPECT_EQ(problems_of(diamond, {reversed}),
+            (std::vector<std::string>{"--set " + reversed + ":1:9: events[0]" + refused}));
+  // Routes recomputed when a link comes back are checked too: here around the two cuts made
+  // without rerouting.
+  const std::string restored =
+      R"(events=[{ at = "0.5ms", fail = "S2:S1", reroute = false }, )"
+      R"({ at = "0.6ms", fail = "S1:S3", reroute = false }, )"
+      R"({ at = "0.6ms", fail = "S2:S4", reroute = false }, { at = "0.7ms", restore = "S2:S4" }])";
+  EXPECT_EQ(problems_of(diamond, {restored}),
+            (std::vector<std::string>{"--set " + restored + ":1:162: events[3]" + refused}));
+  EXPECT_EQ(
+      problems_of(diamond, {second_cut + R"({ at = "0.7ms", fail = "S1:S3", reroute = false }])"}),
+      std::vector<std::string>{"accepted"});
+  // Events of one time are applied together: S1 - S2 is back before any frame moves.
+  EXPECT_EQ(problems_of(diamond, {second_cut + R"({ at = "0.7ms", fail = "S1:S3" }, )"
+                                               R"({ at = "0.7ms", restore = "S1:S2" }])"}),
+            std::vector<std::string>{"accepted"});
   try {
     parse_lab_scenario(diamond, "diamond.toml", {"lab.duration=1ms"});
     FAIL() << "an event after the end was accepted";
@@ -1138,16 +1146,25 @@ to = "H9"
         "bad.toml:10:5: links[0].b: expected a host name, or switch:port with a port in that "
         "switch's ports, found string \"S1:nope\"",
         "bad.toml:13:6: flows[0].to: expected the name of a host in [[hosts]], found string "
-        "\"H9\""};
+        "\"H9\"",
+        // S1 has two ports unlinked and one bad end names it: x is unlinked of its own.
+        "bad.toml:5:1: S1:h: a port without a link (every port needs one)",
+        "bad.toml:5:1: S1:x: a port without a link (every port needs one)"};
     for (const std::string& m : expected)
       EXPECT_NE(std::find(e.problems().begin(), e.problems().end(), m), e.problems().end())
           << m << "\nin:\n"
           << e.what();
-    // The refused link's good end (H1) and the switch its bad end names (S1) are not also
-    // listed as ports without a link: one line for one bad name.
+    // The refused link's good end is not also a port without a link.
     for (const std::string& p : e.problems())
-      EXPECT_EQ(p.find("a port without a link"), std::string::npos) << p;
+      EXPECT_EQ(p.find("H1: a port without a link"), std::string::npos) << p;
   }
+  // One bad name, and the one port it meant unlinked: one line.
+  std::string star = kStar;
+  star.replace(star.find(R"(b = "S1:a")"), 10, R"(b = "S1:aa")");
+  EXPECT_EQ(problems_of(star),
+            (std::vector<std::string>{"bad.toml:27:5: links[0].b: expected a host name, or "
+                                      "switch:port with a port in that switch's ports, found "
+                                      "string \"S1:aa\""}));
   // Where the link is right, the port nothing links is named.
   try {
     parse_lab_scenario(text, "bad.toml", {"links=[{ a = \"H1\", b = \"S1:h\" }]"});

@@ -166,9 +166,13 @@ class ScenarioReader {
       if (out_.nodes.size() == sketches_.size()) {
         read_event_routes();
         // A flow between hosts the network does not join (compute_routes) has no route
-        // either: one line for it, not again at its switches and at every event.
-        if (!flood_unrouted_ && node_problems_.empty()) check_flow_routes();
-        if (!flood_unrouted_ && node_problems_.empty()) check_event_failures();
+        // either: one line for it, not again at its switches; nor at every event a flow
+        // the routes before the run do not take.
+        if (!flood_unrouted_ && !unjoined_) {
+          const size_t before = node_problems_.size();
+          check_flow_routes();
+          if (node_problems_.size() == before) check_event_failures();
+        }
         // In time order from here on (out_.events was in the file's order, as event_entry_).
         std::stable_sort(out_.events.begin(), out_.events.end(),
                          [](const LabEvent& a, const LabEvent& b) { return a.at_ns < b.at_ns; });
@@ -615,7 +619,10 @@ class ScenarioReader {
             return PortRef{static_cast<int>(found->second), static_cast<int>(p)};
       }
     }
-    r.refuse(key, "a host name, or switch:port with a port in that switch's ports");
+    r.refuse(key, left_out_.count(node_name)
+                      ? "a host name, or switch:port of a switch in the network (every link of "
+                        "this one failed before the run: it is left out)"
+                      : "a host name, or switch:port with a port in that switch's ports");
     return std::nullopt;
   }
 
@@ -829,10 +836,12 @@ class ScenarioReader {
     for (const FlowSpec& flow : out_.flows) {
       const topology::HostId a = hosts.find(sketches_[flow.src].name);
       const topology::HostId b = hosts.find(sketches_[flow.dst].name);
-      if (a < 0 || b < 0 || !reach.connected(a, b))
+      if (a < 0 || b < 0 || !reach.connected(a, b)) {
         node_problems_.push_back(
             fmt::format("{}: expected hosts the network joins, found {} and {} unconnected",
                         flow_entry_[flow.id], sketches_[flow.src].name, sketches_[flow.dst].name));
+        unjoined_ = true;
+      }
     }
     // A closed loop's later flows may go from any of its hosts to any other outside its rack,
     // so all of them must be joined (its first flows were checked above).
@@ -846,6 +855,7 @@ class ScenarioReader {
         node_problems_.push_back(
             fmt::format("{}: expected hosts the network joins, found {} and {} unconnected",
                         flow_entry_[flow.id], sketches_[nodes[0]].name, sketches_[node].name));
+        unjoined_ = true;
         break;
       }
     }
@@ -858,17 +868,19 @@ class ScenarioReader {
     return colon == std::string::npos ? entry : entry.substr(colon + 2);
   }
 
-  // Routes recomputed at an event ([[events]] fail or restore with reroute, around every
-  // link down then) that leave a switch some flow's frames reach without a route, where it
-  // does not learn: the frames would be flooded to every host from then on. Refused, as such
-  // routes before the run are (check_flow_routes), unless [lab] flood_unrouted says it is
-  // meant; without reroute the routes stay, and the frames are lost at the cut link and
-  // counted. The events are replayed as LabNetwork applies them: in time order, those of one
-  // time together (no frame moves between them), a switch's routes from a `switch` event
-  // winning from then on. Whether a flow still runs then is not asked.
+  // The routes from an event on ([[events]]: a fail or restore with reroute recomputes them
+  // around the links down then, a `switch` event replaces that switch's own) that leave a
+  // switch some flow's frames reach without a route, where it does not learn: the frames
+  // would be flooded to every host from then on. Refused, as such routes before the run are
+  // (check_flow_routes), unless [lab] flood_unrouted says it is meant. Frames sent into a
+  // link that is down are lost there and counted: a walk ends at it (so without reroute the
+  // routes stay, and nothing floods). The events are replayed as LabNetwork applies them: in
+  // time order, each time's together (no frame moves between them), the routes recomputed at
+  // each rerouting event around the links down at that moment. Whether a flow still runs then
+  // is not asked.
   void check_event_failures() {
     const LabRouting& routing = out_.routing;
-    if (routing.mode == RoutingMode::kStatic || !routing.initial) return;
+    const bool computed = routing.mode != RoutingMode::kStatic && routing.initial;
     std::vector<size_t> order(out_.events.size());
     for (size_t i = 0; i < order.size(); ++i) order[i] = i;
     std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
@@ -879,48 +891,56 @@ class ScenarioReader {
       host_of_mac.emplace(routing.macs[h].value, h);
     std::vector<std::vector<config::FibEntry>> static_fib(out_.nodes.size());
     for (size_t n = 0; n < out_.nodes.size(); ++n) static_fib[n] = out_.nodes[n].static_fib;
-    const std::vector<std::vector<PortRef>> peers = out_.peers();
+    const std::vector<std::vector<PortRef>> wired = out_.peers();
+    std::vector<std::vector<PortRef>> peers = wired;  // a link that is down leads nowhere
     std::vector<topology::SwitchLink> failed;
+    std::optional<topology::RouteTable> rerouted;  // none: the routes before any event
     for (size_t k = 0; k < order.size();) {
       const uint64_t at_ns = out_.events[order[k]].at_ns;
-      int rerouting = -1;  // the last event of this time that recomputes the routes
+      size_t last = order[k];
       for (; k < order.size() && out_.events[order[k]].at_ns == at_ns; ++k) {
-        const LabEvent& event = out_.events[order[k]];
+        const LabEvent& event = out_.events[last = order[k]];
         if (event.kind == LabEvent::Kind::kRoute) {
           replace_static_routes(static_fib[event.node], event.routes);
           continue;
         }
         const LabLinkSpec& spec = out_.links[event.link];
+        const bool up = event.kind == LabEvent::Kind::kRestoreLink;
+        peers[spec.a.node][spec.a.port] = up ? wired[spec.a.node][spec.a.port] : PortRef{};
+        peers[spec.b.node][spec.b.port] = up ? wired[spec.b.node][spec.b.port] : PortRef{};
+        if (!computed) continue;  // static routes: nothing to recompute
         const auto link = routing.switch_link(spec.a.node, spec.a.port, spec.b.node, spec.b.port);
         if (!link) continue;  // a host's own link: nothing to route around
         std::erase(failed, *link);
-        if (event.kind == LabEvent::Kind::kFailLink) failed.push_back(*link);
-        if (event.reroute) rerouting = static_cast<int>(order[k]);
+        if (!up) failed.push_back(*link);
+        if (event.reroute) rerouted = routing.routes(failed);
       }
-      if (rerouting < 0) continue;
-      const topology::RouteTable table = routing.routes(failed);
-      config::FibEntry computed;
+      const topology::RouteTable* table =
+          computed ? (rerouted ? &*rerouted : &*routing.initial) : nullptr;
+      config::FibEntry computed_entry;
       const auto route = [&](int node, uint64_t mac) -> const config::FibEntry* {
         for (const config::FibEntry& e : static_fib[node])
           if (e.mac.value == mac) return &e;  // its own routes win
-        const int sw = routing.topology_switch[node];
+        const int sw = table ? routing.topology_switch[node] : -1;
         const auto host = host_of_mac.find(mac);
         if (sw < 0 || host == host_of_mac.end()) return nullptr;
-        const topology::PortGroup& group = table.next_ports(sw, host->second);
+        const topology::PortGroup& group = table->next_ports(sw, host->second);
         if (group.empty()) return nullptr;
-        computed = config::FibEntry{wire::MacAddress{mac}, group.front(), {}};
-        if (group.size() > 1) computed.group = group;
-        return &computed;
+        computed_entry = config::FibEntry{wire::MacAddress{mac}, group.front(), {}};
+        if (group.size() > 1) computed_entry.group = group;
+        return &computed_entry;
       };
       std::unordered_map<int, std::vector<bool>> routed_to;
       bool refused = false;
       walk_flows(peers, true, route, routed_to, [&](int flow, int dst, int at) {
         node_problems_.push_back(fmt::format(
-            "{}: expected routes recomputed here to take every flow to its destination "
-            "(reroute = false keeps the routes, and the frames are lost at the cut link; [lab] "
+            "{}: expected the routes from here on to take every flow to its destination ({}[lab] "
             "flood_unrouted = true floods them), found none to {} at {} ({})",
-            event_entry_[static_cast<size_t>(rerouting)], sketches_[dst].name, sketches_[at].name,
-            flow_name(flow)));
+            event_entry_[last],
+            out_.events[last].kind == LabEvent::Kind::kRoute
+                ? ""
+                : "reroute = false keeps the routes, and the frames are lost at the cut link; ",
+            sketches_[dst].name, sketches_[at].name, flow_name(flow)));
         refused = true;
         return false;  // one line for one bad event
       });
@@ -1045,7 +1065,7 @@ class ScenarioReader {
   // destination, a host, or a switch seen before (a routing loop is a route: Tagger §8.1).
   void check_flow_routes() {
     walk_flows(
-        out_.peers(), out_.routing.mode == RoutingMode::kStatic,
+        out_.peers(), out_.routing.mode != RoutingMode::kShortest,
         [this](int node, uint64_t mac) { return fib_entry(node, mac); }, routed_to_,
         [this](int flow, int dst, int at) {
           node_problems_.push_back(fmt::format(
@@ -1059,9 +1079,9 @@ class ScenarioReader {
 
   // Walks each flow's frames from its source by `route(node, mac)` (the entry a switch
   // forwards by, null if none), and with `loops` a closed loop's between any two of its hosts
-  // in different racks (its later flows; computed routes before any failure reach every
-  // host, static ones may not). Calls `unrouted(flow, dst, switch)` where a switch the frames
-  // reach has no route and does not learn; stops when that returns false. `routed_to` keeps,
+  // in different racks (its later flows; shortest paths reach every host the network joins,
+  // up-down and static routes may not). Calls `unrouted(flow, dst, switch)` where a switch the
+  // frames reach has no route and does not learn; stops when that returns false. `routed_to` keeps,
   // per destination, the switches earlier walks found routed (many flows share one).
   template <typename Route, typename Unrouted>
   void walk_flows(const std::vector<std::vector<PortRef>>& peers, bool loops, Route route,
@@ -1382,6 +1402,7 @@ class ScenarioReader {
   bool generates_ = false;         // [topology] has a spec (its links may replace [[links]])
   bool topology_refused_ = false;  // [topology] has a spec, and the network was not made
   std::set<std::string, std::less<>> left_out_;  // generated switches every link of which failed
+  bool unjoined_ = false;  // compute_routes found a flow between hosts the network does not join
   LinkDefaults link_defaults_;            // [topology] rate and delay: every link's, unless its own
   std::optional<uint32_t> ecmp_seed_;     // default: from [lab] seed
   std::deque<toml::table> owned_tables_;  // generated nodes' tables (sketches point here)

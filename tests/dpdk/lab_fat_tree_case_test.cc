@@ -285,22 +285,46 @@ TEST(LabTopologyFailures, ASwitchWhoseEveryLinkFailedIsLeftOut) {
 // L5: a valley, so up-down gives T1 no route to T5h1. Shortest paths take the valley, and the
 // same events are a run.
 TEST(LabTopologyFailures, UpDownRoutesRecomputedAtAnEventAreWalked) {
+  const std::string file = std::string(FCSWITCH_SOURCE_DIR) + "/config/lab/fat-tree-k4.toml";
+  const auto problems = [&](const std::vector<std::string>& sets) {
+    try {
+      load_lab_scenario(file, sets);
+    } catch (const config::ConfigError& e) {
+      return e.problems();
+    }
+    return std::vector<std::string>{"accepted"};
+  };
+  const std::string expected =
+      "expected the routes from here on to take every flow to its "
+      "destination (";
   const std::string events =
       R"(events=[{ at = "1ms", fail = "T1:L1" }, { at = "2ms", fail = "T5:L6" }])";
-  const std::string file = std::string(FCSWITCH_SOURCE_DIR) + "/config/lab/fat-tree-k4.toml";
-  try {
-    load_lab_scenario(file, {"topology.routing=updown", events});
-    FAIL() << "accepted";
-  } catch (const config::ConfigError& e) {
-    EXPECT_EQ(e.problems(),
-              (std::vector<std::string>{
-                  "--set " + events +
-                  ":1:41: events[1]: expected routes recomputed here to take every flow to its "
-                  "destination (reroute = false keeps the routes, and the frames are lost at the "
-                  "cut link; [lab] flood_unrouted = true floods them), found none to T5h1 at T1 "
-                  "(flows[0])"}));
-  }
-  EXPECT_NO_THROW(load_lab_scenario(file, {events}));
+  EXPECT_EQ(problems({"topology.routing=updown", events}),
+            (std::vector<std::string>{"--set " + events + ":1:41: events[1]: " + expected +
+                                      "reroute = false keeps the routes, and the frames are "
+                                      "lost at the cut link; [lab] flood_unrouted = true floods "
+                                      "them), found none to T5h1 at T1 (flows[0])"}));
+  EXPECT_EQ(problems({events}), std::vector<std::string>{"accepted"});
+  // A switch's own route installed during the run is walked likewise: L1's to T5h1 by S1, a
+  // core that has no up-down route to it with S1 - L5 down.
+  const std::string route = R"(events=[{ at = "1ms", switch = "L1", routes = { T5h1 = "S1" } }])";
+  EXPECT_EQ(problems({"topology.routing=updown", R"(topology.failures.links=["L5-S1"])", route}),
+            (std::vector<std::string>{"--set " + route + ":1:9: events[0]: " + expected +
+                                      "[lab] flood_unrouted = true floods them), found none to "
+                                      "T5h1 at S1 (flows[0])"}));
+  // A walk ends at a link that is down: frames sent into it are lost there, not flooded.
+  EXPECT_EQ(
+      problems({"topology.routing=updown",
+                R"(switches=[{ name = "L1", routes = { T5h1 = "S1" } }])",
+                R"(events=[{ at = "1ms", fail = "L1:S1" }, { at = "1ms", fail = "L5:S1" }])"}),
+      std::vector<std::string>{"accepted"});
+  // Before the run, a closed loop's hosts are walked pair by pair where the routes are
+  // up-down: its later flows may take any pair, and failures leave valleys.
+  const auto loop = problems(
+      {"topology.routing=updown", R"(topology.failures.links=["L1-S1", "L1-S2", "T5-L6"])",
+       R"(flows=[])", R"(workloads=[{ kind = "closed-loop", cdf = "enterprise", priority = 3 }])"});
+  ASSERT_EQ(loop.size(), 1u);
+  EXPECT_NE(loop[0].find("workloads[0]: expected a route to "), std::string::npos) << loop[0];
 }
 
 // A --set value is placed at its --set, not at FILE:0:0 (toml++ copies a node without its

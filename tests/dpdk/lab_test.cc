@@ -585,7 +585,7 @@ restore = "S1:S2"
   // back, it is a run.
   const std::string second_cut = R"(events=[{ at = "0.5ms", fail = "S2:S1" }, )";
   const std::string refused =
-      ": expected routes recomputed here to take every flow to its destination (reroute = "
+      ": expected the routes from here on to take every flow to its destination (reroute = "
       "false keeps the routes, and the frames are lost at the cut link; [lab] flood_unrouted = "
       "true floods them), found none to H2 at S1 (flows[0])";
   const std::string cuts = second_cut + R"({ at = "0.7ms", fail = "S1:S3" }])";
@@ -611,6 +611,16 @@ restore = "S1:S2"
   EXPECT_EQ(problems_of(diamond, {second_cut + R"({ at = "0.7ms", fail = "S1:S3" }, )"
                                                R"({ at = "0.7ms", restore = "S1:S2" }])"}),
             std::vector<std::string>{"accepted"});
+  // ... each as LabNetwork applies it: the routes are recomputed at the rerouting cut, around
+  // S1 - S2 alone, and the frames S1 sends into S1 - S3 are lost there, not flooded ...
+  EXPECT_EQ(
+      problems_of(diamond, {second_cut + R"({ at = "0.5ms", fail = "S1:S3", reroute = false }])"}),
+      std::vector<std::string>{"accepted"});
+  // ... and a restore without rerouting leaves the routes made around both cuts.
+  const std::string kept = second_cut + R"({ at = "0.7ms", fail = "S1:S3" }, )" +
+                           R"({ at = "0.7ms", restore = "S1:S3", reroute = false }])";
+  EXPECT_EQ(problems_of(diamond, {kept}),
+            (std::vector<std::string>{"--set " + kept + ":1:77: events[2]" + refused}));
   try {
     parse_lab_scenario(diamond, "diamond.toml", {"lab.duration=1ms"});
     FAIL() << "an event after the end was accepted";

@@ -167,10 +167,14 @@ class ScenarioReader {
         read_event_routes();
         // A flow between hosts the network does not join (compute_routes) has no route
         // either: one line for it, not again at its switches; nor at every event a flow
-        // the routes before the run do not take.
-        if (!flood_unrouted_ && !unjoined_) {
+        // the routes before the run do not take. Events at time 0 are applied before any
+        // frame moves: the routes after them are the first a frame meets, and the event
+        // check walks those.
+        if (!flood_unrouted_ && !routes_moot_) {
           const size_t before = node_problems_.size();
-          check_flow_routes();
+          const bool at_start = std::any_of(out_.events.begin(), out_.events.end(),
+                                            [](const LabEvent& e) { return e.at_ns == 0; });
+          if (!at_start) check_flow_routes();
           if (node_problems_.size() == before) check_event_failures();
         }
         // In time order from here on (out_.events was in the file's order, as event_entry_).
@@ -824,6 +828,7 @@ class ScenarioReader {
     } catch (const std::exception& error) {
       node_problems_.push_back(fmt::format("{}: topology.routing: {}", out_.file, error.what()));
       routing.mode = RoutingMode::kStatic;
+      routes_moot_ = true;
       return;
     }
     const topology::HostTable& hosts = routing.initial->hosts();
@@ -840,7 +845,7 @@ class ScenarioReader {
         node_problems_.push_back(
             fmt::format("{}: expected hosts the network joins, found {} and {} unconnected",
                         flow_entry_[flow.id], sketches_[flow.src].name, sketches_[flow.dst].name));
-        unjoined_ = true;
+        routes_moot_ = true;
       }
     }
     // A closed loop's later flows may go from any of its hosts to any other outside its rack,
@@ -855,10 +860,19 @@ class ScenarioReader {
         node_problems_.push_back(
             fmt::format("{}: expected hosts the network joins, found {} and {} unconnected",
                         flow_entry_[flow.id], sketches_[nodes[0]].name, sketches_[node].name));
-        unjoined_ = true;
+        routes_moot_ = true;
         break;
       }
     }
+  }
+
+  // Where a walk of `flow`'s frames went: `dst`'s name, and what goes there when it is the
+  // flow's source.
+  std::string walk_target(int flow, int dst) const {
+    const FlowSpec& f = out_.flows[flow];
+    return dst == f.src && f.transport != FlowTransport::kRaw
+               ? fmt::format("{} (its transport's ACKs)", sketches_[dst].name)
+               : sketches_[dst].name;
   }
 
   // "flows[i]" or "workloads[i]": the entry that gave flow `flow`, without its place.
@@ -897,11 +911,16 @@ class ScenarioReader {
     std::optional<topology::RouteTable> rerouted;  // none: the routes before any event
     for (size_t k = 0; k < order.size();) {
       const uint64_t at_ns = out_.events[order[k]].at_ns;
+      // The event a refusal names: the time's last that changed routes, else its last.
       size_t last = order[k];
+      bool routes_changed = false;
       for (; k < order.size() && out_.events[order[k]].at_ns == at_ns; ++k) {
-        const LabEvent& event = out_.events[last = order[k]];
+        const LabEvent& event = out_.events[order[k]];
+        if (!routes_changed) last = order[k];
         if (event.kind == LabEvent::Kind::kRoute) {
           replace_static_routes(static_fib[event.node], event.routes);
+          last = order[k];
+          routes_changed = true;
           continue;
         }
         const LabLinkSpec& spec = out_.links[event.link];
@@ -913,7 +932,11 @@ class ScenarioReader {
         if (!link) continue;  // a host's own link: nothing to route around
         std::erase(failed, *link);
         if (!up) failed.push_back(*link);
-        if (event.reroute) rerouted = routing.routes(failed);
+        if (event.reroute) {
+          rerouted = routing.routes(failed);
+          last = order[k];
+          routes_changed = true;
+        }
       }
       const topology::RouteTable* table =
           computed ? (rerouted ? &*rerouted : &*routing.initial) : nullptr;
@@ -940,7 +963,7 @@ class ScenarioReader {
             out_.events[last].kind == LabEvent::Kind::kRoute
                 ? ""
                 : "reroute = false keeps the routes, and the frames are lost at the cut link; ",
-            sketches_[dst].name, sketches_[at].name, flow_name(flow)));
+            walk_target(flow, dst), sketches_[at].name, flow_name(flow)));
         refused = true;
         return false;  // one line for one bad event
       });
@@ -1072,7 +1095,7 @@ class ScenarioReader {
               "{}: expected a route to {} on every switch its frames reach, found none at "
               "{} (mac_learning = false: they would be flooded to every host; [lab] "
               "flood_unrouted = true if that is meant)",
-              flow_entry_[flow], sketches_[dst].name, sketches_[at].name));
+              flow_entry_[flow], walk_target(flow, dst), sketches_[at].name));
           return out_.flows[flow].closed_loop < 0;  // one pair of a loop is enough to say
         });
   }
@@ -1090,8 +1113,11 @@ class ScenarioReader {
       const int at = unrouted_switch(peers, src, dst, route, routed_to[dst]);
       return at < 0 || unrouted(flow, dst, at);
     };
+    // A transport's ACKs and CNPs go back to the source by the same FIBs.
     for (const FlowSpec& flow : out_.flows)
-      if (!walk(flow.src, flow.dst, flow.id)) return;
+      if (!walk(flow.src, flow.dst, flow.id) ||
+          (flow.transport != FlowTransport::kRaw && !walk(flow.dst, flow.src, flow.id)))
+        return;
     if (!loops) return;
     for (const FlowSpec& flow : out_.flows) {
       if (flow.closed_loop < 0 || flow.loop_host != 0) continue;
@@ -1402,7 +1428,9 @@ class ScenarioReader {
   bool generates_ = false;         // [topology] has a spec (its links may replace [[links]])
   bool topology_refused_ = false;  // [topology] has a spec, and the network was not made
   std::set<std::string, std::less<>> left_out_;  // generated switches every link of which failed
-  bool unjoined_ = false;  // compute_routes found a flow between hosts the network does not join
+  // compute_routes refused the routing, or found a flow between hosts the network does not
+  // join: the route walks would only say so again.
+  bool routes_moot_ = false;
   LinkDefaults link_defaults_;            // [topology] rate and delay: every link's, unless its own
   std::optional<uint32_t> ecmp_seed_;     // default: from [lab] seed
   std::deque<toml::table> owned_tables_;  // generated nodes' tables (sketches point here)

@@ -616,11 +616,16 @@ restore = "S1:S2"
   EXPECT_EQ(
       problems_of(diamond, {second_cut + R"({ at = "0.5ms", fail = "S1:S3", reroute = false }])"}),
       std::vector<std::string>{"accepted"});
+  // A refusal names the time's event that changed the routes, not a later one that did not.
+  const std::string blamed = second_cut + R"({ at = "0.7ms", fail = "S1:S3" }, )" +
+                             R"({ at = "0.7ms", fail = "S5:S4", reroute = false }])";
+  EXPECT_EQ(problems_of(diamond, {blamed}),
+            (std::vector<std::string>{"--set " + blamed + ":1:43: events[1]" + refused}));
   // ... and a restore without rerouting leaves the routes made around both cuts.
   const std::string kept = second_cut + R"({ at = "0.7ms", fail = "S1:S3" }, )" +
                            R"({ at = "0.7ms", restore = "S1:S3", reroute = false }])";
   EXPECT_EQ(problems_of(diamond, {kept}),
-            (std::vector<std::string>{"--set " + kept + ":1:77: events[2]" + refused}));
+            (std::vector<std::string>{"--set " + kept + ":1:43: events[1]" + refused}));
   try {
     parse_lab_scenario(diamond, "diamond.toml", {"lab.duration=1ms"});
     FAIL() << "an event after the end was accepted";
@@ -1185,6 +1190,48 @@ to = "H9"
               e.problems().end())
         << e.what();
   }
+}
+
+// The route checks walk what the run will send: a transport's ACKs back to the source by the
+// same FIBs, and, where events come at time 0, the routes after them (applied before any
+// frame moves). A routing that cannot be computed is one line, not one a flow as well.
+TEST(LabScenario, RouteChecksWalkWhatTheRunSends) {
+  const std::string file = std::string(FCSWITCH_SOURCE_DIR) + "/tests/lab/flood-no-route.toml";
+  const auto problems = [&](std::vector<std::string> sets) {
+    sets.insert(sets.begin(), "lab.flood_unrouted=false");  // the file floods on purpose
+    try {
+      load_lab_scenario(file, sets);
+    } catch (const config::ConfigError& e) {
+      return e.problems();
+    }
+    return std::vector<std::string>{"accepted"};
+  };
+  const std::string h2 = R"(switches.routes={ H2 = "b" })";
+  EXPECT_EQ(problems({h2}), std::vector<std::string>{"accepted"});
+  const auto acks = problems({h2, "flows.transport=window"});
+  ASSERT_EQ(acks.size(), 1u);
+  EXPECT_NE(acks[0].find("flows[0]: expected a route to H1 (its transport's ACKs) on every "
+                         "switch its frames reach, found none at S1"),
+            std::string::npos)
+      << acks[0];
+  const std::string at_start = R"(events=[{ at = "0ms", switch = "S1", routes = { H2 = "b" } }])";
+  EXPECT_EQ(problems({at_start}), std::vector<std::string>{"accepted"});
+  const auto start_acks = problems({at_start, "flows.transport=window"});
+  ASSERT_EQ(start_acks.size(), 1u);
+  EXPECT_NE(start_acks[0].find("events[0]: expected the routes from here on to take every flow "
+                               "to its destination ([lab] flood_unrouted = true floods them), "
+                               "found none to H1 (its transport's ACKs) at S1 (flows[0])"),
+            std::string::npos)
+      << start_acks[0];
+  std::vector<std::string> tiers;
+  try {
+    load_lab_scenario(std::string(FCSWITCH_SOURCE_DIR) + "/tests/lab/ring-12.toml",
+                      {"topology.routing=updown"});
+  } catch (const config::ConfigError& e) {
+    tiers = e.problems();
+  }
+  ASSERT_EQ(tiers.size(), 1u) << (tiers.empty() ? "accepted" : tiers.back());
+  EXPECT_NE(tiers[0].find("updown routing needs a tier on every switch"), std::string::npos);
 }
 
 // A switch's `routes` to a name no host has is placed at that route in the file, or at the

@@ -12,6 +12,7 @@
 #include <random>
 #include <set>
 #include <sstream>
+#include <tuple>
 #include <unordered_map>
 
 #include "config/config_error.h"
@@ -168,13 +169,16 @@ class ScenarioReader {
         // A flow between hosts the network does not join (compute_routes) has no route
         // either: one line for it, not again at its switches; nor at every event a flow
         // the routes before the run do not take. Events at time 0 are applied before any
-        // frame moves: the routes after them are the first a frame meets, and the event
-        // check walks those.
+        // frame moves, so the routes after them are the first a frame meets: the event
+        // check walks those, and gives a flow's own line where the routes before them
+        // failed it the same way (check_flow_routes' refusals, kept in pre_run_refusals_).
         if (!flood_unrouted_ && !routes_moot_) {
           const size_t before = node_problems_.size();
-          const bool at_start = std::any_of(out_.events.begin(), out_.events.end(),
-                                            [](const LabEvent& e) { return e.at_ns == 0; });
-          if (!at_start) check_flow_routes();
+          check_flow_routes();
+          const bool events_at_time_zero =
+              std::any_of(out_.events.begin(), out_.events.end(),
+                          [](const LabEvent& e) { return e.at_ns == 0; });
+          if (events_at_time_zero) node_problems_.resize(before);
           if (node_problems_.size() == before) check_event_failures();
         }
         // In time order from here on (out_.events was in the file's order, as event_entry_).
@@ -866,13 +870,21 @@ class ScenarioReader {
     }
   }
 
-  // Where a walk of `flow`'s frames went: `dst`'s name, and what goes there when it is the
-  // flow's source.
-  std::string walk_target(int flow, int dst) const {
-    const FlowSpec& f = out_.flows[flow];
-    return dst == f.src && f.transport != FlowTransport::kRaw
-               ? fmt::format("{} (its transport's ACKs)", sketches_[dst].name)
-               : sketches_[dst].name;
+  // What the destination of a flow over a transport sends back to its source by the same
+  // FIBs (HostSink), or null: ACKs where it acknowledges, CNPs under DCQCN.
+  const char* frames_sent_back(const FlowSpec& flow) const {
+    const bool acks = acknowledged(out_.transport, flow.transport);
+    if (flow.transport == FlowTransport::kDcqcn) return acks ? "ACKs and CNPs" : "CNPs";
+    return acks ? "ACKs" : nullptr;
+  }
+
+  // check_flow_routes' line for frames of `flow` to `target` that reach switch `at` unrouted.
+  std::string unrouted_flow_line(int flow, const std::string& target, int at) const {
+    return fmt::format(
+        "{}: expected a route to {} on every switch its frames reach, found none at {} "
+        "(mac_learning = false: they would be flooded to every host; [lab] flood_unrouted = "
+        "true if that is meant)",
+        flow_entry_[flow], target, sketches_[at].name);
   }
 
   // "flows[i]" or "workloads[i]": the entry that gave flow `flow`, without its place.
@@ -911,22 +923,30 @@ class ScenarioReader {
     std::optional<topology::RouteTable> rerouted;  // none: the routes before any event
     for (size_t k = 0; k < order.size();) {
       const uint64_t at_ns = out_.events[order[k]].at_ns;
-      // The event a refusal names: the time's last that changed routes, else its last.
-      size_t last = order[k];
-      bool routes_changed = false;
+      // The event a refusal names: the time's last that changed routes, else its last that
+      // let frames through again (a restore), else its last. A cut without rerouting only
+      // ends walks earlier: it cannot be the cause.
+      enum Blame { kCannotCause, kRestored, kRoutesChanged };
+      size_t blamed = order[k];
+      Blame blame = kCannotCause;
+      const auto could_cause = [&](Blame b) {
+        if (b < blame) return;
+        blamed = order[k];
+        blame = b;
+      };
       for (; k < order.size() && out_.events[order[k]].at_ns == at_ns; ++k) {
         const LabEvent& event = out_.events[order[k]];
-        if (!routes_changed) last = order[k];
+        could_cause(kCannotCause);
         if (event.kind == LabEvent::Kind::kRoute) {
           replace_static_routes(static_fib[event.node], event.routes);
-          last = order[k];
-          routes_changed = true;
+          could_cause(kRoutesChanged);
           continue;
         }
         const LabLinkSpec& spec = out_.links[event.link];
         const bool up = event.kind == LabEvent::Kind::kRestoreLink;
         peers[spec.a.node][spec.a.port] = up ? wired[spec.a.node][spec.a.port] : PortRef{};
         peers[spec.b.node][spec.b.port] = up ? wired[spec.b.node][spec.b.port] : PortRef{};
+        if (up) could_cause(kRestored);
         if (!computed) continue;  // static routes: nothing to recompute
         const auto link = routing.switch_link(spec.a.node, spec.a.port, spec.b.node, spec.b.port);
         if (!link) continue;  // a host's own link: nothing to route around
@@ -934,8 +954,7 @@ class ScenarioReader {
         if (!up) failed.push_back(*link);
         if (event.reroute) {
           rerouted = routing.routes(failed);
-          last = order[k];
-          routes_changed = true;
+          could_cause(kRoutesChanged);
         }
       }
       const topology::RouteTable* table =
@@ -955,18 +974,27 @@ class ScenarioReader {
       };
       std::unordered_map<int, std::vector<bool>> routed_to;
       bool refused = false;
-      walk_flows(peers, true, route, routed_to, [&](int flow, int dst, int at) {
-        node_problems_.push_back(fmt::format(
-            "{}: expected the routes from here on to take every flow to its destination ({}[lab] "
-            "flood_unrouted = true floods them), found none to {} at {} ({})",
-            event_entry_[last],
-            out_.events[last].kind == LabEvent::Kind::kRoute
-                ? ""
-                : "reroute = false keeps the routes, and the frames are lost at the cut link; ",
-            walk_target(flow, dst), sketches_[at].name, flow_name(flow)));
-        refused = true;
-        return false;  // one line for one bad event
-      });
+      walk_flows(peers, true, route, routed_to,
+                 [&](int flow, int dst, int at, const std::string& target, bool said) {
+                   if (said) return true;
+                   refused = true;
+                   // Not the events': the routes before them failed this walk the same way.
+                   if (at_ns == 0 && pre_run_refusals_.contains({flow, dst, at})) {
+                     node_problems_.push_back(unrouted_flow_line(flow, target, at));
+                     return out_.flows[flow].closed_loop < 0;
+                   }
+                   node_problems_.push_back(fmt::format(
+                       "{}: expected the routes from here on to take every flow to its "
+                       "destination ({}[lab] flood_unrouted = true floods them), found none to "
+                       "{} at {} ({})",
+                       event_entry_[blamed],
+                       blame == kRoutesChanged && out_.events[blamed].kind != LabEvent::Kind::kRoute
+                           ? "reroute = false keeps the routes, and the frames are lost at the "
+                             "cut link; "
+                           : "",
+                       target, sketches_[at].name, flow_name(flow)));
+                   return false;  // one line for one bad event
+                 });
       if (refused) return;
     }
   }
@@ -1090,12 +1118,9 @@ class ScenarioReader {
     walk_flows(
         out_.peers(), out_.routing.mode != RoutingMode::kShortest,
         [this](int node, uint64_t mac) { return fib_entry(node, mac); }, routed_to_,
-        [this](int flow, int dst, int at) {
-          node_problems_.push_back(fmt::format(
-              "{}: expected a route to {} on every switch its frames reach, found none at "
-              "{} (mac_learning = false: they would be flooded to every host; [lab] "
-              "flood_unrouted = true if that is meant)",
-              flow_entry_[flow], walk_target(flow, dst), sketches_[at].name));
+        [this](int flow, int dst, int at, const std::string& target, bool said) {
+          pre_run_refusals_.insert({flow, dst, at});
+          if (!said) node_problems_.push_back(unrouted_flow_line(flow, target, at));
           return out_.flows[flow].closed_loop < 0;  // one pair of a loop is enough to say
         });
   }
@@ -1103,28 +1128,40 @@ class ScenarioReader {
   // Walks each flow's frames from its source by `route(node, mac)` (the entry a switch
   // forwards by, null if none), and with `loops` a closed loop's between any two of its hosts
   // in different racks (its later flows; shortest paths reach every host the network joins,
-  // up-down and static routes may not). Calls `unrouted(flow, dst, switch)` where a switch the
-  // frames reach has no route and does not learn; stops when that returns false. `routed_to` keeps,
-  // per destination, the switches earlier walks found routed (many flows share one).
+  // up-down and static routes may not), and what a flow's transport sends back to its source.
+  // Calls `unrouted(flow, dst, switch, target, said)` where a switch the frames reach has no
+  // route and does not learn (`target`: dst's name, and what goes there if not the flow's own
+  // frames; `said`: the flow's frames were refused on their way there, one line for one flow
+  // is enough); stops when that returns false. `routed_to` keeps, per destination, the switches
+  // earlier walks found routed (many flows share one).
   template <typename Route, typename Unrouted>
   void walk_flows(const std::vector<std::vector<PortRef>>& peers, bool loops, Route route,
                   std::unordered_map<int, std::vector<bool>>& routed_to, Unrouted unrouted) {
-    const auto walk = [&](int src, int dst, int flow) {
+    enum Walk { kRouted, kRefused, kStop };
+    const auto walk = [&](int src, int dst, int flow, const char* sent_back = nullptr,
+                          bool said = false) {
       const int at = unrouted_switch(peers, src, dst, route, routed_to[dst]);
-      return at < 0 || unrouted(flow, dst, at);
+      if (at < 0) return kRouted;
+      const std::string& name = sketches_[dst].name;
+      const std::string target =
+          sent_back ? fmt::format("{} (its transport's {})", name, sent_back) : name;
+      return unrouted(flow, dst, at, target, said) ? kRefused : kStop;
     };
-    // A transport's ACKs and CNPs go back to the source by the same FIBs.
-    for (const FlowSpec& flow : out_.flows)
-      if (!walk(flow.src, flow.dst, flow.id) ||
-          (flow.transport != FlowTransport::kRaw && !walk(flow.dst, flow.src, flow.id)))
+    for (const FlowSpec& flow : out_.flows) {
+      const Walk there = walk(flow.src, flow.dst, flow.id);
+      if (there == kStop) return;
+      const char* sent_back = frames_sent_back(flow);
+      if (sent_back && walk(flow.dst, flow.src, flow.id, sent_back, there == kRefused) == kStop)
         return;
+    }
     if (!loops) return;
     for (const FlowSpec& flow : out_.flows) {
       if (flow.closed_loop < 0 || flow.loop_host != 0) continue;
       const ClosedLoopSpec& loop = out_.closed_loops[flow.closed_loop];
       for (size_t a = 0; a < loop.nodes.size(); ++a)
         for (size_t b = 0; b < loop.nodes.size(); ++b)
-          if (loop.racks[a] != loop.racks[b] && !walk(loop.nodes[a], loop.nodes[b], flow.id))
+          if (loop.racks[a] != loop.racks[b] &&
+              walk(loop.nodes[a], loop.nodes[b], flow.id) == kStop)
             return;
     }
   }
@@ -1442,6 +1479,9 @@ class ScenarioReader {
   // to it (a later walk stops there: many flows share a destination); per switch, its FIB by
   // MAC (a k = 16 fat-tree's switches have 1 024 routes, and a long workload 100 000 flows).
   std::unordered_map<int, std::vector<bool>> routed_to_;
+  // check_flow_routes' refusals, as (flow, destination, switch): where the routes before any
+  // event fail a walk (events at time 0 may mend them).
+  std::set<std::tuple<int, int, int>> pre_run_refusals_;
   std::vector<std::unordered_map<uint64_t, const config::FibEntry*>> fib_by_mac_;
   bool flood_unrouted_ = false;  // [lab] flood_unrouted
 };

@@ -10,6 +10,7 @@
 #include <fstream>
 #include <map>
 #include <set>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -616,6 +617,11 @@ restore = "S1:S2"
   EXPECT_EQ(
       problems_of(diamond, {second_cut + R"({ at = "0.5ms", fail = "S1:S3", reroute = false }])"}),
       std::vector<std::string>{"accepted"});
+  // Cuts at time 0: the routes before them took the flow, so the events are blamed.
+  const std::string at_zero =
+      R"(events=[{ at = "0ms", fail = "S2:S1" }, { at = "0ms", fail = "S1:S3" }])";
+  EXPECT_EQ(problems_of(diamond, {at_zero}),
+            (std::vector<std::string>{"--set " + at_zero + ":1:41: events[1]" + refused}));
   // A refusal names the time's event that changed the routes, not a later one that did not.
   const std::string blamed = second_cut + R"({ at = "0.7ms", fail = "S1:S3" }, )" +
                              R"({ at = "0.7ms", fail = "S5:S4", reroute = false }])";
@@ -1192,9 +1198,10 @@ to = "H9"
   }
 }
 
-// The route checks walk what the run will send: a transport's ACKs back to the source by the
-// same FIBs, and, where events come at time 0, the routes after them (applied before any
-// frame moves). A routing that cannot be computed is one line, not one a flow as well.
+// The route checks walk what the run will send: what a transport sends back to the source
+// (ACKs, DCQCN's CNPs) by the same FIBs, and, where events come at time 0, the routes after
+// them (applied before any frame moves), a flow's own line where the routes before them failed
+// it the same way. A routing that cannot be computed is one line, not one a flow as well.
 TEST(LabScenario, RouteChecksWalkWhatTheRunSends) {
   const std::string file = std::string(FCSWITCH_SOURCE_DIR) + "/tests/lab/flood-no-route.toml";
   const auto problems = [&](std::vector<std::string> sets) {
@@ -1206,23 +1213,32 @@ TEST(LabScenario, RouteChecksWalkWhatTheRunSends) {
     }
     return std::vector<std::string>{"accepted"};
   };
+  const auto one_line_with = [](const std::vector<std::string>& lines, const std::string& text) {
+    return lines.size() == 1 && lines[0].find(text) != std::string::npos;
+  };
+  const std::string unrouted_h1 = "flows[0]: expected a route to H1 (its transport's ";
+  const std::string at_s1 = ") on every switch its frames reach, found none at S1";
   const std::string h2 = R"(switches.routes={ H2 = "b" })";
   EXPECT_EQ(problems({h2}), std::vector<std::string>{"accepted"});
   const auto acks = problems({h2, "flows.transport=window"});
-  ASSERT_EQ(acks.size(), 1u);
-  EXPECT_NE(acks[0].find("flows[0]: expected a route to H1 (its transport's ACKs) on every "
-                         "switch its frames reach, found none at S1"),
-            std::string::npos)
-      << acks[0];
+  EXPECT_TRUE(one_line_with(acks, unrouted_h1 + "ACKs" + at_s1)) << testing::PrintToString(acks);
+  const auto cnps = problems({h2, "flows.transport=dcqcn"});
+  EXPECT_TRUE(one_line_with(cnps, unrouted_h1 + "CNPs" + at_s1)) << testing::PrintToString(cnps);
+  // Frames that cannot get there bring nothing back: one line for the flow.
+  const auto neither = problems({"flows.transport=window"});
+  EXPECT_TRUE(one_line_with(neither, "flows[0]: expected a route to H2 on every switch"))
+      << testing::PrintToString(neither);
+  // A route given at time 0 is the first the frames meet ...
   const std::string at_start = R"(events=[{ at = "0ms", switch = "S1", routes = { H2 = "b" } }])";
   EXPECT_EQ(problems({at_start}), std::vector<std::string>{"accepted"});
+  // ... and a route missing before the events at time 0 and after them is the flow's, not
+  // theirs.
   const auto start_acks = problems({at_start, "flows.transport=window"});
-  ASSERT_EQ(start_acks.size(), 1u);
-  EXPECT_NE(start_acks[0].find("events[0]: expected the routes from here on to take every flow "
-                               "to its destination ([lab] flood_unrouted = true floods them), "
-                               "found none to H1 (its transport's ACKs) at S1 (flows[0])"),
-            std::string::npos)
-      << start_acks[0];
+  EXPECT_TRUE(one_line_with(start_acks, unrouted_h1 + "ACKs" + at_s1))
+      << testing::PrintToString(start_acks);
+  const auto unrelated = problems({R"(events=[{ at = "0ms", fail = "H3" }])"});
+  EXPECT_TRUE(one_line_with(unrelated, "flows[0]: expected a route to H2 on every switch"))
+      << testing::PrintToString(unrelated);
   std::vector<std::string> tiers;
   try {
     load_lab_scenario(std::string(FCSWITCH_SOURCE_DIR) + "/tests/lab/ring-12.toml",
@@ -1232,6 +1248,31 @@ TEST(LabScenario, RouteChecksWalkWhatTheRunSends) {
   }
   ASSERT_EQ(tiers.size(), 1u) << (tiers.empty() ? "accepted" : tiers.back());
   EXPECT_NE(tiers[0].find("updown routing needs a tier on every switch"), std::string::npos);
+}
+
+// Under static routes a restore lets frames through the link again, to whatever routes lie
+// beyond it: a refusal at its time names it, not a cut beside it that only ends walks. The GFC
+// ring with S2 given no route to H3: H1 -> H3 reaches S2 only while S1 - S2 is up.
+TEST(LabScenario, ARestoreIsBlamedForTheSwitchesItLetsFramesReach) {
+  std::ifstream in(std::string(FCSWITCH_SOURCE_DIR) + "/config/lab/gfc-ring.toml");
+  std::stringstream text;
+  text << in.rdbuf();
+  std::string ring = text.str();
+  const std::string s2_routes = R"(routes = { H2 = "h", H3 = "cw", H1 = "cw" })";
+  const size_t at = ring.find(s2_routes);
+  ASSERT_NE(at, std::string::npos);
+  ring.replace(at, s2_routes.size(), R"(routes = { H2 = "h", H1 = "cw" })");
+  EXPECT_EQ(problems_of(ring, {R"(events=[{ at = "0ms", fail = "S1:cw" }])"}),
+            std::vector<std::string>{"accepted"});
+  const std::string events = R"(events=[{ at = "0ms", fail = "S1:cw" }, )"
+                             R"({ at = "0.6ms", restore = "S1:cw" }, )"
+                             R"({ at = "0.6ms", fail = "S3:cw" }])";
+  EXPECT_EQ(problems_of(ring, {events}),
+            (std::vector<std::string>{
+                "--set " + events +
+                ":1:41: events[1]: expected the routes from here on to take every flow to its "
+                "destination ([lab] flood_unrouted = true floods them), found none to H3 at S2 "
+                "(flows[0])"}));
 }
 
 // A switch's `routes` to a name no host has is placed at that route in the file, or at the

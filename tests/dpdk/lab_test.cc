@@ -10,11 +10,11 @@
 #include <fstream>
 #include <map>
 #include <set>
-#include <sstream>
 #include <string>
 #include <vector>
 
 #include "config/config_error.h"
+#include "config/text_file.h"
 #include "lab/flow_frame.h"
 #include "lab/lab_network.h"
 #include "lab/lab_report.h"
@@ -1203,15 +1203,11 @@ to = "H9"
 // them (applied before any frame moves), a flow's own line where the routes before them failed
 // it the same way. A routing that cannot be computed is one line, not one a flow as well.
 TEST(LabScenario, RouteChecksWalkWhatTheRunSends) {
-  const std::string file = std::string(FCSWITCH_SOURCE_DIR) + "/tests/lab/flood-no-route.toml";
+  const std::string text =
+      config::read_text_file(std::string(FCSWITCH_SOURCE_DIR) + "/tests/lab/flood-no-route.toml");
   const auto problems = [&](std::vector<std::string> sets) {
     sets.insert(sets.begin(), "lab.flood_unrouted=false");  // the file floods on purpose
-    try {
-      load_lab_scenario(file, sets);
-    } catch (const config::ConfigError& e) {
-      return e.problems();
-    }
-    return std::vector<std::string>{"accepted"};
+    return problems_of(text, sets);
   };
   const auto one_line_with = [](const std::vector<std::string>& lines, const std::string& text) {
     return lines.size() == 1 && lines[0].find(text) != std::string::npos;
@@ -1239,14 +1235,10 @@ TEST(LabScenario, RouteChecksWalkWhatTheRunSends) {
   const auto unrelated = problems({R"(events=[{ at = "0ms", fail = "H3" }])"});
   EXPECT_TRUE(one_line_with(unrelated, "flows[0]: expected a route to H2 on every switch"))
       << testing::PrintToString(unrelated);
-  std::vector<std::string> tiers;
-  try {
-    load_lab_scenario(std::string(FCSWITCH_SOURCE_DIR) + "/tests/lab/ring-12.toml",
-                      {"topology.routing=updown"});
-  } catch (const config::ConfigError& e) {
-    tiers = e.problems();
-  }
-  ASSERT_EQ(tiers.size(), 1u) << (tiers.empty() ? "accepted" : tiers.back());
+  const auto tiers = problems_of(
+      config::read_text_file(std::string(FCSWITCH_SOURCE_DIR) + "/tests/lab/ring-12.toml"),
+      {"topology.routing=updown"});
+  ASSERT_EQ(tiers.size(), 1u) << testing::PrintToString(tiers);
   EXPECT_NE(tiers[0].find("updown routing needs a tier on every switch"), std::string::npos);
 }
 
@@ -1254,10 +1246,8 @@ TEST(LabScenario, RouteChecksWalkWhatTheRunSends) {
 // beyond it: a refusal at its time names it, not a cut beside it that only ends walks. The GFC
 // ring with S2 given no route to H3: H1 -> H3 reaches S2 only while S1 - S2 is up.
 TEST(LabScenario, ARestoreIsBlamedForTheSwitchesItLetsFramesReach) {
-  std::ifstream in(std::string(FCSWITCH_SOURCE_DIR) + "/config/lab/gfc-ring.toml");
-  std::stringstream text;
-  text << in.rdbuf();
-  std::string ring = text.str();
+  std::string ring =
+      config::read_text_file(std::string(FCSWITCH_SOURCE_DIR) + "/config/lab/gfc-ring.toml");
   const std::string s2_routes = R"(routes = { H2 = "h", H3 = "cw", H1 = "cw" })";
   const size_t at = ring.find(s2_routes);
   ASSERT_NE(at, std::string::npos);

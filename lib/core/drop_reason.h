@@ -44,6 +44,9 @@ enum class DropKind : uint8_t {
   X(kCopyFailed, "copy_failed", kData, "the mempool ran empty while copying a flooded frame")     \
   X(kShutdownFlush, "shutdown_flush", kData,                                                      \
     "still queued when the drain deadline passed at shutdown")                                    \
+  X(kAfterStop, "after_stop", kData,                                                              \
+    "a data frame that arrived after the switch stopped receiving (shutdown); its port is still " \
+    "read for flow-control frames while the queues drain")                                        \
   X(kControlInvalid, "control_invalid", kControl,                                                 \
     "a flow-control frame its decoder refused (short, bad address, opcode)")                      \
   X(kControlUntrusted, "control_untrusted", kControl,                                             \

@@ -246,6 +246,9 @@ SwitchProgress SwitchNode::progress() const {
   p.held += fwd_->held() + fwd_->handed_over();
   p.empty = p.held == 0;
   p.work += fwd_->processed() + total_drops();
+  // Frames a stopped RX frees as they come (an upstream that goes on sending) are not the
+  // switch's own motion: the drain settles while they arrive.
+  for (int port = 0; port < ports(); ++port) p.work -= drops(port, DropReason::kAfterStop);
   for (int port = 0; port < ports(); ++port) p.work -= fwd_->credit_frames(port);
   for (const auto& t : rx_tasks_) p.task_polls.push_back(t->polls());
   p.task_polls.push_back(fwd_->polls());

@@ -79,8 +79,34 @@ bool RxTask::take_control(rte_mbuf* m, wire::ControlFrameKind kind, uint64_t now
   return false;
 }
 
+bool RxTask::poll_stopped(uint64_t now_tsc) {
+  rte_mbuf* pkts[kBurstSize];
+  const uint16_t n = io_.rx_burst(pkts, kBurstSize);
+  if (n == 0) return false;
+  uint16_t data = 0;
+  for (uint16_t i = 0; i < n; ++i) {
+    rte_mbuf* m = pkts[i];
+    const auto kind = wire::control_frame_kind(
+        rte_pktmbuf_mtod(m, const uint8_t*), rte_pktmbuf_data_len(m), settings_.control_ether_type);
+    if (kind == wire::ControlFrameKind::kData) {
+      ++data;
+      to_free_[to_free_count_++] = m;
+    } else if (take_control(m, kind, now_tsc)) {
+      // FWD takes no more frames: a credit frame's resynchronisation or Pyrrha's table
+      // change nothing now that no data is admitted.
+      control_frames_.increment();
+      to_free_[to_free_count_++] = m;
+    }
+  }
+  packets_.add(n);
+  if (data) drops_.add(port_, DropReason::kAfterStop, data);
+  rte_pktmbuf_free_bulk(to_free_, to_free_count_);
+  to_free_count_ = 0;
+  return true;
+}
+
 bool RxTask::poll(uint64_t now_tsc) {
-  if (state_.rx_stopped.load(std::memory_order_relaxed)) return false;
+  if (state_.rx_stopped.load(std::memory_order_relaxed)) return poll_stopped(now_tsc);
   // Handing over directly, take no more than FWD has room for (all of a burst: FWD empties
   // the handoff each poll); the NIC keeps the rest, as it does when the ring is full.
   const uint16_t room = handoff_ ? handoff_->room() : kBurstSize;

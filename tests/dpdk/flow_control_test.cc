@@ -235,6 +235,44 @@ TEST(FlowControlDatapath, WatchdogReportsAndDropsAPfcStorm) {
   EXPECT_EQ(drops(node, DropReason::kLosslessOverflow), 0u);
 }
 
+// A switch that stops receiving (shutdown: SwitchNode::stop_rx) still reads its ports for
+// flow-control frames while TX drains: a downstream that holds the lossless queue paused, and
+// refreshes the pause, gets nothing however long the drain lasts. An RX that stopped reading
+// let the last pause run out (3.4 ms at 10 Gb/s) and sent the queue into a downstream whose
+// buffer was full: running switches lost lossless frames at every shutdown.
+TEST(FlowControlDatapath, AStoppedSwitchStillObeysPausesWhileItDrains) {
+  RingTestbed bed("fcstop", 3, 64);
+  start_with_one_lossless_host(bed, switch_toml(bed, "stop", kPfcTable));
+  bed.end(0).set_engine(
+      fc::EngineInstance{nullptr, std::make_unique<fc::PfcEgressGate>(10'000'000'000, TickRate{})},
+      3);
+  bed.end(2).storm(3, 0xFFFF, 1'000'000);  // a refresh every 1 ms of a 3.4 ms pause
+  SwitchNode& node = bed.node();
+  uint64_t now = 0;
+  for (; now < 1'000'000; now += kStepNs) bed.step(now);
+  const uint64_t held = node.tx(2).held();
+  ASSERT_GT(node.progress().held, 0u);  // the paused queue holds the host's frames
+  const uint64_t control_before = node.rx(2).control_frames();
+  node.stop_rx();
+  bed.end(0).stop_sending();  // what it sent from now on would be freed as after_stop
+  for (; now < 10'000'000; now += kStepNs) bed.step(now);
+  EXPECT_EQ(bed.end(2).received(3), 0u);  // nothing got past the pause
+  EXPECT_EQ(node.tx(2).held(), held);
+  EXPECT_EQ(node.rx(2).control_frames(), control_before + 9);  // one a millisecond, all read
+  uint64_t expiries = 1;
+  node.tx(2).engine_counters(3, [&](const fc::CounterDescriptor& counter, uint64_t v) {
+    if (counter.name == "pause_expiries") expiries = v;
+  });
+  EXPECT_EQ(expiries, 0u);
+  EXPECT_EQ(drops(node, DropReason::kLosslessOverflow), 0u);
+  // The downstream lets go: the drain empties the queue, every frame delivered.
+  bed.end(2).stop_sending();
+  bed.settle(now, kStepNs);
+  EXPECT_EQ(bed.end(2).received(3), bed.end(0).sent(3));
+  bed.stop();
+  EXPECT_EQ(bed.host_mbufs_in_use(), 0u);
+}
+
 // A port told not to trust feedback ignores the storm: counted, not obeyed.
 TEST(FlowControlDatapath, UntrustedPortIgnoresPauseFrames) {
   RingTestbed bed("fctrust", 3, 64);

@@ -67,6 +67,7 @@ int run(const Options& options) {
     return 0;
   }
   const fcswitch::dpdk::EalPlan plan = fcswitch::dpdk::plan_eal(config.node, options.eal_args);
+  if (!plan.oversubscription.empty()) spdlog::warn("{}", plan.oversubscription);
   fcswitch::dpdk::EalSession eal(plan);
   const auto tsc = fcswitch::dpdk::calibrate_tsc(std::chrono::milliseconds(100));
   fcswitch::host::PortHost host(config, tsc.chosen_hz);

@@ -171,6 +171,7 @@ int run(const Options& options) {
   }
 
   const fcswitch::dpdk::EalPlan plan = fcswitch::dpdk::plan_eal(config, options.eal_args);
+  if (!plan.oversubscription.empty()) spdlog::warn("{}", plan.oversubscription);
   fcswitch::dpdk::EalSession eal(plan);
   int exit_code = 0;
   {
@@ -196,8 +197,15 @@ int run(const Options& options) {
           std::vector<fcswitch::metrics::NamedSwitch>{{config.name, &node}});
       spdlog::info("metrics: http://{}:{}/metrics", config.metrics->address, exposer->port());
     }
+    // A task polled later than the tightest response_time after its previous poll is τ over
+    // budget (Task::note_poll_gap).
+    const fcswitch::config::PortConfig* tightest = config.tightest_response_time();
+    const uint64_t late_poll_ticks =
+        tightest
+            ? fcswitch::TickRate{tsc.chosen_hz}.from_ns(tightest->flow_control.response_time_ns)
+            : 0;
     fcswitch::dpdk::LcoreRunner runner(std::move(lcores),
-                                       {plan.oversubscribed, plan.idle_sleep_ns});
+                                       {plan.oversubscribed, plan.idle_sleep_ns, late_poll_ticks});
     const auto started = Clock::now();
     runner.start();
     spdlog::info("forwarding on {} worker lcores; SIGINT or SIGTERM stops", config.lcores.size());

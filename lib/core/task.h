@@ -37,6 +37,18 @@ class Task {
   // its inputs, TX: sent), or 0 where a task does not count them.
   void add_busy_ticks(uint64_t ticks) { busy_ticks_.add(ticks); }
   uint64_t busy_ticks() const { return busy_ticks_.read(); }
+
+  // The time from one poll's start to the next, as a wall-clock runner sees it: a task not
+  // polled for long is a switch that neither hears feedback nor sends it (its thread lost the
+  // CPU, or shares it with busy ones). That time is part of τ (GFC §5.4): `late_polls` counts
+  // the gaps longer than the budget the runner was given (the tightest response_time), and
+  // the longest is kept. The runner's thread writes; any thread reads.
+  void note_poll_gap(uint64_t gap_ticks, uint64_t late_after_ticks) {
+    if (gap_ticks > longest_poll_gap_ticks_.read()) longest_poll_gap_ticks_.set(gap_ticks);
+    if (late_after_ticks && gap_ticks > late_after_ticks) late_polls_.increment();
+  }
+  uint64_t longest_poll_gap_ticks() const { return longest_poll_gap_ticks_.read(); }
+  uint64_t late_polls() const { return late_polls_.read(); }
   virtual uint64_t packets_moved() const { return 0; }
 
  protected:
@@ -47,6 +59,8 @@ class Task {
   OwnedCounter polls_;
   OwnedCounter busy_polls_;
   OwnedCounter busy_ticks_;
+  OwnedGauge longest_poll_gap_ticks_;
+  OwnedCounter late_polls_;
 };
 
 }  // namespace fcswitch

@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <charconv>
 #include <filesystem>
+#include <fstream>
 #include <regex>
 #include <stdexcept>
 
@@ -31,6 +32,48 @@ bool names_lcores(const std::vector<std::string>& args) {
   return std::any_of(args.begin(), args.end(), [](const std::string& a) {
     return a == "-l" || a == "-c" || a.rfind("--lcores", 0) == 0;
   });
+}
+
+// The kernel's time slice: how long a runnable thread may wait behind another busy one on its
+// CPU. EEVDF's base slice where debugfs shows it; else 3 ms, the order of CFS's and EEVDF's
+// defaults on small machines.
+struct SchedSlice {
+  uint64_t ns = 3'000'000;
+  bool read = false;
+};
+
+SchedSlice sched_slice() {
+  SchedSlice slice;
+  std::ifstream in("/sys/kernel/debug/sched/base_slice_ns");
+  uint64_t ns = 0;
+  if (in >> ns && ns > 0) slice = {ns, true};
+  return slice;
+}
+
+std::string format_ms(uint64_t ns) {
+  return fmt::format("{:.2g} ms", static_cast<double>(ns) / 1e6);
+}
+
+// Workers that share CPUs take turns at the kernel's slice: one waits up to (k − 1) slices for
+// its CPU while k share it. A TX that waits cannot refresh a pause or send a stage, an RX that
+// waits cannot hear one: that wait is part of τ (GFC §5.4), which response_time budgets.
+std::string oversubscription_warning(const config::SwitchConfig& config, size_t workers,
+                                     size_t cpus) {
+  const size_t sharing = (workers + cpus - 1) / cpus;
+  const SchedSlice slice = sched_slice();
+  const uint64_t wait_ns = (sharing - 1) * slice.ns;
+  std::string text = fmt::format(
+      "layout {}: {} busy-polling workers on {} CPU{}: up to {} share a CPU and take turns at the "
+      "kernel's time slice ({}{}), so a worker may wait {} for its CPU",
+      config.layout_name, workers, cpus, cpus == 1 ? "" : "s", sharing, format_ms(slice.ns),
+      slice.read ? "" : ", assumed", format_ms(wait_ns));
+  const config::PortConfig* tightest = config.tightest_response_time();
+  if (tightest && tightest->flow_control.response_time_ns < wait_ns)
+    text += fmt::format(
+        ". That wait is part of τ, and above response_time = {} (port {}): the headroom and "
+        "thresholds do not cover it, and pauses may run out under XOFF",
+        format_ms(tightest->flow_control.response_time_ns), tightest->name);
+  return text + fmt::format(". Give [eal] cpus {} CPUs, or use layout \"compact\"", workers);
 }
 
 }  // namespace
@@ -72,6 +115,7 @@ EalPlan plan_eal(const config::SwitchConfig& config, const std::vector<std::stri
       for (size_t i = 0; i < cpus.size(); ++i) set += fmt::format("{}{}", i ? "," : "", cpus[i]);
       map = fmt::format("(0-{})@({})", workers, set);
       plan.oversubscribed = true;
+      plan.oversubscription = oversubscription_warning(config, workers, cpus.size());
     }
     plan.args.push_back("--lcores=" + map);
   }

@@ -13,7 +13,9 @@ namespace fcswitch::dpdk {
 struct EalPlan {
   std::vector<std::string> args;  // argv[1..]
   bool oversubscribed = false;    // more lcores than CPUs: idle tasks yield the CPU
-  uint64_t idle_sleep_ns = 0;     // [eal] idle_sleep: idle workers sleep (many processes)
+  // Oversubscribed: what that does to τ, to log as a warning (empty otherwise).
+  std::string oversubscription;
+  uint64_t idle_sleep_ns = 0;  // [eal] idle_sleep: idle workers sleep (many processes)
 };
 
 // `extra_args` are appended last, so they override the config's.

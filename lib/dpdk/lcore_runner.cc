@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 
 #include <stdexcept>
+#include <vector>
 
 namespace fcswitch::dpdk {
 
@@ -28,6 +29,9 @@ int LcoreRunner::worker_main(void* arg) {
   LcoreRunner& runner = *worker->runner;
   // Linux lets a sleep run 50 µs late by default (timer slack): ask for the sleep we set.
   if (runner.idle_.sleep_ns) prctl(PR_SET_TIMERSLACK, 1000UL, 0UL, 0UL, 0UL);
+  // Each task's previous poll, for the gaps between its polls (0: none yet). The time counts
+  // from the epoch, and is 0 before it: gaps are noted from the first poll after it.
+  std::vector<uint64_t> last_poll(worker->tasks.size(), 0);
   while (!runner.stop_.load(std::memory_order_relaxed)) {
     bool busy = false;
     // Each task reads the clock as it starts: TX stamps what left against the time RX
@@ -35,7 +39,10 @@ int LcoreRunner::worker_main(void* arg) {
     // when both run on this lcore. A TSC read costs ~1 ns per task, far below a burst's work.
     // One task's start is the previous one's end: a busy poll's ticks cost one read a round.
     uint64_t start = runner.now_ticks();
-    for (Task* task : worker->tasks) {
+    for (size_t i = 0; i < worker->tasks.size(); ++i) {
+      Task* task = worker->tasks[i];
+      if (last_poll[i]) task->note_poll_gap(start - last_poll[i], runner.idle_.late_poll_ticks);
+      last_poll[i] = start;
       const bool moved = task->run_once(start);
       const uint64_t end = runner.now_ticks();
       if (moved) task->add_busy_ticks(end - start);

@@ -14,6 +14,9 @@ namespace fcswitch::dpdk {
 struct IdleAction {
   bool yield = false;     // give the CPU away (more lcores than CPUs in this process)
   uint64_t sleep_ns = 0;  // sleep this long ([eal] idle_sleep: many processes on few CPUs)
+  // A task polled this long or more after its previous poll counts a late poll
+  // (Task::note_poll_gap): the tightest response_time of the ports, in ticks. 0: none.
+  uint64_t late_poll_ticks = 0;
 };
 
 class LcoreRunner {

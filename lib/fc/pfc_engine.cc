@@ -49,7 +49,18 @@ PfcFeedbackGenerator::PfcFeedbackGenerator(const PfcParams& p, const EngineConte
       xoff_bytes_(p.xoff_bytes),
       xon_bytes_(p.xon_bytes),
       pause_quanta_(p.pause_quanta),
-      refresh_ticks_(pfc_pause_ticks(p.refresh_quanta, context.link.rate_bps, context.ticks)) {}
+      refresh_ticks_(pfc_pause_ticks(p.refresh_quanta, context.link.rate_bps, context.ticks)),
+      ticks_(context.ticks) {
+  const uint64_t pause = pfc_pause_ticks(p.pause_quanta, context.link.rate_bps, context.ticks);
+  const uint64_t response = context.ticks.from_ns(context.link.response_time_ns);
+  late_after_ticks_ = pause > response ? pause - response : 0;
+}
+
+void PfcFeedbackGenerator::note_pause_gap(uint64_t now) {
+  const uint64_t gap = now - last_pause_ticks_;
+  if (gap > longest_pause_gap_ticks_.read()) longest_pause_gap_ticks_.set(gap);
+  if (gap >= late_after_ticks_) late_pause_frames_.increment();
+}
 
 void PfcFeedbackGenerator::request(FeedbackOut& out, uint16_t quanta) const {
   out.class_enable |= static_cast<PriorityMask>(1u << priority_);
@@ -71,15 +82,18 @@ void PfcFeedbackGenerator::poll(uint64_t now, const IngressView& in, FeedbackOut
     xoff_gauge_.set(0);
     xon_transitions_.increment();
     next_refresh_ticks_ = kNeverTicks;
+    note_pause_gap(now);
     request(out, 0);  // XON: time 0 resumes at once rather than waiting for expiry
     return;
   } else if (now < next_refresh_ticks_ && !resend) {
     return;
   } else {
     refreshes_.increment();
+    note_pause_gap(now);
   }
   // XOFF, or its refresh: the upstream's timer is reloaded before it runs out.
   request(out, pause_quanta_);
+  last_pause_ticks_ = now;
   next_refresh_ticks_ = now + refresh_ticks_;
 }
 
@@ -97,13 +111,20 @@ constexpr std::array kPfcGeneratorCounters = {
             "Pause frames re-sent before the upstream's timer ran out"),
     gauge("xoff_asserted", "fcswitch_pfc_xoff_asserted",
           "1 while this port holds its upstream paused at this priority"),
+    counter("late_pause_frames", "fcswitch_pfc_late_pause_frames_total",
+            "Refreshes and XONs sent pause time − response_time or more after the last pause: "
+            "the upstream's pause may have run out under XOFF (this switch's CPU was away)"),
+    gauge("longest_pause_gap_ns", "fcswitch_pfc_longest_pause_gap_seconds",
+          "The longest time from a pause frame to the next refresh or XON",
+          CounterUnit::kNanoseconds),
 };
 static_assert(well_formed_counters(kPfcGeneratorCounters));
 }  // namespace
 
 void PfcFeedbackGenerator::counters(const CounterSink& sink) const {
   report_counters(sink, kPfcGeneratorCounters, xoff_transitions_.read(), xon_transitions_.read(),
-                  refreshes_.read(), xoff_gauge_.read());
+                  refreshes_.read(), xoff_gauge_.read(), late_pause_frames_.read(),
+                  ticks_.to_ns(longest_pause_gap_ticks_.read()));
 }
 
 // --- sender ---
@@ -119,6 +140,9 @@ void PfcEgressGate::settle(uint64_t now) {
   if (expiry_pending_ && now >= paused_until_ticks_) {
     expiry_pending_ = false;
     expiries_.increment();  // the pause ran out: no refresh and no XON came in time
+    // No poll between the pause's end and now: TX did not run in the lapse (its thread was
+    // away, or it had nothing to send), so nothing left because of it.
+    if (polled_to_ticks_ < paused_until_ticks_) unseen_expiries_.increment();
   }
 }
 
@@ -143,6 +167,7 @@ void PfcEgressGate::on_message(const ControlMessage& message) {
 }
 
 void PfcEgressGate::poll(uint64_t now) {
+  polled_to_ticks_ = std::max(polled_to_ticks_, now);
   settle(now);
 }
 
@@ -161,13 +186,16 @@ constexpr std::array kPfcGateCounters = {
     counter("paused_ns", "fcswitch_paused_seconds_total",
             "Time this egress queue was paused by its downstream neighbour",
             CounterUnit::kNanoseconds),
+    counter("pause_expiries_unseen", "fcswitch_pfc_pause_expiries_unseen_total",
+            "Of the pause expiries, those no TX poll saw before the next frame came: nothing "
+            "could leave in the lapse (TX's thread was away, or it had nothing to send)"),
 };
 static_assert(well_formed_counters(kPfcGateCounters));
 }  // namespace
 
 void PfcEgressGate::counters(const CounterSink& sink) const {
   report_counters(sink, kPfcGateCounters, pauses_received_.read(), resumes_received_.read(),
-                  expiries_.read(), ticks_.to_ns(paused_ticks_.read()));
+                  expiries_.read(), ticks_.to_ns(paused_ticks_.read()), unseen_expiries_.read());
 }
 
 // --- configuration ---

@@ -58,19 +58,32 @@ class PfcFeedbackGenerator final : public FeedbackGenerator {
 
  private:
   void request(FeedbackOut& out, uint16_t quanta) const;
+  // A pause frame (XOFF, refresh or XON) leaves at `now`: was it too late to land before the
+  // last pause ran out at the upstream (it left `pause − response_time` or more after it)?
+  void note_pause_gap(uint64_t now);
 
   int priority_;
   uint64_t xoff_bytes_;
   uint64_t xon_bytes_;
   uint16_t pause_quanta_;
   uint64_t refresh_ticks_;
+  TickRate ticks_;
+  // A frame that leaves this long or more after the last pause may land after the upstream's
+  // timer ran out: pause time − response_time (the frame's way there is at most τ).
+  uint64_t late_after_ticks_;
+  uint64_t last_pause_ticks_ = 0;
   bool xoff_ = false;
   bool resend_ = false;  // say the state at the next poll, even without a crossing
   uint64_t next_refresh_ticks_ = kNeverTicks;
   OwnedCounter xoff_transitions_;
   OwnedCounter xon_transitions_;
   OwnedCounter refreshes_;
-  OwnedGauge xoff_gauge_;  // xoff_, for readers on other threads
+  // Frames sent too late for the last pause (note_pause_gap): the switch's own CPU was taken
+  // away, or its TX polled too seldom, longer than the pause leaves room for. Each may be a
+  // pause that ran out at the upstream while this port held XOFF.
+  OwnedCounter late_pause_frames_;
+  OwnedGauge longest_pause_gap_ticks_;  // the longest time from a pause to the next frame
+  OwnedGauge xoff_gauge_;               // xoff_, for readers on other threads
 };
 
 class PfcEgressGate final : public EgressGate {
@@ -93,6 +106,7 @@ class PfcEgressGate final : public EgressGate {
   uint64_t pauses_received() const { return pauses_received_.read(); }
   uint64_t resumes_received() const { return resumes_received_.read(); }
   uint64_t expiries() const { return expiries_.read(); }
+  uint64_t unseen_expiries() const { return unseen_expiries_.read(); }
 
  private:
   // Paused time up to `now_ticks`, and the pause's expiry if it ran out by then. Any later
@@ -104,11 +118,13 @@ class PfcEgressGate final : public EgressGate {
   uint64_t pause_start_ticks_ = 0;
   uint64_t paused_until_ticks_ = 0;  // paused while now < this
   uint64_t accounted_to_ticks_ = 0;
-  bool expiry_pending_ = false;  // a pause is running that no frame has ended yet
+  uint64_t polled_to_ticks_ = 0;  // the latest poll (TX could send then)
+  bool expiry_pending_ = false;   // a pause is running that no frame has ended yet
   OwnedCounter paused_ticks_;
   OwnedCounter pauses_received_;
   OwnedCounter resumes_received_;
   OwnedCounter expiries_;
+  OwnedCounter unseen_expiries_;  // of expiries_, those no poll saw (settle)
 };
 
 }  // namespace fcswitch::fc

@@ -69,11 +69,16 @@ std::string task_lines(const SwitchNode& node, double run_seconds) {
   for (size_t l = 0; l < lcores.size(); ++l)
     for (const Task* task : lcores[l]) {
       const double per_packet = cycles_per_packet(*task);
-      out += fmt::format("  lcore {} {:<14} busy {:5.1f} % of the run, {} polls, {}\n", l,
+      out += fmt::format("  lcore {} {:<14} busy {:5.1f} % of the run, {} polls, {}", l,
                          task->name(), 100.0 * static_cast<double>(task->busy_ticks()) / run_ticks,
                          task->busy_polls(),
                          per_packet < 0 ? std::string("no packets")
                                         : fmt::format("{:.0f} cycles a packet", per_packet));
+      // The longest wait between two polls: a thread that lost its CPU (Task::note_poll_gap).
+      if (const uint64_t gap = task->longest_poll_gap_ticks())
+        out += fmt::format("; polled at most {} µs apart, {} times later than response_time",
+                           node.ticks().to_ns(gap) / 1000, task->late_polls());
+      out += "\n";
     }
   return out;
 }
@@ -272,7 +277,9 @@ std::string report_json(const SwitchNode& node, const ShutdownCheck& check) {
                        {"polls", task->polls()},
                        {"busy_polls", task->busy_polls()},
                        {"busy_cycles", task->busy_ticks()},
-                       {"packets", task->packets_moved()}});
+                       {"packets", task->packets_moved()},
+                       {"longest_poll_gap_ns", node.ticks().to_ns(task->longest_poll_gap_ticks())},
+                       {"late_polls", task->late_polls()}});
   out["tasks"] = tasks;
   out["mempool_size"] = check.mempool_size;
   out["mempool_in_use"] = check.mempool_in_use;

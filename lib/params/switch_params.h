@@ -128,6 +128,20 @@ struct SwitchConfig {
   // own pool holds only flood copies (no warning that it is smaller than the buffer).
   bool mbufs_from_links = false;
 
+  // The port with a flow-control engine whose response_time (its τ budget) is the smallest;
+  // null when no port has an engine.
+  const PortConfig* tightest_response_time() const {
+    const PortConfig* tightest = nullptr;
+    for (const auto& port : ports) {
+      bool has_engine = false;
+      for (const auto& prio : port.flow_control.priorities) has_engine |= prio.engine != nullptr;
+      if (has_engine && (!tightest || port.flow_control.response_time_ns <
+                                          tightest->flow_control.response_time_ns))
+        tightest = &port;
+    }
+    return tightest;
+  }
+
   int port_index(std::string_view name) const {  // -1 when there is none
     for (size_t i = 0; i < ports.size(); ++i)
       if (ports[i].name == name) return static_cast<int>(i);

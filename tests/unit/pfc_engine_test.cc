@@ -128,6 +128,46 @@ TEST_F(PfcGeneratorTest, SaysItsStateAgainWhenTheLinkComesBack) {
   EXPECT_EQ(generator.next_action_ticks(), 7 + pfc_pause_ticks(0x8000, k10G, kNs));
 }
 
+uint64_t generator_counter(const PfcFeedbackGenerator& generator, std::string_view name) {
+  uint64_t value = UINT64_MAX;
+  generator.counters([&](const CounterDescriptor& c, uint64_t v) {
+    if (c.name == name) value = v;
+  });
+  return value;
+}
+
+// A refresh or XON that leaves pause − response_time or more after the last pause may land
+// after the upstream's timer ran out: 3 355 392 − 90 000 = 3 265 392 ns here. On schedule (a
+// refresh every 1 677 722 ns) none is late; a poll that comes 3.3 ms late (the switch's CPU
+// taken away) is.
+TEST_F(PfcGeneratorTest, CountsPauseFramesSentTooLateForTheLastPause) {
+  poll(0, 800'000);                                           // XOFF
+  EXPECT_EQ(poll(1'677'722, 800'000).class_time[3], 0xFFFF);  // refresh on time
+  EXPECT_EQ(generator_counter(generator, "late_pause_frames"), 0u);
+  EXPECT_EQ(generator_counter(generator, "longest_pause_gap_ns"), 1'677'722u);
+  // The next refresh was due at 3 355 444; the poll comes at 4 943 114 = 1 677 722 + 3 265 392.
+  EXPECT_EQ(poll(4'943'114, 800'000).class_time[3], 0xFFFF);
+  EXPECT_EQ(generator_counter(generator, "late_pause_frames"), 1u);
+  EXPECT_EQ(generator_counter(generator, "longest_pause_gap_ns"), 3'265'392u);
+  // An XON one tick earlier than that after the last pause is in time.
+  const FeedbackOut xon = poll(4'943'114 + 3'265'391, 700'000);
+  EXPECT_EQ(xon.class_time[3], 0);
+  EXPECT_EQ(generator_counter(generator, "late_pause_frames"), 1u);
+}
+
+// A pause that ran out with no poll between its end and the next frame let nothing through
+// (TX was not there to send): counted, and counted apart.
+TEST(PfcGate, TellsExpiriesNoPollSawFromThoseTxSaw) {
+  PfcEgressGate gate(k10G, kNs);
+  gate.on_message(ControlMessage{0, ControlKind::kClassTime, 3, wire::kPfcOpcode, 1});  // 52 ns
+  gate.poll(60);  // TX polled after it ran out: it could send
+  gate.on_message(ControlMessage{100, ControlKind::kClassTime, 3, wire::kPfcOpcode, 1});
+  gate.poll(120);  // before the end at 152
+  gate.on_message(ControlMessage{300, ControlKind::kClassTime, 3, wire::kPfcOpcode, 0xFFFF});
+  EXPECT_EQ(gate.expiries(), 2u);
+  EXPECT_EQ(gate.unseen_expiries(), 1u);
+}
+
 TEST(PfcGate, PausesForTheReceivedTimeFromArrival) {
   PfcEgressGate gate(k10G, kNs);
   EXPECT_TRUE(gate.may_send(0, 1500));

@@ -97,6 +97,9 @@ void run_until_stopped(fcswitch::SwitchNode& node, const Options& options,
     }
     if (now - last_log >= 1s) {
       last_log = now;
+      // τ over a port's response_time: said each second while it lasts, with what it breaks.
+      for (const std::string& line : node.response_time_budget().check(node))
+        spdlog::warn("{}", line);
       if (auto drops = fcswitch::drop_summary(node); drops != last_drops) {
         spdlog::info("drops: {}", drops);
         last_drops = drops;
@@ -211,6 +214,8 @@ int run(const Options& options) {
     spdlog::info("forwarding on {} worker lcores; SIGINT or SIGTERM stops", config.lcores.size());
     fcswitch::StallWatch stall(node);
     run_until_stopped(node, options, trace.get(), stall);
+    for (const std::string& line : node.response_time_budget().check(node))
+      spdlog::warn("{}", line);  // the last interval, short of a second
     fcswitch::ShutdownCheck check;
     check.stalled_at_stop_ns = stall.stalled_ns();
     check.longest_stall_ns = stall.longest_ns();

@@ -2,6 +2,7 @@
 // A unit of polling work (RX of a port, FWD, TX of a port, later hosts and metrics). An
 // lcore runs a list of tasks; which tasks share an lcore is configuration (DESIGN.md §1).
 
+#include <atomic>
 #include <cstdint>
 #include <string>
 
@@ -45,7 +46,14 @@ class Task {
   // the longest is kept. The runner's thread writes; any thread reads.
   void note_poll_gap(uint64_t gap_ticks, uint64_t late_after_ticks) {
     if (gap_ticks > longest_poll_gap_ticks_.read()) longest_poll_gap_ticks_.set(gap_ticks);
+    if (gap_ticks > recent_longest_gap_ticks_.load(std::memory_order_relaxed))
+      recent_longest_gap_ticks_.store(gap_ticks, std::memory_order_relaxed);
     if (late_after_ticks && gap_ticks > late_after_ticks) late_polls_.increment();
+  }
+  // The longest gap since the last call (a watcher's interval: node/response_time_budget.h).
+  // One reader; a gap noted while it reads may go to either interval.
+  uint64_t take_recent_longest_poll_gap() {
+    return recent_longest_gap_ticks_.exchange(0, std::memory_order_relaxed);
   }
   uint64_t longest_poll_gap_ticks() const { return longest_poll_gap_ticks_.read(); }
   uint64_t late_polls() const { return late_polls_.read(); }
@@ -60,6 +68,7 @@ class Task {
   OwnedCounter busy_polls_;
   OwnedCounter busy_ticks_;
   OwnedGauge longest_poll_gap_ticks_;
+  std::atomic<uint64_t> recent_longest_gap_ticks_{0};
   OwnedCounter late_polls_;
 };
 

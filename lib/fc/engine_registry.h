@@ -17,6 +17,12 @@ namespace fcswitch::fc {
 // An engine's validated parameters in physical units; each engine derives its own.
 struct EngineParams {
   virtual ~EngineParams() = default;
+  // What a response time of `tau_ns`, measured on the running link, breaks of these parameters
+  // (resolved for `link`, whose response_time_ns was the budget): the threshold and its rule
+  // with the numbers, or "" when they still cover it (credits, which are lossless at any τ).
+  virtual std::string tau_breaks(const LinkParams& /*link*/, uint64_t /*tau_ns*/) const {
+    return {};
+  }
 };
 
 struct EngineDescriptor {

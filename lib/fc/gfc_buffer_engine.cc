@@ -98,6 +98,15 @@ void GfcBufferEgressGate::counters(const CounterSink& sink) const {
                   rate_gauge_.read(), foreign_messages_.read(), stages_clamped_.read());
 }
 
+std::string GfcBufferParams::tau_breaks(const LinkParams& link, uint64_t tau_ns) const {
+  LinkParams measured = link;
+  measured.response_time_ns = tau_ns;
+  const GfcStageTable table(measured, b1_bytes);
+  if (table.within_theorem()) return {};
+  return "B_1 = " + std::to_string(table.b1_bytes()) +
+         " bytes breaks Theorem 4.1: " + table.theorem_text();
+}
+
 // --- configuration ---
 
 namespace {

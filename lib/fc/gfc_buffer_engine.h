@@ -19,6 +19,8 @@ namespace fcswitch::fc {
 
 struct GfcBufferParams : EngineParams {
   uint64_t b1_bytes = 0;  // 0: the largest Theorem 4.1 allows, B_m − 2Cτ (GFC §5.4)
+  // Theorem 4.1's bound on B_1 at the measured τ.
+  std::string tau_breaks(const LinkParams& link, uint64_t tau_ns) const override;
   bool allow_theorem_violation = false;
 };
 

@@ -49,6 +49,15 @@ void GfcTimeEgressGate::counters(const CounterSink& sink) const {
   report_counters(sink, kGfcTimeRateCounters, rate_gauge_.read(), min_rate_.read());
 }
 
+std::string GfcTimeParams::tau_breaks(const LinkParams& link, uint64_t tau_ns) const {
+  LinkParams measured = link;
+  measured.response_time_ns = tau_ns;
+  const GfcLinearMap map(measured, period_ns, b0_bytes);
+  if (map.within_theorem()) return {};
+  return "B_0 = " + std::to_string(map.b0_bytes()) +
+         " bytes breaks Theorem 5.1: " + map.theorem_text();
+}
+
 // --- configuration ---
 
 namespace {

@@ -21,6 +21,8 @@ namespace fcswitch::fc {
 struct GfcTimeParams : CbfcParams {
   uint64_t b0_bytes = 0;  // 0: the largest Theorem 5.1 allows
   bool allow_theorem_violation = false;
+  // Theorem 5.1's bound on B_0 at the measured τ.
+  std::string tau_breaks(const LinkParams& link, uint64_t tau_ns) const override;
 };
 
 class GfcTimeEgressGate final : public EgressGate, public CreditSender {

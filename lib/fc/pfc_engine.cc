@@ -42,6 +42,18 @@ PfcParams PfcParams::resolved(const LinkParams& link) const {
   return p;
 }
 
+std::string PfcParams::tau_breaks(const LinkParams& link, uint64_t tau_ns) const {
+  LinkParams measured = link;
+  measured.response_time_ns = tau_ns;
+  const uint64_t in_flight = bytes_in_flight(measured);
+  const uint64_t headroom = link.buffer_bytes > xoff_bytes ? link.buffer_bytes - xoff_bytes : 0;
+  if (in_flight <= headroom) return {};
+  return "XOFF's headroom lossless_ingress − xoff = " + std::to_string(link.buffer_bytes) + " − " +
+         std::to_string(xoff_bytes) + " = " + fmt_bytes(headroom) +
+         " is less than C·τ = " + fmt_bytes(in_flight) + " (" +
+         std::to_string(link.rate_bps / 1'000'000) + " Mb/s × " + std::to_string(tau_ns) + " ns)";
+}
+
 // --- receiver ---
 
 PfcFeedbackGenerator::PfcFeedbackGenerator(const PfcParams& p, const EngineContext& context)

@@ -24,6 +24,8 @@ struct PfcParams : EngineParams {
 
   // Fills the defaults that depend on the link.
   PfcParams resolved(const LinkParams& link) const;
+  // The headroom above XOFF against C·τ at the measured τ.
+  std::string tau_breaks(const LinkParams& link, uint64_t tau_ns) const override;
 };
 
 // Pause time of `quanta` at `rate_bps`, in ticks (rounded up).

@@ -63,6 +63,16 @@ void collect_ports(MetricFamilySet& out, const std::string& node, const SwitchNo
             at_port, static_cast<double>(sw.tx(p).pfc_frames_sent()));
     out.add("fcswitch_credit_frames_sent_total", C, "CBFC credit frames sent", at_port,
             static_cast<double>(sw.tx(p).credit_frames_sent()));
+    const ResponseTimeBudget& budget = sw.response_time_budget();
+    out.add("fcswitch_response_time_budget_seconds", G,
+            "The port's response_time: the τ its flow-control thresholds were chosen for", at_port,
+            static_cast<double>(sw.config().ports[p].flow_control.response_time_ns) * kNs);
+    out.add("fcswitch_response_time_measured_seconds", G,
+            "τ measured in the last second: pause response p99, or the longest poll gap", at_port,
+            static_cast<double>(budget.last_ns(p)) * kNs);
+    out.add("fcswitch_response_time_over_budget_seconds_total", C,
+            "Seconds in which the measured τ exceeded the port's response_time", at_port,
+            static_cast<double>(budget.seconds_over(p)));
     out.add("fcswitch_tx_short_frames_padded_total", C,
             "Data frames under 60 bytes padded before transmission", at_port,
             static_cast<double>(sw.tx(p).short_frames_padded()));

@@ -82,6 +82,7 @@ void SwitchNode::build() {
   const config::SwitchConfig& config = config_;
   const std::string prefix = config.name;
   const int n = static_cast<int>(ports_.size());
+  budget_ = std::make_unique<ResponseTimeBudget>(n);
   state_ = std::make_unique<SwitchState>(
       n, prefix, config.fwd_ring_packets, config.egress_queue_packets,
       config.queueing == config::Queueing::kInputFair, config.pabo.priorities,
@@ -261,6 +262,15 @@ SwitchNode::Motion SwitchNode::motion(const SwitchProgress& before, const Switch
   for (size_t i = 0; i < before.task_polls.size(); ++i)
     if (after.task_polls[i] < before.task_polls[i] + 2) return Motion::kTooSoon;
   return Motion::kStill;
+}
+
+std::vector<uint64_t> SwitchNode::take_recent_poll_gaps_ns() {
+  const uint64_t fwd_gap = fwd_->take_recent_longest_poll_gap();
+  std::vector<uint64_t> gaps;
+  for (int port = 0; port < ports(); ++port)
+    gaps.push_back(ticks_.to_ns(std::max({fwd_gap, rx_tasks_[port]->take_recent_longest_poll_gap(),
+                                          tx_tasks_[port]->take_recent_longest_poll_gap()})));
+  return gaps;
 }
 
 bool SwitchNode::settled(const SwitchProgress& before, const SwitchProgress& after) {

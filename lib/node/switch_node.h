@@ -9,6 +9,7 @@
 #include "config/switch_config.h"
 #include "dpdk/eth_port.h"
 #include "dpdk/link_watch.h"
+#include "node/response_time_budget.h"
 #include "switch/fwd_task.h"
 #include "switch/l2_fib.h"
 #include "switch/port_io.h"
@@ -66,6 +67,13 @@ class SwitchNode {
   static bool settled(const SwitchProgress& before, const SwitchProgress& after);
 
   void stop_rx() { state_->rx_stopped.store(true); }
+  // τ against each port's response_time (node/response_time_budget.h): the control thread
+  // checks it once a second; any thread reads its counters.
+  ResponseTimeBudget& response_time_budget() { return *budget_; }
+  const ResponseTimeBudget& response_time_budget() const { return *budget_; }
+  // Per port, the longest time its RX, TX or the FWD task went unpolled since the last call,
+  // in ns (Task::note_poll_gap; 0 where no wall-clock runner polls them). One caller.
+  std::vector<uint64_t> take_recent_poll_gaps_ns();
   // The FIB becomes `entries` (learned entries are forgotten). Only while FWD is not polled:
   // the lab calls it between clock steps, when a link fails or a route changes.
   void replace_fib(const std::vector<config::FibEntry>& entries);
@@ -176,6 +184,7 @@ class SwitchNode {
   std::unique_ptr<FwdTask> fwd_;
   std::vector<std::unique_ptr<TxTask>> tx_tasks_;
   DropCounters shutdown_drops_;  // written by the control thread in flush()
+  std::unique_ptr<ResponseTimeBudget> budget_;
 };
 
 }  // namespace fcswitch

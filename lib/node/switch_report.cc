@@ -137,6 +137,12 @@ std::string report_text(const SwitchNode& node, const ShutdownCheck& check) {
         out += fmt::format(" {}={}", name, value);
       out += "\n";
     }
+    const ResponseTimeBudget& budget = node.response_time_budget();
+    if (const uint64_t seconds = budget.seconds_over(p))
+      out +=
+          fmt::format("  τ over response_time ({} µs) in {} second{}, at worst {} µs: {}\n",
+                      node.config().ports[p].flow_control.response_time_ns / 1000, seconds,
+                      seconds == 1 ? "" : "s", budget.worst_ns(p) / 1000, budget.worst_breaks(p));
     for (int queue = 0; queue < kNumPriorities; ++queue) {
       if (!has_priority(node.ecn_queues(p), queue)) continue;
       out += fmt::format("  ecn, queue {}:", queue);
@@ -227,6 +233,11 @@ std::string report_json(const SwitchNode& node, const ShutdownCheck& check) {
     port["credit_frames_sent"] = tx.credit_frames_sent();
     port["messages_without_engine"] = tx.messages_without_gate();
     port["control_mbuf_shortages"] = tx.control_alloc_failures();
+    const ResponseTimeBudget& budget = node.response_time_budget();
+    port["response_time"] = {{"budget_ns", node.config().ports[p].flow_control.response_time_ns},
+                             {"over_budget_s", budget.seconds_over(p)},
+                             {"worst_ns", budget.worst_ns(p)},
+                             {"breaks", budget.worst_breaks(p)}};
     port["short_frames_padded"] = tx.short_frames_padded();
     port["short_frames_unpadded"] = tx.short_frames_unpadded();
     port["residence_ns"] = {{"samples", tx.residence().samples()},

@@ -66,7 +66,7 @@ def write_pcap(path, count=64):
             f.write(frame)
 
 
-def switch_toml(d, role, engine, layout, cpus, ports):
+def switch_toml(d, role, engine, layout, cpus, ports, response_time="1ms"):
     return f"""
 [switch]
 name = "{role}"
@@ -81,7 +81,7 @@ cpus = "{cpus}"
 lossless_ingress = "4MB"
 [flow_control]
 engine = "{engine}"
-response_time = "1ms"
+response_time = "{response_time}"
 [layout]
 preset = "{layout}"
 {ports}
@@ -112,8 +112,8 @@ def counters(report, port_name):
     return p
 
 
-def run(engine, layout, cpus_u, cpus_d):
-    d = work / f"{engine}-{layout}"
+def run(engine, layout, cpus_u, cpus_d, response_time="1ms", name=None):
+    d = work / (name or f"{engine}-{layout}")
     shutil.rmtree(d, ignore_errors=True)
     d.mkdir(parents=True)
     write_pcap(d / "src.pcap")
@@ -122,11 +122,12 @@ def run(engine, layout, cpus_u, cpus_d):
     (d / "d.toml").write_text(switch_toml(
         d, "d", engine, layout, cpus_d,
         port("link", memif(d, "server")) +
-        port("sink", "net_null1,size=1514,no-rx=1", f'rate_limit = "1Gbps"\n{none}')))
+        port("sink", "net_null1,size=1514,no-rx=1", f'rate_limit = "1Gbps"\n{none}'),
+        response_time))
     (d / "u.toml").write_text(switch_toml(
         d, "u", engine, layout, cpus_u,
         port("src", f"net_pcap0,rx_pcap={d}/src.pcap,infinite_rx=1", none) +
-        port("link", memif(d, "client"))))
+        port("link", memif(d, "client")), response_time))
     procs = []
     try:
         down = subprocess.Popen([fcswitch, d / "d.toml", "--report-json", d / "d.json"],
@@ -180,7 +181,8 @@ def check_run(engine, layout, result):
           f"bottleneck {100 * busy:5.1f} %  lossless drops {lossless}  "
           f"pause expiries seen by TX {expiries} (late pause frames at D {late}, longest gap {gap_us:.0f} µs; U's link polled late {u_late_polls})  "
           f"τ p99 {tau.get('pause_response_p99_ns', 0) / 1e3:.0f} µs  "
-          f"source drops {counters(u, 'src')['drops']['lossless_overflow']}")
+          f"source drops {counters(u, 'src')['drops']['lossless_overflow']}  "
+          f"τ over budget {d_link['response_time']['over_budget_s']} s")
     check(lossless == 0, f"{engine} {layout}: {lossless} lossless drops at D's link ({d})")
     check(delivered == sent_into_link,
           f"{engine} {layout}: U sent {sent_into_link} into the link, D's sink sent {delivered}")
@@ -230,6 +232,21 @@ else:
     check(bool(warning) and "[warning]" in warning[0] and "response_time = 1 ms" in warning[0]
           and "pauses may run out" in warning[0],
           f"testbed on one CPU: no warning that names the τ it implies ({d}/s.log)")
+
+# A response_time below the τ the switch then measures (5 µs: less than a burst of frames takes
+# over memif): D says so each second, names the headroom it breaks, and counts the seconds.
+result = run("pfc", "compact", cpus[0], cpus[1], response_time="5us", name="pfc-tau-over-budget")
+if result:
+    d, _, dn = result
+    budget = counters(dn, "link")["response_time"]
+    warned = [line for line in (d / "d.log").read_text().splitlines()
+              if "[warning] port link: τ" in line and "over response_time = 5 µs" in line]
+    print(f"pfc, response_time 5 µs: τ over budget {budget['over_budget_s']} s, worst "
+          f"{budget['worst_ns'] / 1e3:.0f} µs: {budget['breaks']}")
+    check(budget["over_budget_s"] >= 1 and len(warned) >= 1,
+          f"response_time 5 µs: {budget['over_budget_s']} s over budget, {len(warned)} warnings")
+    check(budget["breaks"].startswith("pfc priority 0: XOFF's headroom"),
+          f"response_time 5 µs: the report does not name the headroom: {budget['breaks']}")
 
 if failures:
     print(f"{len(failures)} failures")

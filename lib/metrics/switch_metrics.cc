@@ -164,6 +164,13 @@ void collect_tasks(MetricFamilySet& out, const std::string& node, const SwitchNo
       // rate(busy seconds) is the share of its lcore the task takes.
       out.add("fcswitch_task_busy_seconds_total", C, "Time of this task's polls that found work",
               at, static_cast<double>(task->busy_ticks()) / static_cast<double>(sw.ticks().hz));
+      out.add("fcswitch_task_late_polls_total", C,
+              "Polls that came later than the tightest response_time after the previous one", at,
+              static_cast<double>(task->late_polls()));
+      out.add(
+          "fcswitch_task_longest_poll_gap_seconds", G,
+          "The longest time between two polls of this task (its thread off its CPU)", at,
+          static_cast<double>(task->longest_poll_gap_ticks()) / static_cast<double>(sw.ticks().hz));
     }
 }
 

@@ -34,10 +34,12 @@ import signal
 import struct
 import subprocess
 import sys
-import time
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+here = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, here)
+sys.path.insert(0, os.path.join(here, "..", "..", "tools", "testbed"))
 from pcap_files import write_pcap  # noqa: E402
+import testbed_configs as tc  # noqa: E402
 
 parser = argparse.ArgumentParser()
 parser.add_argument("fcswitch")
@@ -104,17 +106,6 @@ def memif(d, role):
     return (f"net_memif0,role={role},socket={d}/link.sock,socket-abstract=no,rsize=6")
 
 
-def wait_forwarding(log, proc, timeout_s=30):
-    deadline = time.monotonic() + timeout_s
-    while time.monotonic() < deadline:
-        if "forwarding on" in log.read_text(errors="replace"):
-            return True
-        if proc.poll() is not None:
-            return False
-        time.sleep(0.05)
-    return False
-
-
 def counters(report, port_name):
     (p,) = [p for p in report["ports"] if p["name"] == port_name]
     return p
@@ -141,7 +132,9 @@ def run(engine, layout, cpus_u, cpus_d, response_time="1ms", name=None, run_s=No
         down = subprocess.Popen([fcswitch, d / "d.toml", "--report-json", d / "d.json"],
                                 stdout=open(d / "d.log", "w"), stderr=subprocess.STDOUT)
         procs.append(down)
-        if not wait_forwarding(d / "d.log", down):
+        try:
+            tc.wait_forwarding(d / "d.log", down)
+        except RuntimeError:
             check(False, f"{engine} {layout}: D did not start (log {d}/d.log)")
             return None
         up = subprocess.Popen([fcswitch, d / "u.toml", "--duration", str(run_s or seconds),
@@ -173,7 +166,6 @@ def check_run(engine, layout, result):
     lossless = d_link["drops"]["lossless_overflow"]
     sent_into_link = u_link["tx_packets"][0]
     delivered = sink["tx_packets"][0]
-    sink_bps = sink_bytes_bps = 0
     busy = (delivered * FRAME_BYTES * 8) / (u["run_seconds"] * BOTTLENECK_BPS)
     # A pause that ran out while U's TX was not polled (U's own thread away) let nothing
     # through: it is counted apart (pause_expiries_unseen).

@@ -219,8 +219,7 @@ void read_flow_control(TableReader& root, const std::vector<const toml::table*>&
     if (auto v = first<uint64_t>(link_layers, [](const Layer& l) { return l.limiter_catch_up_ns; }))
       fc.limiter_catch_up_ns = *v;
 
-    const fc::LinkParams link{port.rate_bps, fc.response_time_ns,
-                              config.buffer.lossless_ingress_bytes};
+    const fc::LinkParams link = port.link_params(config.buffer.lossless_ingress_bytes);
     for (int prio = 0; prio < kNumPriorities; ++prio) {
       std::vector<const Layer*> layers;
       if (port_priorities[prio]) layers.push_back(&*port_priorities[prio]);

@@ -26,6 +26,17 @@ TEST(GfcEq6, WorstCaseResponseTimeForEthernetAndInfiniband) {
   }
 }
 
+// Our TX has c frames committed past its gate at each end, not Eq. 6's one: the default τ
+// counts them, 2·c·MTU/C + 2t_w + t_r. The lab's (a TX ring of 4 and the wire, c = 5): 17 µs at
+// 10 Gb/s; a port's default (a TX burst of 32 and the wire, c = 33): 84.2 µs (paper: 7.4 µs).
+TEST(GfcEq6, DefaultCountsTheFramesTxCommittedAtEachEnd) {
+  EXPECT_EQ(eq6_response_time_ns(kRates[0], kEq6MtuBytes, kEq6WireNs, kEq6ProcessingNs, 1), 7400u);
+  EXPECT_EQ(eq6_response_time_ns(kRates[0], kEq6MtuBytes, kEq6WireNs, kEq6ProcessingNs, 5),
+            17'000u);
+  EXPECT_EQ(eq6_response_time_ns(kRates[0], kEq6MtuBytes, kEq6WireNs, kEq6ProcessingNs, 33),
+            84'200u);
+}
+
 TEST(GfcBufferParams, TwoCTauIsThePapersHeadroom) {
   // §5.4: 2Cτ ≤ 18.5/56/130 KB with τ = 7.4/5.6/5.2 µs.
   EXPECT_EQ(gfc_two_c_tau_bytes(LinkParams{kRates[0], 7400, 0}), 18'500u);

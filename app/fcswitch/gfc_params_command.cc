@@ -1,9 +1,12 @@
 #include "gfc_params_command.h"
 
+#include <charconv>
+#include <cstdint>
 #include <iostream>
 #include <optional>
 
 #include "config/quantity.h"
+#include "core/units.h"
 #include "fc/gfc_parameter_report.h"
 #include "fc/response_time.h"
 
@@ -15,10 +18,15 @@ CLI::App* add_gfc_params_command(CLI::App& app, GfcParamsOptions& o) {
   cmd->add_option("--rate", o.rate, "link rate C (default 10Gbps)");
   cmd->add_option("--buffer", o.buffer, "lossless ingress buffer B_m (default 1MB)");
   cmd->add_option("--response-time", o.response_time,
-                  "tau; default GFC Eq. 6: 2 MTU/C + 2 t_w + t_r");
+                  "tau; default GFC Eq. 6 with c committed frames: 2 c MTU/C + 2 t_w + t_r");
   cmd->add_option("--mtu", o.mtu, "MTU for Eq. 6 (default 1500; InfiniBand 4000)");
   cmd->add_option("--wire-delay", o.wire_delay, "t_w for Eq. 6 (default 1us)");
   cmd->add_option("--processing", o.processing, "t_r for Eq. 6 (default 3us)");
+  cmd->add_option("--committed-frames", o.committed_frames,
+                  "c: frames TX may have committed past its gate, the one on the wire included "
+                  "(default 33: a port's tx_burst 32 + 1; GFC Eq. 6 counts 1)");
+  cmd->add_option("--max-frame", o.max_frame,
+                  "F: the largest frame, in bytes (default MTU + 18: Ethernet header and tag)");
   cmd->add_option("--b1", o.b1, "buffer-based B_1 (default B_m - 2 C tau)");
   cmd->add_option("--period", o.period, "time-based T (default 65535 bytes at C)");
   cmd->add_option("--b0", o.b0, "time-based B_0 (default the Theorem 5.1 bound)");
@@ -26,6 +34,14 @@ CLI::App* add_gfc_params_command(CLI::App& app, GfcParamsOptions& o) {
 }
 
 namespace {
+
+// A whole number (the caller refuses 0).
+std::optional<uint64_t> parse_count(std::string_view text) {
+  uint64_t value = 0;
+  const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (error != std::errc{} || end != text.data() + text.size()) return std::nullopt;
+  return value;
+}
 
 // A quantity option, or an error naming it. Empty text is `fallback`.
 std::optional<uint64_t> quantity(const std::string& flag, const std::string& text,
@@ -53,17 +69,26 @@ int run_gfc_params(const GfcParamsOptions& o) {
   const auto b1 = quantity("--b1", o.b1, parse_bytes, 0, "a size like 750KB");
   const auto period = quantity("--period", o.period, parse_duration_ns, 0, "a duration");
   const auto b0 = quantity("--b0", o.b0, parse_bytes, 0, "a size like 492KB");
-  if (!rate || !buffer || !mtu || !wire || !processing || !b1 || !period || !b0) return 2;
-  if (*rate == 0 || *buffer == 0) {
-    std::cerr << "gfc-params: --rate and --buffer must be above 0\n";
+  const auto committed =
+      quantity("--committed-frames", o.committed_frames, parse_count, 0, "a number of frames");
+  if (!rate || !buffer || !mtu || !wire || !processing || !b1 || !period || !b0 || !committed)
+    return 2;
+  const auto max_frame = quantity("--max-frame", o.max_frame, parse_bytes,
+                                  *mtu + kEthernetHeaderBytes + kVlanTagBytes, "a size in bytes");
+  if (!max_frame) return 2;
+  if (*rate == 0 || *buffer == 0 || *committed == 0 || *committed > UINT32_MAX || *max_frame == 0 ||
+      *max_frame > UINT32_MAX) {
+    std::cerr << "gfc-params: --rate, --buffer, --committed-frames and --max-frame must be above "
+                 "0 (the last two below 2^32)\n";
     return 2;
   }
-  const auto tau =
-      quantity("--response-time", o.response_time, parse_duration_ns,
-               fc::eq6_response_time_ns(*rate, *mtu, *wire, *processing), "a duration like 90us");
+  const auto tau = quantity("--response-time", o.response_time, parse_duration_ns,
+                            fc::eq6_response_time_ns(*rate, *mtu, *wire, *processing, *committed),
+                            "a duration like 90us");
   if (!tau) return 2;
-  const fc::GfcParameterReport report =
-      fc::gfc_parameter_report(fc::LinkParams{*rate, *tau, *buffer}, *b1, *period, *b0);
+  const fc::LinkParams link{*rate, *tau, *buffer, static_cast<uint32_t>(*max_frame),
+                            static_cast<uint32_t>(*committed)};
+  const fc::GfcParameterReport report = fc::gfc_parameter_report(link, *b1, *period, *b0);
   std::cout << report.text;
   return report.buffer_within_theorem && report.time_within_theorem ? 0 : 1;
 }

@@ -14,6 +14,11 @@ struct GfcParamsOptions {
   std::string mtu = "1500";
   std::string wire_delay = "1us";
   std::string processing = "3us";
+  // Frames TX may have committed past its gate, unsent (one TX commit and the one on the
+  // wire; a port's tx_burst + 1), and the largest frame: the room kept below B_m, and the
+  // frames τ's default counts at each end.
+  std::string committed_frames = "33";
+  std::string max_frame;       // empty: the MTU + Ethernet header + VLAN tag
   std::string b1, period, b0;  // empty: the engines' defaults
 };
 

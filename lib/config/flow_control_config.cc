@@ -191,9 +191,10 @@ void read_flow_control(TableReader& root, const std::vector<const toml::table*>&
     if (switch_layer) link_layers.push_back(&*switch_layer);
     PortFlowControl& fc = port.flow_control;
     fc.trust = first<bool>(link_layers, [](const Layer& l) { return l.trust; }).value_or(true);
-    fc.response_time_ns = first<uint64_t>(link_layers, [](const Layer& l) {
-                            return l.response_time_ns;
-                          }).value_or(fc::eq6_response_time_ns(port.rate_bps));
+    fc.response_time_ns =
+        first<uint64_t>(link_layers, [](const Layer& l) { return l.response_time_ns; })
+            .value_or(fc::eq6_response_time_ns(port.rate_bps, fc::kEq6MtuBytes, fc::kEq6WireNs,
+                                               fc::kEq6ProcessingNs, port.committed_frames()));
     if (auto v = first<uint64_t>(link_layers, [](const Layer& l) { return l.detect_ns; }))
       fc.watchdog.detect_ns = *v;
     if (auto v = first<uint64_t>(link_layers, [](const Layer& l) { return l.restore_ns; }))
@@ -219,8 +220,7 @@ void read_flow_control(TableReader& root, const std::vector<const toml::table*>&
     if (auto v = first<uint64_t>(link_layers, [](const Layer& l) { return l.limiter_catch_up_ns; }))
       fc.limiter_catch_up_ns = *v;
 
-    const fc::LinkParams link{port.rate_bps, fc.response_time_ns,
-                              config.buffer.lossless_ingress_bytes};
+    const fc::LinkParams link = port.link_params(config.buffer.lossless_ingress_bytes);
     for (int prio = 0; prio < kNumPriorities; ++prio) {
       std::vector<const Layer*> layers;
       if (port_priorities[prio]) layers.push_back(&*port_priorities[prio]);

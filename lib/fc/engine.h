@@ -97,6 +97,14 @@ struct LinkParams {
   uint64_t rate_bps = 10'000'000'000;
   uint64_t response_time_ns = 0;  // τ: feedback decision to reaction on the wire (GFC Eq. 6)
   uint64_t buffer_bytes = 0;      // B_m: the lossless ingress buffer of (port, priority)
+  // What buffer-based GFC keeps below B_m (gfc_stage_table.h), the same at both ends of the link
+  // as τ: room for a frame of the largest size (admission takes whole frames) and for the
+  // frames the upstream's TX committed past its gate before a stage reached it, which arrive
+  // at line rate whatever the stage says. 1 committed frame is GFC Eq. 6's own (the one on the
+  // wire); config::PortConfig::link_params() counts a port's.
+  uint32_t max_frame_bytes = 1518;  // MTU 1500 + Ethernet header + VLAN tag
+  uint32_t committed_frames = 1;
+  uint64_t room_bytes() const { return uint64_t{max_frame_bytes} * (1 + committed_frames); }
 };
 
 struct EngineContext {

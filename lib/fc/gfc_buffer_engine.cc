@@ -120,11 +120,11 @@ std::shared_ptr<const EngineParams> parse_gfc_buffer(ParamReader& reader, const 
   const GfcStageTable table(*link, params->b1_bytes);
   const GfcThreshold b1{"b1",
                         "B_1",
-                        "2Cτ",
+                        "2Cτ + (1+c)·F",
                         "Theorem 4.1",
                         params->b1_bytes,
                         table.b1_bytes(),
-                        table.two_c_tau_bytes(),
+                        table.two_c_tau_bytes() + table.room_bytes(),
                         table.within_theorem(),
                         table.theorem_text()};
   if (!accept_gfc_threshold(reader, b1, link->buffer_bytes, keys.allow_theorem_violation))

@@ -31,13 +31,20 @@ GfcParameterReport gfc_parameter_report(const LinkParams& link, uint64_t b1_byte
 
   out += "buffer-based GFC (gfc-buffer; GFC §4.2, Eqs. 4–5)\n";
   const uint64_t two_c_tau = gfc_two_c_tau_bytes(link);
-  if (two_c_tau >= link.buffer_bytes || b1_bytes >= link.buffer_bytes) {
-    out += fmt::format("  no stage table: 2Cτ = {} bytes, B_1 = {} bytes, B_m = {} bytes\n",
-                       two_c_tau, b1_bytes, link.buffer_bytes);
+  const uint64_t room = link.room_bytes();
+  if (two_c_tau + room >= link.buffer_bytes || b1_bytes >= link.buffer_bytes) {
+    out += fmt::format(
+        "  no stage table: 2Cτ = {} bytes, room = {} bytes, B_1 = {} bytes, B_m = {} bytes\n",
+        two_c_tau, room, b1_bytes, link.buffer_bytes);
     report.buffer_within_theorem = false;
   } else {
     const GfcStageTable table(link, b1_bytes);
     report.buffer_within_theorem = table.within_theorem();
+    out += fmt::format(
+        "  room below B_m: (1+c)·F = (1 + {}) × {} = {} bytes (a frame of the largest size F and "
+        "c committed past TX's gate)\n  B_N = {} ≤ B_m − room = {} bytes\n",
+        link.committed_frames, link.max_frame_bytes, table.room_bytes(),
+        table.threshold_bytes(table.stages()), table.top_bytes());
     out += fmt::format("  Theorem 4.1 via Eq. 5: {} — B_1 = {}: {}\n", table.theorem_text(),
                        table.b1_bytes(), verdict(table.within_theorem()));
     out += fmt::format(

@@ -12,7 +12,7 @@ namespace fcswitch::fc {
 
 struct GfcParameterReport {
   std::string text;
-  bool buffer_within_theorem = true;  // B_1 ≤ B_m − 2Cτ
+  bool buffer_within_theorem = true;  // B_1 ≤ B_m − 2Cτ − (1+c)·F
   bool time_within_theorem = true;    // B_0 ≤ B_m − (√(τ/T)+1)²·C·T
 };
 

@@ -16,20 +16,23 @@ uint64_t gfc_two_c_tau_bytes(const LinkParams& link) {
 GfcStageTable::GfcStageTable(const LinkParams& link, uint64_t b1_bytes)
     : buffer_bytes_(link.buffer_bytes),
       response_time_ns_(link.response_time_ns),
-      two_c_tau_bytes_(gfc_two_c_tau_bytes(link)) {
-  if (b1_bytes == 0)
-    b1_bytes = buffer_bytes_ > two_c_tau_bytes_ ? buffer_bytes_ - two_c_tau_bytes_ : 1;
-  const uint64_t span = buffer_bytes_ > b1_bytes ? buffer_bytes_ - b1_bytes : 0;  // B_m − B_1
+      two_c_tau_bytes_(gfc_two_c_tau_bytes(link)),
+      room_bytes_(link.room_bytes()),
+      top_bytes_(buffer_bytes_ > room_bytes_ ? buffer_bytes_ - room_bytes_ : 0),
+      max_frame_bytes_(link.max_frame_bytes),
+      committed_frames_(link.committed_frames) {
+  if (b1_bytes == 0) b1_bytes = top_bytes_ > two_c_tau_bytes_ ? top_bytes_ - two_c_tau_bytes_ : 1;
+  const uint64_t span = top_bytes_ > b1_bytes ? top_bytes_ - b1_bytes : 0;  // B_top − B_1
   rates_[0] = link.rate_bps;
   thresholds_[1] = b1_bytes;
   rates_[1] = link.rate_bps >> 1;
-  // B_k − B_(k−1) = (B_m − B_1)/2^(k−1) for k ≥ 2: N is the first k where that is ≤ 1 byte.
+  // B_k − B_(k−1) = (B_top − B_1)/2^(k−1) for k ≥ 2: N is the first k where that is ≤ 1 byte.
   int n = 2;
   while (n<kMaxGfcStages&& static_cast<__uint128_t>(span)>(static_cast<__uint128_t>(1) << (n - 1)))
     ++n;
   stages_ = span <= 1 ? 1 : n;
   for (int k = 2; k <= stages_; ++k) {
-    thresholds_[k] = buffer_bytes_ - (span >> (k - 1));  // B_m − ⌊D/2^(k−1)⌋: rounded up
+    thresholds_[k] = top_bytes_ - (span >> (k - 1));  // B_top − ⌊D/2^(k−1)⌋: rounded up
     rates_[k] = link.rate_bps >> k;
   }
 }
@@ -41,9 +44,12 @@ int GfcStageTable::stage_of(uint64_t occupancy) const {
 }
 
 std::string GfcStageTable::theorem_text() const {
-  const uint64_t limit = buffer_bytes_ > two_c_tau_bytes_ ? buffer_bytes_ - two_c_tau_bytes_ : 0;
-  return fmt::format("B_1 ≤ B_m − 2Cτ = {} − {} = {} bytes (τ = {} ns, C = {} Mb/s)", buffer_bytes_,
-                     two_c_tau_bytes_, limit, response_time_ns_, rates_[0] / 1'000'000);
+  const uint64_t limit = top_bytes_ > two_c_tau_bytes_ ? top_bytes_ - two_c_tau_bytes_ : 0;
+  return fmt::format(
+      "B_1 ≤ B_m − 2Cτ − (1+c)·F = {} − {} − {} = {} bytes (τ = {} ns, C = {} Mb/s; room for a "
+      "frame of F = {} bytes and c = {} committed past TX's gate)",
+      buffer_bytes_, two_c_tau_bytes_, room_bytes_, limit, response_time_ns_, rates_[0] / 1'000'000,
+      max_frame_bytes_, committed_frames_);
 }
 
 }  // namespace fcswitch::fc

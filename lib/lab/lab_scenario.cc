@@ -42,7 +42,7 @@ using config::TableReader;
 // The fcswitch sections every node starts from, and the keys the lab fills in itself.
 constexpr std::string_view kSharedSections[] = {"switch", "classify", "buffer", "flow_control",
                                                 "tagger", "pabo",     "pyrrha", "ecn"};
-constexpr std::string_view kPortKeysOwnedByLab[] = {"device", "rate"};
+constexpr std::string_view kPortKeysOwnedByLab[] = {"device", "rate", "tx_descriptors"};
 constexpr uint64_t kMaxDurationNs = kMaxFlowDurationNs;
 
 // `from` over `into`, table by table; `from`'s values win. Its nodes are moved, not copied:
@@ -1270,12 +1270,15 @@ class ScenarioReader {
             if (const toml::node* given = port->get(key))
               node_problems_.push_back(
                   where(*given) +
-                  fmt::format("{}: ports[{}].{}: set by the lab (its link's FIFO and rate), "
-                              "found {}",
+                  fmt::format("{}: ports[{}].{}: set by the lab (its link's FIFO, rate and TX "
+                              "ring), found {}",
                               sketch.name, p, key, config::describe(*given)));
           // The port is a FIFO of the lab's link (LinkFifoPortIo); the name says which.
           port->insert_or_assign("device", fmt::format("lab_{}_{}", sketch.name, p));
           port->insert_or_assign("rate", static_cast<int64_t>(link_rate(static_cast<int>(n), p)));
+          // The link's TX ring ([lab] tx_ring_frames): at most what TX commits at a time, which
+          // buffer-based GFC keeps room for below B_m (PortConfig::committed_frames).
+          port->insert_or_assign("tx_descriptors", static_cast<int64_t>(out_.tx_ring_frames));
         }
       }
       size_t fib_from_routes = 0;  // the merged [[fib]]'s first entries: from `routes`

@@ -12,7 +12,7 @@ namespace fcswitch {
 fc::EngineContext port_engine_context(const config::PortConfig& port, uint64_t buffer_bytes,
                                       const TickRate& ticks) {
   fc::EngineContext context;
-  context.link = fc::LinkParams{port.rate_bps, port.flow_control.response_time_ns, buffer_bytes};
+  context.link = port.link_params(buffer_bytes);
   context.ticks = ticks;
   context.stage_opcode = port.flow_control.stage_opcode;
   context.framing = shaping::WireFraming{port.wire_overhead_bytes, kEthernetMinFrameBytes};

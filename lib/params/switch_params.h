@@ -3,6 +3,7 @@
 // (lib/config) fills in and the node (lib/node) builds ports and tasks from. No logic here
 // beyond lookups; `config/reference.toml` documents each field's key and default.
 
+#include <algorithm>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -10,6 +11,8 @@
 #include <vector>
 
 #include "core/traffic_class.h"
+#include "core/units.h"
+#include "fc/engine.h"
 #include "params/buffer_params.h"
 #include "params/ecn_params.h"
 #include "params/flow_control_params.h"
@@ -46,6 +49,25 @@ struct PortConfig {
   SchedulerConfig scheduler;
   PortFlowControl flow_control;
   PortEcn ecn;  // [ports.ecn] over [ecn]: the queues that mark here, and how
+
+  // Frames TX may have committed past its gates that have not left: what one commit passes
+  // (tx_burst, at most the ring where tx_descriptors says its depth; the lab sets it to its
+  // link's TX ring) and the frame on the wire. GFC Eq. 6 counts 1.
+  uint32_t committed_frames() const {
+    const uint32_t commit = tx_descriptors ? std::min(tx_burst, tx_descriptors) : tx_burst;
+    return commit + 1u;
+  }
+  // The largest frame the port sends or takes: the MTU (1500 where the device's) + Ethernet
+  // header + VLAN tag.
+  uint32_t max_frame_bytes() const {
+    return (mtu ? mtu : 1500u) + kEthernetHeaderBytes + kVlanTagBytes;
+  }
+  // The link this port's flow-control engines serve, B_m = `buffer_bytes`: one helper for the
+  // config's checks and the engines' construction, so that they see the same stages.
+  fc::LinkParams link_params(uint64_t buffer_bytes) const {
+    return fc::LinkParams{rate_bps, flow_control.response_time_ns, buffer_bytes, max_frame_bytes(),
+                          committed_frames()};
+  }
 };
 
 struct FibEntry {

@@ -359,7 +359,9 @@ void expect_paced_at_2_5_gbps(const GfcRun& run) {
 
 TEST(FlowControlDatapath, GfcBufferStepsTheSendersDownStageByStageWithoutLoss) {
   RingTestbed bed("fcgfcb", 3, 64);
-  // B_1 = 100 KB of the 200 KB buffer: stages at 100, 150, 175, 187.5 KB...
+  // B_1 = 100 KB of the 200 KB buffer, on B_top = B_m − (1+c)·F = 148388 (c = 33: a TX burst of
+  // 32 and the wire; F = 1518): stages at 100000, 124194, 136291, 142340 bytes... (the paper's,
+  // on B_m: 100, 150, 175, 187.5 KB)
   const GfcRun run = run_gfc(bed, R"(
 [flow_control]
 engine = "gfc-buffer"

@@ -294,9 +294,10 @@ std::string stage_options(const StageCase& c) {
 }
 
 // Host A overruns p0 (at pcap replay speed) towards p1, paced at 100 Mb/s: p0's lossless ingress
-// occupancy climbs through the stage thresholds (B_1 = 100 KB of B_m = 200 KB: 100, 150, 175
-// KB...) and, once p1 drains it, back to stage 0. Each stage frame p0 sent is compared with
-// decode_pfc on its bytes.
+// occupancy climbs through the stage thresholds (B_1 = 100 KB of B_m = 200 KB, on B_top = B_m −
+// 34 × 1518 for a frame and 33 committed past TX's gate: 100000, 124194, 136291 bytes...; the
+// paper's, on B_m: 100, 150, 175 KB) and, once p1 drains it, back to stage 0. Each stage frame p0
+// sent is compared with decode_pfc on its bytes.
 TEST_P(WiresharkStageFrames, StageFramesTheSwitchSentDecodeAsLibWireReadsThem) {
   if (tshark_missing()) GTEST_SKIP() << "tshark is not installed (tools/install-deps.sh)";
   const StageCase& c = GetParam();

@@ -16,7 +16,9 @@ namespace fcswitch::fc {
 namespace {
 
 constexpr uint64_t k10G = 10'000'000'000;
-const LinkParams kTestbedLink{k10G, 90'000, 1'000'000};  // 1 MB buffer, τ = 90 µs
+// 1 MB buffer, τ = 90 µs; room (1+c)·F = 3036 below B_m (c = 1, F = 1518): B_2 = 873482 (the
+// paper's 875000), B_19 = 996964 (the paper's 1000000).
+const LinkParams kTestbedLink{k10G, 90'000, 1'000'000};
 
 EngineContext context(uint16_t stage_opcode = wire::kPfcOpcode) {
   EngineContext c;
@@ -48,7 +50,7 @@ TEST(GfcBufferGenerator, SendsTheStageOnlyWhenItChanges) {
   EXPECT_EQ(poll(800'000), -1);  // still stage 1
   EXPECT_EQ(poll(900'000), 2);
   EXPECT_EQ(poll(980'000), 4);  // a jump sends the stage reached, not each one between
-  EXPECT_EQ(poll(874'999), 1);  // and down
+  EXPECT_EQ(poll(873'481), 1);  // and down: B_2 − 1 (the paper's B_2 = 875000)
   EXPECT_EQ(poll(10), 0);
   EXPECT_EQ(generator.next_action_ticks(), kNeverTicks);
   uint64_t messages = 0, max_stage = 0;
@@ -202,7 +204,11 @@ TEST(GfcTimeGate, ItsFctbsRidesInTheCbfcGeneratorsFrames) {
 
 // --- configuration ---
 
-config::SwitchConfig parse(const std::string& flow_control) {
+// The port takes config/testbed-82599.toml's TX burst of 8: c = 9 frames committed past its
+// gate, room (1+c)·F = 15180 below B_m, B_1 ≤ 1000000 − 225000 − 15180 = 759820, which holds the
+// paper's B_1 = 750 KB (its bound B_m − 2Cτ = 775 KB).
+config::SwitchConfig parse(const std::string& flow_control,
+                           const std::string& port = "tx_burst = 8\n") {
   return config::parse_switch_config(R"(
 [switch]
 lossless_priorities = [3]
@@ -214,7 +220,7 @@ response_time = "90us"
 [[ports]]
 name = "p0"
 device = "net_null0"
-)",
+)" + port,
                                      "gfc.toml");
 }
 
@@ -238,7 +244,7 @@ TEST(GfcConfig, DefaultsAreTheLargestTheTheoremsAllow) {
   const auto buffer = parse("engine = \"gfc-buffer\"\n");
   EXPECT_EQ(static_cast<const GfcBufferParams&>(*buffer.ports[0].flow_control.priorities[3].params)
                 .b1_bytes,
-            775'000u);  // B_m − 2Cτ
+            759'820u);  // B_m − 2Cτ − (1+c)·F (the paper's B_m − 2Cτ: 775000)
   const auto time = parse("engine = \"gfc-time\"\n");
   const auto& p =
       static_cast<const GfcTimeParams&>(*time.ports[0].flow_control.priorities[3].params);
@@ -249,13 +255,25 @@ TEST(GfcConfig, DefaultsAreTheLargestTheTheoremsAllow) {
 TEST(GfcConfig, BreakingATheoremIsRefusedUnlessAllowedThenWarned) {
   try {
     parse("engine = \"gfc-buffer\"\ngfc-buffer = { b1 = \"800KB\" }\n");
-    FAIL() << "B_1 above B_m − 2Cτ accepted";
+    FAIL() << "B_1 above B_m − 2Cτ − room accepted";
   } catch (const config::ConfigError& error) {
     ASSERT_EQ(error.problems().size(), 1u);
     EXPECT_EQ(error.problems()[0],
-              "gfc.toml:9:21: flow_control.gfc-buffer.b1: expected B_1 ≤ B_m − 2Cτ = 1000000 − "
-              "225000 = 775000 bytes (τ = 90000 ns, C = 10000 Mb/s) on port \"p0\" priority 3, "
-              "found B_1 = 800000 bytes");
+              "gfc.toml:9:21: flow_control.gfc-buffer.b1: expected B_1 ≤ B_m − 2Cτ − (1+c)·F = "
+              "1000000 − 225000 − 15180 = 759820 bytes (τ = 90000 ns, C = 10000 Mb/s; room for a "
+              "frame of F = 1518 bytes and c = 9 committed past TX's gate) on port \"p0\" "
+              "priority 3, found B_1 = 800000 bytes");
+  }
+  // The paper's B_1 on a port with the default TX burst of 32 (c = 33): 51612 bytes of room.
+  try {
+    parse("engine = \"gfc-buffer\"\ngfc-buffer = { b1 = \"750KB\" }\n", "");
+    FAIL() << "B_1 above B_m − 2Cτ − room accepted";
+  } catch (const config::ConfigError& error) {
+    ASSERT_EQ(error.problems().size(), 1u);
+    EXPECT_NE(error.problems()[0].find("B_1 ≤ B_m − 2Cτ − (1+c)·F = 1000000 − 225000 − 51612 = "
+                                       "723388 bytes"),
+              std::string::npos)
+        << error.problems()[0];
   }
   const auto allowed = parse(
       "engine = \"gfc-time\"\n"

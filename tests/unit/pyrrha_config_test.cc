@@ -15,8 +15,11 @@
 namespace fcswitch::config {
 namespace {
 
-// One 100 Gb/s port with GFC Eq. 6's τ (5.24 µs): a one-hop BDP of 100e9 × 5.24e-6 / 8 =
-// 65 500 bytes. `pyrrha` is the section's body. Every priority is lossless, as Pyrrha's must be.
+// One 100 Gb/s port with the default τ, GFC Eq. 6 counting the c = 33 frames its TX may have
+// committed past its gate at each end (a burst of 32 and the one on the wire): 2 × 33 × 120 ns
+// + 2 µs + 3 µs = 12.92 µs, a one-hop BDP of 100e9 × 12.92e-6 / 8 = 161 500 bytes (with the
+// paper's Eq. 6, one frame: 5.24 µs and 65 500 bytes). `pyrrha` is the section's body. Every
+// priority is lossless, as Pyrrha's must be.
 std::string with_one_100g_port(const std::string& pyrrha) {
   return R"([[ports]]
 name = "p0"
@@ -49,12 +52,12 @@ TEST(PyrrhaConfig, DefaultsAreThePapersInOneHopBdps) {
   const PyrrhaSettings& s = *c.pyrrha;
   EXPECT_EQ(s.priority, 2);
   EXPECT_EQ(s.switch_id, 0u);
-  EXPECT_EQ(c.ports[0].flow_control.response_time_ns, 5'240u);  // GFC Eq. 6 at 100 Gb/s
-  EXPECT_EQ(s.one_hop_bdp_bytes, 65'500u);
+  EXPECT_EQ(c.ports[0].flow_control.response_time_ns, 12'920u);  // Eq. 6, c = 33 (paper: 5240)
+  EXPECT_EQ(s.one_hop_bdp_bytes, 161'500u);                      // (paper's τ: 65500)
   EXPECT_DOUBLE_EQ(s.k_pause_bdp, 2);
   EXPECT_DOUBLE_EQ(s.k_resume_bdp, 1);
-  EXPECT_EQ(s.table.k_pause_bytes, 131'000u);
-  EXPECT_EQ(s.table.k_resume_bytes, 65'500u);
+  EXPECT_EQ(s.table.k_pause_bytes, 323'000u);   // (131000)
+  EXPECT_EQ(s.table.k_resume_bytes, 161'500u);  // (65500)
   EXPECT_EQ(s.table.max_isolation_queues, 100);
   EXPECT_EQ(s.table.max_roots, 1024u);
   EXPECT_EQ(s.stage_bytes, 4096u);
@@ -62,14 +65,15 @@ TEST(PyrrhaConfig, DefaultsAreThePapersInOneHopBdps) {
 }
 
 TEST(PyrrhaConfig, TheBdpIsTheLargestOverThePortsAndItsResponseTime) {
-  // p0: 10 Gb/s × 90 µs / 8 = 112 500 bytes; p1: 100 Gb/s × 5.24 µs / 8 = 65 500 bytes.
+  // p0: 10 Gb/s × 200 µs / 8 = 250 000 bytes; p1: 100 Gb/s × 12.92 µs / 8 = 161 500 bytes
+  // (Eq. 6's default with c = 33 committed frames).
   const SwitchConfig c = parse_switch_config(R"(
 [[ports]]
 name = "p0"
 device = "net_null0"
 rate = "10Gbps"
 [ports.flow_control]
-response_time = "90us"
+response_time = "200us"
 [[ports]]
 name = "p1"
 device = "net_null1"
@@ -87,9 +91,9 @@ lossless_priorities = [5]
 )",
                                              "bdp.toml");
   const PyrrhaSettings& s = *c.pyrrha;
-  EXPECT_EQ(s.one_hop_bdp_bytes, 112'500u);
-  EXPECT_EQ(s.table.k_pause_bytes, 168'750u);
-  EXPECT_EQ(s.table.k_resume_bytes, 56'250u);
+  EXPECT_EQ(s.one_hop_bdp_bytes, 250'000u);
+  EXPECT_EQ(s.table.k_pause_bytes, 375'000u);
+  EXPECT_EQ(s.table.k_resume_bytes, 125'000u);
   EXPECT_DOUBLE_EQ(s.k_pause_bdp, 1.5);
   EXPECT_DOUBLE_EQ(s.k_resume_bdp, 0.5);
   EXPECT_EQ(s.switch_id, 4'294'967'295u);
@@ -151,12 +155,12 @@ TEST(PyrrhaConfig, ThresholdsMayBeGivenInBytes) {
   EXPECT_EQ(s.table.k_resume_bytes, 150'000u);
   EXPECT_DOUBLE_EQ(s.k_pause_bdp, 0) << "0: given in bytes";
   EXPECT_DOUBLE_EQ(s.k_resume_bdp, 0);
-  EXPECT_EQ(s.one_hop_bdp_bytes, 65'500u) << "computed for the log all the same";
+  EXPECT_EQ(s.one_hop_bdp_bytes, 161'500u) << "computed for the log all the same";
 
-  // One threshold in each form: 3 × 65 500 and 64 KiB.
+  // One threshold in each form: 3 × 161 500 and 64 KiB.
   const SwitchConfig mixed = parse_switch_config(
       with_one_100g_port("priority = 1\nk_pause = 3\nk_resume_bytes = \"64KiB\"\n"), "mix.toml");
-  EXPECT_EQ(mixed.pyrrha->table.k_pause_bytes, 196'500u);
+  EXPECT_EQ(mixed.pyrrha->table.k_pause_bytes, 484'500u);
   EXPECT_DOUBLE_EQ(mixed.pyrrha->k_pause_bdp, 3);
   EXPECT_EQ(mixed.pyrrha->table.k_resume_bytes, 65'536u);
   EXPECT_DOUBLE_EQ(mixed.pyrrha->k_resume_bdp, 0);
@@ -208,8 +212,8 @@ TEST(PyrrhaConfig, TheReferenceSectionIsReadAsDocumented) {
   const PyrrhaSettings& s = *c.pyrrha;
   EXPECT_EQ(s.priority, 5);
   EXPECT_EQ(s.switch_id, 0u);
-  EXPECT_EQ(s.table.k_pause_bytes, 131'000u);
-  EXPECT_EQ(s.table.k_resume_bytes, 65'500u);
+  EXPECT_EQ(s.table.k_pause_bytes, 323'000u);   // 2 × 161500 (paper's Eq. 6 τ: 131000)
+  EXPECT_EQ(s.table.k_resume_bytes, 161'500u);  // (65500)
   EXPECT_EQ(s.table.max_isolation_queues, PyrrhaParams{}.max_isolation_queues);
   EXPECT_EQ(s.table.max_roots, PyrrhaParams{}.max_roots);
   EXPECT_EQ(s.stage_bytes, PyrrhaSettings{}.stage_bytes);
@@ -315,25 +319,27 @@ TEST(PyrrhaConfig, RefusesBothFormsOfOneThreshold) {
 }
 
 TEST(PyrrhaConfig, RefusesResumeNotBelowPauseAfterConversionNamingTheKey) {
-  // K_resume = 65 500 bytes is one BDP: equal to K_pause = 1 BDP.
-  EXPECT_EQ(problems(with_one_100g_port("priority = 0\nk_pause = 1\nk_resume_bytes = 65500\n")),
+  // K_resume = 161 500 bytes is one BDP: equal to K_pause = 1 BDP.
+  EXPECT_EQ(problems(with_one_100g_port("priority = 0\nk_pause = 1\nk_resume_bytes = 161500\n")),
             std::vector<std::string>{
                 "p.toml:8:18: pyrrha.k_resume_bytes: expected K_resume below K_pause "
                 "(PAUSE above K_pause, RESUME below K_resume: Pyrrha §4.1, §4.3), found "
-                "k_resume 65500 bytes and k_pause 65500 bytes (1 × the 65500-byte one-hop BDP)"});
+                "k_resume 161500 bytes and k_pause 161500 bytes (1 × the 161500-byte one-hop "
+                "BDP)"});
   // 2.5 BDPs against the default K_pause of 2.
   EXPECT_EQ(problems(with_one_100g_port("priority = 0\nk_resume = 2.5\n")),
             std::vector<std::string>{
                 "p.toml:7:12: pyrrha.k_resume: expected K_resume below K_pause (PAUSE above "
-                "K_pause, RESUME below K_resume: Pyrrha §4.1, §4.3), found k_resume 163750 bytes "
-                "(2.5 × the 65500-byte one-hop BDP) and k_pause 131000 bytes (2 × the 65500-byte "
-                "one-hop BDP)"});
+                "K_pause, RESUME below K_resume: Pyrrha §4.1, §4.3), found k_resume 403750 bytes "
+                "(2.5 × the 161500-byte one-hop BDP) and k_pause 323000 bytes (2 × the "
+                "161500-byte one-hop BDP)"});
   // K_pause lowered onto the default K_resume: pinned to the key the file gave.
   EXPECT_EQ(problems(with_one_100g_port("priority = 0\nk_pause_bytes = \"60KB\"\n")),
             std::vector<std::string>{
                 "p.toml:7:17: pyrrha.k_pause_bytes: expected K_resume below K_pause "
                 "(PAUSE above K_pause, RESUME below K_resume: Pyrrha §4.1, §4.3), found "
-                "k_resume 65500 bytes (1 × the 65500-byte one-hop BDP) and k_pause 60000 bytes"});
+                "k_resume 161500 bytes (1 × the 161500-byte one-hop BDP) and k_pause 60000 "
+                "bytes"});
 }
 
 TEST(PyrrhaConfig, RefusesValuesOutOfRange) {

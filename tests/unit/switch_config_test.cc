@@ -260,7 +260,9 @@ rate = "40Gbps"
 )",
                                              "plain.toml");
   EXPECT_EQ(c.ports[0].flow_control.priorities[3].engine, nullptr);
-  EXPECT_EQ(c.ports[0].flow_control.response_time_ns, 5'600u);  // GFC Eq. 6 at 40 Gb/s
+  // GFC Eq. 6 at 40 Gb/s with the c = 33 frames TX may have committed past its gate at each
+  // end (a burst of 32 and the wire): 2 × 33 × 300 + 2000 + 3000 (the paper's c = 1: 5600).
+  EXPECT_EQ(c.ports[0].flow_control.response_time_ns, 24'800u);
   EXPECT_EQ(c.ports[0].flow_control.watchdog.action, fc::WatchdogAction::kAlert);
 }
 

@@ -15,7 +15,9 @@ IDLE_SLEEP = "20us"
 BUFFER = "1MB"
 
 # The engines' halves, the same at both ends of every link. GFC's bounds at C = 1 Gb/s,
-# τ = 300 µs: B_1 ≤ B_m − 2Cτ = 925 KB; B_0 ≤ B_m − (√(τ/T)+1)²·C·T = 869 KB with T = 524 µs,
+# τ = 300 µs: B_1 ≤ B_m − 2Cτ − (1+c)·F = 1000000 − 75000 − 51612 = 873388 bytes, the room below
+# B_m holding a 1518-byte frame and the c = 33 TX committed past its gate (a burst of 32 and the
+# one on the wire; the paper's bound, without it: B_m − 2Cτ = 925 KB); B_0 ≤ B_m − (√(τ/T)+1)²·C·T = 869 KB with T = 524 µs,
 # CBFC's period (the time to send 65535 bytes at 1 Gb/s, as §6.1.1's 52.4 µs at 10 Gb/s). The
 # thresholds sit far below those bounds because a process here can lose its CPU for a few ms
 # (measured: 2.7 ms) while frames keep arriving: buffer-based GFC's queue settles at B_3, and
@@ -101,10 +103,11 @@ def host_toml(name, ip, mac, device, engine, flows, prefix, metrics_port=None, c
 BOTTLENECK_MACS = {"H1": "02:00:00:00:01:01", "H2": "02:00:00:00:02:01"}
 BOTTLENECK_BPS = 200e6
 # A bigger buffer than the ring's: buffer-based GFC settles between B_2 and B_3 here (200 Mb/s
-# lies between C/4 and C/8), and the room above B_3 is (B_m − B_1)/4. S forwards on two lcores:
+# lies between C/4 and C/8), and the room above B_3 is (B_top − B_1)/4 + (1+c)·F, B_top = B_m −
+# (1+c)·F the top of the stages (c = 33, F = 1518: 51 612 bytes). S forwards on two lcores:
 # while its TX thread waits for a CPU, its RX thread admits what H1 sends at the stage's rate
-# (250 Mb/s) with no stage going back. With B_m = 1 MB that room (125 KB) held 4 ms of it, and a
-# CI run overflowed it by 2 frames; with 2 MB (375 KB) it holds 12 ms.
+# (250 Mb/s) with no stage going back. With B_m = 1 MB that room (164 KB; 125 KB in the paper's
+# stages on B_m) holds 5 ms of it; with 2 MB (414 KB) it holds 13 ms.
 BOTTLENECK_BUFFER = "2MB"
 
 

@@ -55,8 +55,7 @@ std::vector<std::string> ResponseTimeBudget::check(SwitchNode& node) {
     if (tau_ns <= budget_ns) continue;
     state.seconds_over.increment();
     std::string breaks;
-    const fc::LinkParams link{port.rate_bps, budget_ns,
-                              node.config().buffer.lossless_ingress_bytes};
+    const fc::LinkParams link = port.link_params(node.config().buffer.lossless_ingress_bytes);
     for (int prio = 0; prio < kNumPriorities; ++prio) {
       const config::PriorityFlowControl& chosen = port.flow_control.priorities[prio];
       if (!chosen.engine) continue;

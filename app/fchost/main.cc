@@ -110,7 +110,9 @@ int run(const Options& options) {
     sig = fcswitch::app::wait_stop_signal(std::min<std::chrono::nanoseconds>(left, 10ms));
   }
 
-  fcswitch::dpdk::LcoreRunner runner({host.tasks()}, {plan.oversubscribed, plan.idle_sleep_ns},
+  fcswitch::dpdk::LcoreRunner runner({host.tasks()},
+                                     {plan.oversubscribed, plan.idle_sleep_ns,
+                                      fcswitch::dpdk::late_poll_ticks(config.node, tsc.chosen_hz)},
                                      epoch_tsc);
   if (!sig) {
     runner.start();

@@ -27,7 +27,7 @@ CLI::App* add_gfc_params_command(CLI::App& app, GfcParamsOptions& o) {
                   "(default 33: a port's tx_burst 32 + 1; GFC Eq. 6 counts 1)");
   cmd->add_option("--max-frame", o.max_frame,
                   "F: the largest frame, in bytes (default MTU + 18: Ethernet header and tag)");
-  cmd->add_option("--b1", o.b1, "buffer-based B_1 (default B_m - 2 C tau)");
+  cmd->add_option("--b1", o.b1, "buffer-based B_1 (default B_m - 2 C tau - (1 + c) F)");
   cmd->add_option("--period", o.period, "time-based T (default 65535 bytes at C)");
   cmd->add_option("--b0", o.b0, "time-based B_0 (default the Theorem 5.1 bound)");
   return cmd;
@@ -76,10 +76,11 @@ int run_gfc_params(const GfcParamsOptions& o) {
   const auto max_frame = quantity("--max-frame", o.max_frame, parse_bytes,
                                   *mtu + kEthernetHeaderBytes + kVlanTagBytes, "a size in bytes");
   if (!max_frame) return 2;
-  if (*rate == 0 || *buffer == 0 || *committed == 0 || *committed > UINT32_MAX || *max_frame == 0 ||
-      *max_frame > UINT32_MAX) {
+  // c at most 4096 (a TX ring's depth), F at most 64 KB: (1 + c)·F stays far from 2^64.
+  if (*rate == 0 || *buffer == 0 || *committed == 0 || *committed > 4096 || *max_frame == 0 ||
+      *max_frame > 65536) {
     std::cerr << "gfc-params: --rate, --buffer, --committed-frames and --max-frame must be above "
-                 "0 (the last two below 2^32)\n";
+                 "0, --committed-frames at most 4096 and --max-frame at most 65536\n";
     return 2;
   }
   const auto tau = quantity("--response-time", o.response_time, parse_duration_ns,

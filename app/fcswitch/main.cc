@@ -202,13 +202,9 @@ int run(const Options& options) {
     }
     // A task polled later than the tightest response_time after its previous poll is τ over
     // budget (Task::note_poll_gap).
-    const fcswitch::config::PortConfig* tightest = config.tightest_response_time();
-    const uint64_t late_poll_ticks =
-        tightest
-            ? fcswitch::TickRate{tsc.chosen_hz}.from_ns(tightest->flow_control.response_time_ns)
-            : 0;
     fcswitch::dpdk::LcoreRunner runner(std::move(lcores),
-                                       {plan.oversubscribed, plan.idle_sleep_ns, late_poll_ticks});
+                                       {plan.oversubscribed, plan.idle_sleep_ns,
+                                        fcswitch::dpdk::late_poll_ticks(config, tsc.chosen_hz)});
     const auto started = Clock::now();
     runner.start();
     spdlog::info("forwarding on {} worker lcores; SIGINT or SIGTERM stops", config.lcores.size());

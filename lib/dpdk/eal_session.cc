@@ -1,5 +1,7 @@
 #include "dpdk/eal_session.h"
 
+#include "core/tick_rate.h"
+
 #include <rte_eal.h>
 #include <rte_errno.h>
 #include <sched.h>
@@ -51,7 +53,7 @@ SchedSlice sched_slice() {
 }
 
 std::string format_ms(uint64_t ns) {
-  return fmt::format("{:.2g} ms", static_cast<double>(ns) / 1e6);
+  return fmt::format("{:.1f} ms", static_cast<double>(ns) / 1e6);
 }
 
 // Workers that share CPUs take turns at the kernel's slice: one waits up to (k − 1) slices for
@@ -77,6 +79,11 @@ std::string oversubscription_warning(const config::SwitchConfig& config, size_t 
 }
 
 }  // namespace
+
+uint64_t late_poll_ticks(const config::SwitchConfig& config, uint64_t tsc_hz) {
+  const config::PortConfig* tightest = config.tightest_response_time();
+  return tightest ? TickRate{tsc_hz}.from_ns(tightest->flow_control.response_time_ns) : 0;
+}
 
 bool is_pci_address(std::string_view device) {
   static const std::regex kPci(R"(^([0-9a-fA-F]{4}:)?[0-9a-fA-F]{2}:[0-9a-fA-F]{2}\.[0-7]$)");

@@ -18,6 +18,10 @@ struct EalPlan {
   uint64_t idle_sleep_ns = 0;  // [eal] idle_sleep: idle workers sleep (many processes)
 };
 
+// The TSC ticks after which a task's next poll is late (dpdk::IdleAction::late_poll_ticks): the
+// tightest response_time of the switch's ports; 0 when no port has an engine.
+uint64_t late_poll_ticks(const config::SwitchConfig& config, uint64_t tsc_hz);
+
 // `extra_args` are appended last, so they override the config's.
 EalPlan plan_eal(const config::SwitchConfig& config, const std::vector<std::string>& extra_args);
 

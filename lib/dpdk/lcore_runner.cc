@@ -41,7 +41,9 @@ int LcoreRunner::worker_main(void* arg) {
     uint64_t start = runner.now_ticks();
     for (size_t i = 0; i < worker->tasks.size(); ++i) {
       Task* task = worker->tasks[i];
-      if (last_poll[i]) task->note_poll_gap(start - last_poll[i], runner.idle_.late_poll_ticks);
+      // A worker that moved to another CPU may read its TSC a little behind: no gap then.
+      if (last_poll[i] && start > last_poll[i])
+        task->note_poll_gap(start - last_poll[i], runner.idle_.late_poll_ticks);
       last_poll[i] = start;
       const bool moved = task->run_once(start);
       const uint64_t end = runner.now_ticks();

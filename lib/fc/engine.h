@@ -104,7 +104,9 @@ struct LinkParams {
   // wire); config::PortConfig::link_params() counts a port's.
   uint32_t max_frame_bytes = 1518;  // MTU 1500 + Ethernet header + VLAN tag
   uint32_t committed_frames = 1;
-  uint64_t room_bytes() const { return uint64_t{max_frame_bytes} * (1 + committed_frames); }
+  uint64_t room_bytes() const {
+    return uint64_t{max_frame_bytes} * (1 + uint64_t{committed_frames});
+  }
 };
 
 struct EngineContext {

@@ -69,7 +69,7 @@ PfcFeedbackGenerator::PfcFeedbackGenerator(const PfcParams& p, const EngineConte
 }
 
 void PfcFeedbackGenerator::note_pause_gap(uint64_t now) {
-  const uint64_t gap = now - last_pause_ticks_;
+  const uint64_t gap = now > last_pause_ticks_ ? now - last_pause_ticks_ : 0;
   if (gap > longest_pause_gap_ticks_.read()) longest_pause_gap_ticks_.set(gap);
   if (gap >= late_after_ticks_) late_pause_frames_.increment();
 }

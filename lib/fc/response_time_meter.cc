@@ -22,8 +22,12 @@ void ResponseTimeMeter::observe(uint64_t now_ticks, uint64_t last_arrival_ticks)
   if (last_arrival_ticks < quiet_at_ticks()) seen_arrival_ticks_ = last_arrival_ticks;
   if (now_ticks < quiet_at_ticks()) return;
   // Nothing arrived since the decision: the upstream had stopped already; no τ to see.
-  if (seen_arrival_ticks_ >= paused_at_)
-    histogram_.record(ticks_.to_ns(seen_arrival_ticks_ - paused_at_));
+  if (seen_arrival_ticks_ >= paused_at_) {
+    const uint64_t ns = ticks_.to_ns(seen_arrival_ticks_ - paused_at_);
+    histogram_.record(ns);
+    if (ns > recent_max_ns_.load(std::memory_order_relaxed))
+      recent_max_ns_.store(ns, std::memory_order_relaxed);
+  }
   measuring_ = false;
 }
 

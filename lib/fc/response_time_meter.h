@@ -16,6 +16,7 @@
 
 #include <algorithm>
 #include <array>
+#include <atomic>
 #include <cstdint>
 #include <utility>
 #include <vector>
@@ -48,6 +49,11 @@ class ResponseTimeMeter {
   uint64_t unfinished() const { return unfinished_.read(); }
   uint64_t sum_ns() const { return histogram_.sum(); }
   uint64_t max_ns() const { return histogram_.max(); }
+  // The largest sample since the last call: one watcher's interval (node/response_time_budget.h).
+  // A sample taken while it reads may go to either interval.
+  uint64_t take_recent_max_ns() const {
+    return recent_max_ns_.exchange(0, std::memory_order_relaxed);
+  }
   uint64_t bucket(int i) const { return histogram_.bucket(i); }
   // The upper bound of bucket i, in ns (the last one: max_ns()).
   uint64_t bucket_upper_ns(int i) const { return histogram_.bucket_upper(i); }
@@ -69,7 +75,8 @@ class ResponseTimeMeter {
   uint64_t paused_at_ = 0;
   uint64_t seen_arrival_ticks_ = 0;  // the last arrival observe() saw before the input went quiet
   bool measuring_ = false;
-  LatencyHistogram histogram_;  // in ns
+  LatencyHistogram histogram_;                      // in ns
+  mutable std::atomic<uint64_t> recent_max_ns_{0};  // take_recent_max_ns's
   OwnedCounter unfinished_;
 };
 

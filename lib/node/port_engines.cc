@@ -1,6 +1,6 @@
-#include <algorithm>
-
 #include "node/port_engines.h"
+
+#include <algorithm>
 
 #include <spdlog/spdlog.h>
 
@@ -61,13 +61,15 @@ TxFlowControl make_tx_flow_control(const config::PortConfig& port, uint64_t buff
                  port.rate_bps);
   }
   flow.engines = make_port_engines(port, context, owner);
-  // Quiet after a pause (ResponseTimeMeter): a TX burst of full-size frames (MTU 1500) at the
-  // port's rate, four at least. An upstream's software TX hands frames over a burst at a time;
-  // over a device with no wire of its own (memif, ring) they arrive that way, a poll apart, and
-  // a shorter quiet took the gap between two bursts for the upstream having stopped: the
-  // meter then saw nothing after the decision and took no sample at all.
+  // Quiet after a pause (ResponseTimeMeter): the frames TX may commit past its gate at once
+  // (PortConfig::committed_frames: a burst, at most its ring, and the one on the wire), full
+  // size (MTU 1500), at the port's rate; four at least. An upstream's software TX hands frames
+  // over a burst at a time; over a device with no wire of its own (memif) they arrive that
+  // way, a poll apart, and a shorter quiet took the gap between two bursts for the upstream
+  // having stopped: the meter then saw nothing after the decision and took no sample at all.
+  // A lab link, whose ring is a few frames, keeps the few frames' quiet it had.
   constexpr uint32_t kFullFrameBytes = 1500 + kEthernetHeaderBytes;
-  const uint32_t quiet_frames = std::max<uint32_t>(4, port.tx_burst);
+  const uint32_t quiet_frames = std::max<uint32_t>(4, port.committed_frames());
   flow.pause_quiet_ticks =
       quiet_frames * ticks.for_bits(context.framing.wire_bits(kFullFrameBytes), port.rate_bps);
   return flow;

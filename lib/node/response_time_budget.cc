@@ -15,6 +15,8 @@ uint64_t ResponseTimeBudget::interval_p99_ns(
     uint64_t& samples) {
   std::array<uint64_t, fc::ResponseTimeMeter::kBuckets> fresh{};
   samples = 0;
+  // Bucket bounds above 128 µs are powers of two: the interval's own largest sample caps it.
+  const uint64_t interval_max_ns = meter.take_recent_max_ns();
   for (int i = 0; i < fc::ResponseTimeMeter::kBuckets; ++i) {
     const uint64_t count = meter.bucket(i);
     fresh[i] = count - seen[i];
@@ -27,9 +29,9 @@ uint64_t ResponseTimeBudget::interval_p99_ns(
   uint64_t below = 0;
   for (int i = 0; i < fc::ResponseTimeMeter::kBuckets; ++i) {
     below += fresh[i];
-    if (below >= rank) return std::min(meter.bucket_upper_ns(i), meter.max_ns());
+    if (below >= rank) return std::min(meter.bucket_upper_ns(i), interval_max_ns);
   }
-  return meter.max_ns();
+  return interval_max_ns;
 }
 
 std::vector<std::string> ResponseTimeBudget::check(SwitchNode& node) {

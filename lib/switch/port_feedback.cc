@@ -38,8 +38,8 @@ bool PortFeedback::poll(uint64_t now, fc::FeedbackOut& fresh) {
     const uint64_t occupancy = state_.ingress_occupancy.value(slot);
     fc::FeedbackGenerator& generator = *generators_[prio];
     generator.poll(now, fc::IngressView{occupancy, blocks}, fresh);
-    // Once RX has stopped (shutdown) the input is quiet because we stopped reading it, not
-    // because the upstream stopped: no τ to see.
+    // Once RX has stopped (shutdown) the input is quiet because RX frees what arrives
+    // (after_stop) without noting it, not because the upstream stopped: no τ to see.
     fc::ResponseTimeMeter* meter = response_times_[prio].get();
     if (meter && !state_.rx_stopped.load(std::memory_order_relaxed)) {
       const uint64_t level = generator.level();

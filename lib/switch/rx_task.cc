@@ -79,34 +79,13 @@ bool RxTask::take_control(rte_mbuf* m, wire::ControlFrameKind kind, uint64_t now
   return false;
 }
 
-bool RxTask::poll_stopped(uint64_t now_tsc) {
-  rte_mbuf* pkts[kBurstSize];
-  const uint16_t n = io_.rx_burst(pkts, kBurstSize);
-  if (n == 0) return false;
-  uint16_t data = 0;
-  for (uint16_t i = 0; i < n; ++i) {
-    rte_mbuf* m = pkts[i];
-    const auto kind = wire::control_frame_kind(
-        rte_pktmbuf_mtod(m, const uint8_t*), rte_pktmbuf_data_len(m), settings_.control_ether_type);
-    if (kind == wire::ControlFrameKind::kData) {
-      ++data;
-      to_free_[to_free_count_++] = m;
-    } else if (take_control(m, kind, now_tsc)) {
-      // FWD takes no more frames: a credit frame's resynchronisation or Pyrrha's table
-      // change nothing now that no data is admitted.
-      control_frames_.increment();
-      to_free_[to_free_count_++] = m;
-    }
-  }
-  packets_.add(n);
-  if (data) drops_.add(port_, DropReason::kAfterStop, data);
-  rte_pktmbuf_free_bulk(to_free_, to_free_count_);
-  to_free_count_ = 0;
-  return true;
-}
-
 bool RxTask::poll(uint64_t now_tsc) {
-  if (state_.rx_stopped.load(std::memory_order_relaxed)) return poll_stopped(now_tsc);
+  // After the stop (shutdown) the port is still read, so that the downstream's pauses,
+  // credits, stages and Pyrrha's messages keep reaching the gates and FWD while TX drains: a
+  // gate that heard nothing more would send its queues into a downstream that holds it paused
+  // (its last word an XON, old credits) and overflow its lossless buffer. Data is not
+  // admitted any more: freed as after_stop.
+  const bool stopped = state_.rx_stopped.load(std::memory_order_relaxed);
   // Handing over directly, take no more than FWD has room for (all of a burst: FWD empties
   // the handoff each poll); the NIC keeps the rest, as it does when the ring is full.
   const uint16_t room = handoff_ ? handoff_->room() : kBurstSize;
@@ -117,14 +96,17 @@ bool RxTask::poll(uint64_t now_tsc) {
 
   rte_mbuf* ring_burst[kBurstSize];
   rte_mbuf** to_fwd = handoff_ ? handoff_->pkts + handoff_->held() : ring_burst;
-  uint16_t n_fwd = 0, n_data = 0;
+  uint16_t n_fwd = 0, n_data = 0, after_stop = 0;
   uint64_t bytes = 0;
   for (uint16_t i = 0; i < n; ++i) {
     rte_mbuf* m = pkts[i];
     bytes += rte_pktmbuf_pkt_len(m);
     const auto kind = wire::control_frame_kind(
         rte_pktmbuf_mtod(m, const uint8_t*), rte_pktmbuf_data_len(m), settings_.control_ether_type);
-    if (kind == wire::ControlFrameKind::kData) {
+    if (kind == wire::ControlFrameKind::kData && stopped) {
+      ++after_stop;
+      to_free_[to_free_count_++] = m;
+    } else if (kind == wire::ControlFrameKind::kData) {
       state_.meta.rx_ticks(m) = now_tsc;  // TX reads it: the frame's time inside the switch
       ++n_data;
       to_fwd[n_fwd++] = m;
@@ -135,6 +117,7 @@ bool RxTask::poll(uint64_t now_tsc) {
   packets_.add(n);
   bytes_.add(bytes);
   data_packets_.add(n_data);
+  if (after_stop) drops_.add(port_, DropReason::kAfterStop, after_stop);
   if (to_free_count_) {
     rte_pktmbuf_free_bulk(to_free_, to_free_count_);
     to_free_count_ = 0;

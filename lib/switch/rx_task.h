@@ -60,13 +60,6 @@ class RxTask : public Task {
   bool poll(uint64_t now_tsc) override;
 
  private:
-  // After SwitchState::rx_stopped (shutdown): the port is still read, so that the
-  // downstream's pauses, credits and stages keep reaching the gates while TX drains. A gate
-  // that heard nothing more would send its queues into a downstream that holds it paused (its
-  // last word an XON, old credits) and overflow its lossless buffer. Data frames are not
-  // admitted any more: freed as after_stop drops.
-  bool poll_stopped(uint64_t now_tsc);
-
   // Returns whether the frame goes on to FWD (a trusted, valid credit frame).
   bool take_control(rte_mbuf* m, wire::ControlFrameKind kind, uint64_t now);
   bool post(const fc::ControlMessage* messages, unsigned count);

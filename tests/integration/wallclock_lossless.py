@@ -15,6 +15,7 @@ one CPU it needs:
     U's (its link's RX or TX polled later than response_time); an expiry no TX poll of U saw
     let nothing through and is counted apart;
   - the bottleneck stayed busy: D's sink sent ≥ 95 % of 1 Gb/s over U's run;
+  - under PFC, D measured τ after at least half of its pauses;
   - every frame U sent into the link left D by its sink (none lost between the processes),
     both exit 0 and both mempools are full again.
 The testbed layout (RX and TX of each port and FWD on lcores of their own: 5 workers) is run
@@ -192,6 +193,12 @@ def check_run(engine, layout, result):
     check(expiries <= late + u_late_polls,
           f"{engine} {layout}: {expiries} of U's pauses ran out under XOFF; D sent {late} pause "
           f"frames late and U's link tasks were polled late {u_late_polls} times")
+    if engine == "pfc":
+        # τ is measured after each XOFF: over memif a response ends only after a whole burst's
+        # quiet (before, the gap between two bursts ended it, and no sample was ever taken).
+        check(tau["pause_response_samples"] >= tau["xoff_transitions"] // 2,
+              f"{engine} {layout}: τ measured after {tau['pause_response_samples']} of "
+              f"{tau['xoff_transitions']} pauses")
     check(u["mempool_in_use"] == 0 and dn["mempool_in_use"] == 0,
           f"{engine} {layout}: mbufs not back in a pool")
     for name, report in (("U", u), ("D", dn)):

@@ -8,6 +8,9 @@
 #   tools/testbed_rehearsal.sh [--seconds S] [--engines "pfc gfc-buffer"] [--queueing MODEL]
 #                              [--out DIR] [--no-prometheus]
 #
+# MODEL: output (default), input-hol (the GFC testbed's switch, inputs taking turns) or
+# input-hol-fair (the same with a fair crossbar): the switch models of the lab's GFC ring.
+#
 # Rate: every port is a 1 Gb/s wire (emulate_wire: the pacer is the wire), not 10 Gb/s: the
 # six processes share two CPUs, and a ring link carries two flows, so each switch forwards up
 # to ~160 k frames/s — which this 2-CPU VM holds with idle workers sleeping 20 µs
@@ -33,7 +36,7 @@ while [ $# -gt 0 ]; do
     --queueing) queueing=$2; shift 2 ;;
     --out) out=$2; shift 2 ;;
     --no-prometheus) prometheus=0; shift ;;
-    -h|--help) sed -n '2,22p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,25p' "$0"; exit 0 ;;
     *) echo "unknown option $1 (see --help)" >&2; exit 2 ;;
   esac
 done

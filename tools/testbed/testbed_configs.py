@@ -69,10 +69,15 @@ def _flow_control(engine, buffer):
 
 def switch_toml(name, ports, fib, engine, prefix, metrics_port=None, cpus=None,
                 queueing="output", buffer=BUFFER):
-    """`ports`: [(name, device, {extra key: TOML value})]; `fib`: {mac: port name}."""
+    """`ports`: [(name, device, {extra key: TOML value})]; `fib`: {mac: port name}.
+    `queueing`: a [switch] queueing, or "input-hol-fair": input-hol with the fair crossbar
+    (crossbar = "egress-round-robin"), the demo's second switch model."""
     lossless, flow_control = _flow_control(engine, buffer)
+    crossbar = ""
+    if queueing == "input-hol-fair":
+        queueing, crossbar = "input-hol", 'crossbar = "egress-round-robin"\n'
     out = [f'[switch]\nname = "{name}"\nlossless_priorities = {lossless}\nmbufs = 32767\n'
-           f'mac_learning = false\nqueueing = "{queueing}"\n',
+           f'mac_learning = false\nqueueing = "{queueing}"\n{crossbar}',
            _eal(prefix, cpus), flow_control]
     for port, device, extra in ports:
         out.append(f'[[ports]]\nname = "{port}"\ndevice = "{device}"\nrate = "{LINK_RATE}"\n'

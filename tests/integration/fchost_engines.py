@@ -68,10 +68,7 @@ def run(engine):
         s.send_signal(signal.SIGTERM)
         codes.append(s.wait(timeout=30))
     finally:
-        for p in procs:
-            if p.poll() is None:
-                p.kill()
-                p.wait()
+        tc.kill_unfinished(procs)
     check(codes == [0, 0, 0], f"{engine}: exit codes h2, h1, s = {codes} (logs in {d})")
     h1 = json.loads((d / "h1.json").read_text())
     h2 = json.loads((d / "h2.json").read_text())

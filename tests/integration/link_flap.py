@@ -78,10 +78,7 @@ def run(engine):
         s.send_signal(signal.SIGTERM)
         code_s = s.wait(timeout=30)
     finally:
-        for p in procs:
-            if p.poll() is None:
-                p.kill()
-                p.wait()
+        tc.kill_unfinished(procs)
     check([code_a, code_b, code_1, code_s] == [0, 0, 0, 0],
           f"{engine}: exit codes H2, new H2, H1, S = {[code_a, code_b, code_1, code_s]} ({d})")
     load = lambda name: json.loads((d / name).read_text())  # noqa: E731

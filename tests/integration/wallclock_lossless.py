@@ -148,10 +148,7 @@ def run(engine, layout, cpus_u, cpus_d, response_time="1ms", name=None, run_s=No
         down.send_signal(signal.SIGTERM)
         code_d = down.wait(timeout=60)
     finally:
-        for p in procs:
-            if p.poll() is None:
-                p.kill()
-                p.wait()
+        tc.kill_unfinished(procs)
     check(code_u == 0 and code_d == 0,
           f"{engine} {layout}: exit codes U {code_u}, D {code_d} (logs in {d})")
     if code_u != 0 or code_d != 0:

@@ -137,6 +137,14 @@ def bottleneck(run_dir, engine, prefix, flow_keys, receivers=("h2",)):
                               f"{prefix}_{name}", buffer=BOTTLENECK_BUFFER))
 
 
+def kill_unfinished(procs):
+    """Kills and reaps each process of `procs` still running (a run that failed half-way)."""
+    for p in procs:
+        if p.poll() is None:
+            p.kill()
+            p.wait()
+
+
 def wait_forwarding(log, proc, seconds=30):
     """Until the fcswitch writing `log` says it forwards: its memif servers are up. A client
     that finds no server exits, and one that connects while the server's port is still being

@@ -6,19 +6,35 @@ Prometheus the Grafana dashboard's queries while a run goes on.
   testbed_collect.py dashboard PROMETHEUS_URL DASHBOARD.json OUT.json
   testbed_collect.py table RUN_DIR [LINK_BPS]      # writes RUN_DIR/verdict.json, prints the table
   testbed_collect.py verdicts RUN_DIR...           # one line per run
+  testbed_collect.py compare RUN_DIR...            # the processes beside fclab's run of the
+                                                   # same ring (RUN_DIR/lab): agreement.json
 
 Verdicts: "deadlock" — every switch stalled at the stop (packets held, nothing moving for at
 least 1 s) and no flow received more than 1 % of the link rate over the last 20 % of the run;
 "moving" — every flow received something over the last 20 % and no switch stalled at the
-stop; else "neither".
+stop; else "neither". The lab's: "deadlock" where fclab found one, else as the processes'.
+
+The host ingress (each switch's port h, where its host's flow enters) has a steady occupancy:
+the mean over the last 20 % of the run of the switch's [trace] (fcswitch) or of queues.csv's
+samples (fclab), the figure the lab demo's table gives.
 """
+import csv
 import json
 import pathlib
-import re
 import signal
 import sys
 import urllib.parse
 import urllib.request
+
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
+import testbed_configs as tc  # noqa: E402
+
+# The lab and the processes agree (GFC §6.1's ring, both switch models) when their verdicts
+# are the same, each flow's rate over the last 20 % is within RATE_TOLERANCE of the lab's (or
+# both below 1 % of the link rate: a deadlock), each host ingress's steady occupancy within
+# OCCUPANCY_TOLERANCE of the lab's, and neither lost a lossless frame.
+RATE_TOLERANCE = 0.10
+OCCUPANCY_TOLERANCE = 0.15
 
 
 def load(path):
@@ -57,7 +73,24 @@ def signal_name(status):
         return ""
 
 
-def table(run_dir, link_bps=1e9):
+def trace_steady_bytes(trace, port, prio, run_s, tail_s):
+    """The mean ingress occupancy of (port, prio) in a switch's [trace] CSV over the tail_s
+    before run_s (the report's run_seconds: from the lcores' start, as the trace's time)."""
+    samples = [int(r["ingress_bytes"]) for r in csv.DictReader(open(trace))
+               if r["port"] == port and int(r["prio"]) == prio
+               and run_s - tail_s <= float(r["time_s"]) <= run_s]
+    return sum(samples) / len(samples) if samples else None
+
+
+def verdict_of(stalled, tails, link_bps):
+    if stalled and all(stalled) and all(t < 0.01 * link_bps for t in tails):
+        return "deadlock"
+    if tails and all(t > 0 for t in tails) and not any(stalled):
+        return "moving"
+    return "neither"
+
+
+def table(run_dir, link_bps=tc.RING_BPS):
     run = pathlib.Path(run_dir)
     hosts = {p.stem.upper(): load(p) for p in sorted(run.glob("h[0-9]*.json"))}
     switches = {p.stem.upper(): load(p) for p in sorted(run.glob("s[0-9]*.json"))}
@@ -105,12 +138,17 @@ def table(run_dir, link_bps=1e9):
                      f"{gates or '-':<21} {drops:14} {frames:24}")
     for h in hosts.values():
         lossless += h.get("lossless_drops", 0)
-    if stalled and all(stalled) and all(t < 0.01 * link_bps for t in tails):
-        verdict = "deadlock"
-    elif tails and all(t > 0 for t in tails) and not any(stalled):
-        verdict = "moving"
-    else:
-        verdict = "neither"
+    verdict = verdict_of(stalled, tails, link_bps)
+    # The host ingress of each switch that traced it, over the hosts' last 20 %.
+    duration = max((h.get("duration_s", 0.0) for h in hosts.values()), default=0.0)
+    steady = {}
+    for name, sw in switches.items():
+        trace = run / f"{name.lower()}_trace.csv"
+        if trace.exists() and duration:
+            steady[name] = trace_steady_bytes(trace, "h", 3, sw["run_seconds"], 0.2 * duration)
+    if steady:
+        lines.append("host ingress, steady KB (last 20 %): " + "  ".join(
+            f"{n} {b / 1e3:.0f}" if b is not None else f"{n} -" for n, b in steady.items()))
     lines.append(f"verdict: {verdict}; lossless drops {lossless}")
     # How each process ended (testbed_rehearsal.sh's exit_status: name and status a line).
     exits = {}
@@ -130,7 +168,8 @@ def table(run_dir, link_bps=1e9):
                      f"{', '.join(sorted({n for a in answers for n in a['nodes']}))}")
     (run / "verdict.json").write_text(json.dumps(
         {"verdict": verdict, "lossless_drops": lossless, "tail_bps": tails,
-         "stalled_at_stop": stalled, "exits": exits}, indent=1))
+         "stalled_at_stop": stalled, "exits": exits, "host_ingress_steady_bytes": steady},
+        indent=1))
     print("\n".join(lines))
     return verdict
 
@@ -143,12 +182,76 @@ def verdicts(run_dirs):
               f"{' '.join(f'{t / 1e6:.0f}' for t in v['tail_bps'])}")
 
 
+def lab_side(summary, link_bps):
+    """fclab's summary.json in the collector's terms: verdict, flow rates (in flow order),
+    each switch's host ingress steady occupancy, lossless drops."""
+    tails = [f["tail_throughput_bps"] for f in summary["flows"]]
+    if summary["deadlock"]["detected"]:
+        verdict = "deadlock"
+    else:
+        verdict = verdict_of([False], tails, link_bps)
+    steady = {q["node"]: q["steady_ingress_bytes"] for q in summary["queues"]
+              if q["port"] == "h" and q["prio"] == 3}
+    return {"verdict": verdict, "tail_bps": tails, "host_ingress_steady_bytes": steady,
+            "lossless_drops": summary["lossless_drops"]}
+
+
+def within(real, lab, tolerance, floor):
+    """real within `tolerance` of lab, or both below `floor`."""
+    if real is None:
+        return False
+    return (real < floor and lab < floor) or abs(real - lab) <= tolerance * lab
+
+
+def compare(run_dirs, link_bps=tc.RING_BPS):
+    """Each run's processes against fclab's run of the same scenario; prints a table and
+    writes RUN_DIR/agreement.json (agree, and what differs). Returns True if all agree."""
+    print("run            side   verdict    lossless  flows' last 20 % (Mb/s)  "
+          "host ingress steady (KB)")
+    every = True
+    for d in run_dirs:
+        run = pathlib.Path(d)
+        real = load(run / "verdict.json")
+        lab = lab_side(load(run / "lab" / "summary.json"), link_bps)
+        differs = []
+        if real["verdict"] != lab["verdict"]:
+            differs.append(f"verdict: {real['verdict']} here, {lab['verdict']} in the lab")
+        for side in (real, lab):
+            if side["lossless_drops"]:
+                differs.append(f"{side['lossless_drops']} lossless drops "
+                               f"({'lab' if side is lab else 'processes'})")
+        if len(real["tail_bps"]) != len(lab["tail_bps"]):
+            differs.append(f"{len(real['tail_bps'])} flows here, {len(lab['tail_bps'])} in the lab")
+        for i, (r, l) in enumerate(zip(real["tail_bps"], lab["tail_bps"])):
+            if not within(r, l, RATE_TOLERANCE, 0.01 * link_bps):
+                differs.append(f"flow {i + 1}: {r / 1e6:.1f} Mb/s here, {l / 1e6:.1f} in the lab")
+        for name, l in lab["host_ingress_steady_bytes"].items():
+            r = real["host_ingress_steady_bytes"].get(name)
+            # A floor of one frame: an empty ingress is empty on both sides.
+            if not within(r, l, OCCUPANCY_TOLERANCE, 1518):
+                differs.append(f"{name}'s host ingress: "
+                               f"{'-' if r is None else f'{r / 1e3:.0f}'} KB here, "
+                               f"{l / 1e3:.0f} KB in the lab")
+        for label, side in (("real", real), ("lab", lab)):
+            print(f"{run.name:<14} {label:<6} {side['verdict']:<10} {side['lossless_drops']:8}  "
+                  f"{' '.join(f'{t / 1e6:5.1f}' for t in side['tail_bps']):<24} "
+                  + " ".join("-" if b is None else f"{b / 1e3:5.0f}"
+                             for b in side["host_ingress_steady_bytes"].values()))
+        print(f"{'':<14} {'agree' if not differs else 'differ: ' + '; '.join(differs)}")
+        (run / "agreement.json").write_text(json.dumps(
+            {"agree": not differs, "differs": differs, "real": real, "lab": lab}, indent=1))
+        every = every and not differs
+    return every
+
+
 if __name__ == "__main__":
     if len(sys.argv) >= 5 and sys.argv[1] == "dashboard":
         dashboard(*sys.argv[2:5])
     elif len(sys.argv) >= 3 and sys.argv[1] == "table":
-        table(sys.argv[2], float(sys.argv[3]) if len(sys.argv) > 3 else 1e9)
+        table(sys.argv[2], float(sys.argv[3]) if len(sys.argv) > 3 else tc.RING_BPS)
     elif len(sys.argv) >= 3 and sys.argv[1] == "verdicts":
         verdicts(sys.argv[2:])
+    elif len(sys.argv) >= 3 and sys.argv[1] == "compare":
+        sys.exit(0 if compare(sys.argv[2:]) else 1)
     else:
         sys.exit(__doc__)

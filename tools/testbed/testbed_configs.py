@@ -14,42 +14,46 @@ LINK_RATE = "1Gbps"
 IDLE_SLEEP = "20us"
 BUFFER = "1MB"
 
-# The engines' halves, the same at both ends of every link. GFC's bounds at C = 1 Gb/s,
-# τ = 300 µs: B_1 ≤ B_m − 2Cτ − (1+c)·F = 1000000 − 75000 − 51612 = 873388 bytes, the room below
-# B_m holding a 1518-byte frame and the c = 33 TX committed past its gate (a burst of 32 and the
-# one on the wire; the paper's bound, without it: B_m − 2Cτ = 925 KB); B_0 ≤ B_m − (√(τ/T)+1)²·C·T = 869 KB with T = 524 µs,
-# CBFC's period (the time to send 65535 bytes at 1 Gb/s, as §6.1.1's 52.4 µs at 10 Gb/s). The
-# thresholds sit far below those bounds because a process here can lose its CPU for a few ms
-# (measured: 2.7 ms) while frames keep arriving: buffer-based GFC's queue settles at B_3, and
-# the room left above it must hold that.
+# The engines' halves, the same at both ends of every link: the GFC testbed's thresholds
+# (§6.1.1: B_m = 1 MB, XOFF 600 KB, B_1 500 KB, B_0 600 KB, all in bytes) with its times at the
+# link rate: τ (response_time) and T, CBFC's period and time-based GFC's, the time to send
+# 65535 bytes (§6.1.1's 52.4 µs at 10 Gb/s). fcswitch checks every GFC bound at start.
 FLOW_CONTROL = """[buffer]
 lossless_ingress = "{buffer}"
 [flow_control]
 engine = "{engine}"
-response_time = "300us"
-limiter_catch_up = "200us"
+response_time = "{response_time}"
+limiter_catch_up = "{catch_up}"
 [flow_control.pfc]
 xoff = "600KB"
 xon = "590KB"
 [flow_control.cbfc]
-period = "524us"
+period = "{period}"
 [flow_control.gfc-buffer]
 b1 = "500KB"
 [flow_control.gfc-time]
-period = "524us"
+period = "{period}"
 b0 = "600KB"
 """
+# At 1 Gb/s (the two- and three-process tests): τ = 300 µs, T = 524 µs. GFC's bounds: B_1 ≤
+# B_m − 2Cτ − (1+c)·F = 1000000 − 75000 − 51612 = 873388 bytes, the room below B_m holding a
+# 1518-byte frame and the c = 33 TX committed past its gate (a burst of 32 and the one on the
+# wire; the paper's bound, without it: B_m − 2Cτ = 925 KB); B_0 ≤ B_m − (√(τ/T)+1)²·C·T = 869 KB.
+# The thresholds sit far below those bounds because a process here can lose its CPU for a few
+# ms (measured: 2.7 ms) while frames keep arriving: buffer-based GFC's queue settles at B_3,
+# and the room left above it must hold that.
+TIMES_1G = {"response_time": "300us", "period": "524us", "catch_up": "200us"}
 
 
 def memif(index, socket, role):
     return f"net_memif{index},role={role},socket={socket},socket-abstract=no,rsize=6"
 
 
-def _eal(prefix, cpus):
+def _eal(prefix, cpus, idle_sleep=IDLE_SLEEP):
     lines = ["[eal]",
              f'args = ["--no-huge", "-m", "256", "--no-pci", "--no-telemetry", '
              f'"--log-level=warning", "--file-prefix={prefix}"]',
-             f'idle_sleep = "{IDLE_SLEEP}"']
+             f'idle_sleep = "{idle_sleep}"']
     if cpus:
         lines.append(f'cpus = "{cpus}"')
     return "\n".join(lines) + "\n"
@@ -59,43 +63,51 @@ def _metrics(port):
     return f'[metrics]\naddress = "127.0.0.1"\nport = {port}\n' if port else ""
 
 
-def _flow_control(engine, buffer):
-    """One engine on priority 3 (FLOW_CONTROL with B_m = `buffer`), or `engine` = (lossless
-    priorities, the [buffer] and [flow_control] sections as TOML text) for anything else."""
+def _flow_control(engine, buffer, times):
+    """One engine on priority 3 (FLOW_CONTROL with B_m = `buffer` and `times`), or `engine` =
+    (lossless priorities, the [buffer] and [flow_control] sections as TOML text) for anything
+    else."""
     if isinstance(engine, tuple):
         return engine
-    return [3], FLOW_CONTROL.format(buffer=buffer, engine=engine)
+    return [3], FLOW_CONTROL.format(buffer=buffer, engine=engine, **times)
+
+
+def switch_model(queueing):
+    """[switch] keys of a switch model: a queueing, or "input-hol-fair": input-hol with the
+    fair crossbar (crossbar = "egress-round-robin"), the demo's second switch model."""
+    if queueing == "input-hol-fair":
+        return 'queueing = "input-hol"\ncrossbar = "egress-round-robin"\n'
+    return f'queueing = "{queueing}"\n'
 
 
 def switch_toml(name, ports, fib, engine, prefix, metrics_port=None, cpus=None,
-                queueing="output", buffer=BUFFER):
-    """`ports`: [(name, device, {extra key: TOML value})]; `fib`: {mac: port name}.
-    `queueing`: a [switch] queueing, or "input-hol-fair": input-hol with the fair crossbar
-    (crossbar = "egress-round-robin"), the demo's second switch model."""
-    lossless, flow_control = _flow_control(engine, buffer)
-    crossbar = ""
-    if queueing == "input-hol-fair":
-        queueing, crossbar = "input-hol", 'crossbar = "egress-round-robin"\n'
+                queueing="output", buffer=BUFFER, rate=LINK_RATE, times=TIMES_1G,
+                switch_keys="", extra="", idle_sleep=IDLE_SLEEP):
+    """`ports`: [(name, device, {extra key: TOML value})]; `fib`: {mac: port name};
+    `queueing`: as switch_model; `switch_keys`: more [switch] keys; `extra`: more TOML
+    (sections after the ports')."""
+    lossless, flow_control = _flow_control(engine, buffer, times)
     out = [f'[switch]\nname = "{name}"\nlossless_priorities = {lossless}\nmbufs = 32767\n'
-           f'mac_learning = false\nqueueing = "{queueing}"\n{crossbar}',
-           _eal(prefix, cpus), flow_control]
-    for port, device, extra in ports:
-        out.append(f'[[ports]]\nname = "{port}"\ndevice = "{device}"\nrate = "{LINK_RATE}"\n'
+           f'mac_learning = false\n{switch_model(queueing)}{switch_keys}',
+           _eal(prefix, cpus, idle_sleep), flow_control]
+    for port, device, keys in ports:
+        out.append(f'[[ports]]\nname = "{port}"\ndevice = "{device}"\nrate = "{rate}"\n'
                    'emulate_wire = true\n' +
-                   "".join(f"{k} = {v}\n" for k, v in extra.items()))
+                   "".join(f"{k} = {v}\n" for k, v in keys.items()))
     for mac, port in fib.items():
         out.append(f'[[fib]]\nmac = "{mac}"\nport = "{port}"\n')
     out.append(_metrics(metrics_port))
+    out.append(extra)
     return "\n".join(out)
 
 
 def host_toml(name, ip, mac, device, engine, flows, prefix, metrics_port=None, cpus=None,
-              buffer=BUFFER):
+              buffer=BUFFER, rate=LINK_RATE, times=TIMES_1G, idle_sleep=IDLE_SLEEP):
     """`flows`: [{key: TOML value}] as fchost's [[flows]] (host/host_program_config.h)."""
-    lossless, flow_control = _flow_control(engine, buffer)
+    lossless, flow_control = _flow_control(engine, buffer, times)
     out = [f'[switch]\nname = "{name}"\nlossless_priorities = {lossless}\nmbufs = 8191\n',
-           f'[host]\nip = "{ip}"\n', _eal(prefix, cpus), flow_control,
-           f'[[ports]]\nname = "nic"\ndevice = "{device}"\nmac = "{mac}"\nrate = "{LINK_RATE}"\n'
+           f'[host]\nip = "{ip}"\n', _eal(prefix, cpus, idle_sleep), flow_control,
+           f'[[ports]]\nname = "nic"\ndevice = "{device}"\nmac = "{mac}"\nrate = "{rate}"\n'
            'emulate_wire = true\n']
     for flow in flows:
         out.append("[[flows]]\n" + "".join(f"{k} = {v}\n" for k, v in flow.items()))
@@ -174,13 +186,38 @@ RING_LINKS = (("S1", "cw", "S2", "ccw"),   # server first
 # than it must.
 RING_CPUS = {"S1": "0", "S2": "1", "S3": "0", "H1": "1", "H2": "0", "H3": "1"}
 RING_METRICS_PORT = {"S1": 9471, "S2": 9472, "S3": 9473, "H1": 9481, "H2": 9482, "H3": 9483}
+# The rate this machine holds the ring at. Three processes a CPU, each sleeping when idle, wait
+# for the CPU up to ~10 ms (CFS's slices: each switch's report gives its longest poll gap), so
+# τ here is ~10 ms, not the testbed's 90 µs. At 100 Mb/s the GFC testbed's thresholds cover
+# it: XOFF's headroom 400 KB ≥ Cτ = 125 KB; B_1 = 500 KB ≤ B_m − 2Cτ − (1+c)·F = 698 KB;
+# B_0 = 600 KB ≤ B_m − (√(τ/T)+1)²·C·T = 629 KB with T = 5.243 ms (65535 bytes at 100 Mb/s).
+# At 1 Gb/s they do not (Cτ = 1.25 MB), and frames are lost or the ring crawls for reasons
+# the lab has not got.
+RING_RATE = "100Mbps"
+RING_BPS = 100e6
+RING_TIMES = {"response_time": "10ms", "period": "5243us", "catch_up": "1ms"}
+# A frame every 123 µs a port at most: workers that find nothing sleep 200 µs, not 20, so
+# that six processes on two CPUs take less of them (and wait for them less: at 20 µs the
+# flows ran 11 % below the lab's).
+RING_IDLE_SLEEP = "200us"
+# The output stage of the lab's switch model (config/lab/gfc-ring.toml: test-pipeline's TX
+# ring of 128). With fcswitch's default (16384 frames, 24 MB) an input-hol switch never holds
+# a frame at its input, and the fair crossbar's ring deadlocks where the lab's flows at C/2.
+RING_EGRESS_QUEUE_PACKETS = 128
+# Each switch traces its ports' occupancy ([trace]) every RING_TRACE_INTERVAL: the host
+# ingress's steady occupancy, as the lab's queues.csv gives it.
+RING_TRACE_INTERVAL = "1ms"
+# The lab's side of a memif cable: a wire of RING_RATE with (almost) no delay, and the c = 33
+# frames TX commits past its gate (memif's burst of 32 and the one on the wire).
+RING_LAB_DELAY = "10us"
+RING_LAB_TX_FRAMES = 32
 
 
 def ring_mac(host):
     return f"02:00:00:00:0{host + 1}:01"
 
 
-def gfc_ring(run_dir, engine, queueing="output", prefix="fcring"):
+def gfc_ring(run_dir, engine, queueing="input-hol", prefix="fcring"):
     """{name: TOML text} for the six processes of the ring in `run_dir` (sockets there)."""
     sock = {}
     for a, pa, b, pb in RING_LINKS:
@@ -195,8 +232,13 @@ def gfc_ring(run_dir, engine, queueing="output", prefix="fcring"):
             ports.append((port, memif(index, path, role), {}))
         # Routes as the lab's ring: the own host on h, the others clockwise.
         fib = {ring_mac(h): ("h" if h == i else "cw") for h in range(3)}
-        configs[name] = switch_toml(name, ports, fib, engine, f"{prefix}_{name.lower()}",
-                                    RING_METRICS_PORT[name], RING_CPUS[name], queueing)
+        trace = (f'[trace]\ninterval = "{RING_TRACE_INTERVAL}"\nfile = "{run_dir}/{name.lower()}'
+                 '_trace.csv"\nsamples = 65536\npriorities = [3]\n')
+        configs[name] = switch_toml(
+            name, ports, fib, engine, f"{prefix}_{name.lower()}", RING_METRICS_PORT[name],
+            RING_CPUS[name], queueing, rate=RING_RATE, times=RING_TIMES,
+            switch_keys=f"egress_queue_packets = {RING_EGRESS_QUEUE_PACKETS}\n", extra=trace,
+            idle_sleep=RING_IDLE_SLEEP)
     for i, name in enumerate(RING_HOSTS):
         flows = [{"id": i + 1, "to": f'"{RING_HOSTS[dst]}"', "to_mac": f'"{ring_mac(dst)}"',
                   "to_ip": f'"10.0.{dst + 1}.1"', "priority": 3, "rate": '"line"'}
@@ -204,22 +246,54 @@ def gfc_ring(run_dir, engine, queueing="output", prefix="fcring"):
         path, _ = sock[(RING_SWITCHES[i], "h")]
         configs[name] = host_toml(name, f"10.0.{i + 1}.1", ring_mac(i), memif(0, path, "client"),
                                   engine, flows, f"{prefix}_{name.lower()}",
-                                  RING_METRICS_PORT[name], RING_CPUS[name])
+                                  RING_METRICS_PORT[name], RING_CPUS[name], rate=RING_RATE,
+                                  times=RING_TIMES, idle_sleep=RING_IDLE_SLEEP)
     return configs
 
 
+def lab_ring(engine, queueing, seconds):
+    """The same ring as gfc_ring as one fclab scenario (TOML text): the same switch model,
+    rates, buffers and engines' thresholds, `seconds` of virtual time; a deadlock, as the
+    collector's, is a second with nothing moving."""
+    lossless, flow_control = _flow_control(engine, BUFFER, RING_TIMES)
+    out = [f'[lab]\nname = "gfc-ring-rehearsed"\nduration = "{seconds}s"\nclock = "virtual"\n'
+           f'sample_interval = "{RING_TRACE_INTERVAL}"\ntx_ring_frames = {RING_LAB_TX_FRAMES}\n'
+           'mbufs = 32767\n',
+           '[deadlock]\nblocked_for = "1s"\ncheck_interval = "10ms"\n',
+           f'[switch]\nlossless_priorities = {lossless}\nmac_learning = false\n'
+           f'{switch_model(queueing)}egress_queue_packets = {RING_EGRESS_QUEUE_PACKETS}\n',
+           flow_control]
+    out += [f'[[hosts]]\nname = "{h}"\n' for h in RING_HOSTS]
+    for i, name in enumerate(RING_SWITCHES):
+        routes = ", ".join(f'{h} = "{"h" if j == i else "cw"}"' for j, h in enumerate(RING_HOSTS))
+        out.append(f'[[switches]]\nname = "{name}"\n'
+                   'ports = [{ name = "h" }, { name = "cw" }, { name = "ccw" }]\n'
+                   f"routes = {{ {routes} }}\n")
+    links = [(f"{a}:{pa}", f"{b}:{pb}") for a, pa, b, pb in RING_LINKS]
+    links += [(h, f"{s}:h") for h, s in zip(RING_HOSTS, RING_SWITCHES)]
+    for a, b in links:
+        out.append(f'[[links]]\na = "{a}"\nb = "{b}"\nrate = "{RING_RATE}"\n'
+                   f'delay = "{RING_LAB_DELAY}"\n')
+    for src, dst in RING_FLOWS:
+        out.append(f'[[flows]]\nfrom = "{RING_HOSTS[src]}"\nto = "{RING_HOSTS[dst]}"\n'
+                   'priority = 3\n')
+    return "\n".join(out)
+
+
 if __name__ == "__main__":
-    # testbed_configs.py ring RUN_DIR ENGINE [QUEUEING]: writes name.toml for the six
-    # processes and prints their names in start order (each switch after the one before it
-    # forwards: servers first; then the hosts).
+    # testbed_configs.py ring RUN_DIR ENGINE QUEUEING SECONDS: writes name.toml for the six
+    # processes and lab.toml, the same ring for fclab, and prints the processes' names in start
+    # order (each switch after the one before it forwards: servers first; then the hosts).
     import pathlib
     import sys
-    if len(sys.argv) < 4 or sys.argv[1] != "ring":
-        sys.exit("usage: testbed_configs.py ring RUN_DIR ENGINE [QUEUEING]")
-    run_dir = pathlib.Path(sys.argv[2]).resolve()
+    if len(sys.argv) != 6 or sys.argv[1] != "ring":
+        sys.exit("usage: testbed_configs.py ring RUN_DIR ENGINE QUEUEING SECONDS")
+    _, _, run_arg, engine_arg, queueing_arg, seconds_arg = sys.argv
+    run_dir = pathlib.Path(run_arg).resolve()
     run_dir.mkdir(parents=True, exist_ok=True)
-    configs = gfc_ring(run_dir, sys.argv[3], *sys.argv[4:5], prefix=f"fcring{run_dir.stat().st_ino}")
+    configs = gfc_ring(run_dir, engine_arg, queueing_arg, prefix=f"fcring{run_dir.stat().st_ino}")
     for name, text in configs.items():
         (run_dir / f"{name.lower()}.toml").write_text(text)
+    (run_dir / "lab.toml").write_text(lab_ring(engine_arg, queueing_arg, seconds_arg))
     for name in RING_SWITCHES + RING_HOSTS:
         print(name)

@@ -2,7 +2,7 @@
 # Installs what is missing, builds, and runs every test: unit, config examples, DPDK and
 # vdev integration (build/), the unit tests again under ASan+UBSan (build-asan/), the
 # frame-parser and config-reader fuzzers (build-fuzz/) and a short soak under ASan+UBSan.
-# Ends with one line: "tests: N passed, M failed".
+# Ends with one line: "tests: N passed, M failed, K skipped".
 set -uo pipefail
 cd "$(dirname "$0")/.."
 tools/install-deps.sh || exit 1
@@ -17,17 +17,20 @@ meson compile -C build-asan unit_tests workload_unit_tests fcswitch fchost fclab
 
 passed=0
 failed=0
+skipped=0
 run_suite() {  # build dir, then meson test arguments
   local dir=$1
   shift
   meson test -C "$dir" --print-errorlogs "$@"
   local rc=$?
   local log="$dir/meson-logs/testlog.json"
-  local ok fail
+  local ok fail skip
   ok=$(grep -c -E '"result": "(OK|EXPECTEDFAIL)"' "$log" || true)
   fail=$(grep -c -E '"result": "(FAIL|TIMEOUT|ERROR|UNEXPECTEDPASS)"' "$log" || true)
+  skip=$(grep -c -E '"result": "SKIP"' "$log" || true)
   passed=$((passed + ok))
   failed=$((failed + fail))
+  skipped=$((skipped + skip))
   [ "$rc" -eq 0 ] || [ "$fail" -gt 0 ] || failed=$((failed + 1))  # meson failed without a test result
 }
 
@@ -51,5 +54,5 @@ else
   failed=$((failed + 1))
 fi
 
-echo "tests: $passed passed, $failed failed"
+echo "tests: $passed passed, $failed failed, $skipped skipped"
 [ "$failed" -eq 0 ]

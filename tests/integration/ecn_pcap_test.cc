@@ -20,6 +20,7 @@
 #include "frame_builder.h"
 #include "pcap_file.h"
 #include "switch_run.h"
+#include "tshark_installed.h"
 
 namespace fcswitch::traffic {
 namespace {
@@ -149,6 +150,7 @@ TEST(EcnPcap, MarksCeOnEctAtTheQueueDepthTheProfileSaysAndNothingElse) {
       }
     }
     // tshark: the codepoint it decodes is the one in the frame, every IPv4 checksum is good.
+    ASSERT_TRUE(tshark_installed());
     const std::vector<std::string> lines =
         tshark_field_lines(path, {"ip.dsfield.ecn", "ipv6.tclass.ecn", "ip.checksum.status"});
     ASSERT_EQ(lines.size(), out.size());

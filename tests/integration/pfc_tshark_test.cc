@@ -15,12 +15,14 @@
 
 #include "command_output.h"
 #include "pcap_file.h"
+#include "tshark_installed.h"
 #include "wire/pfc_frame.h"
 
 namespace fcswitch {
 namespace {
 
 TEST(PfcTshark, DecodesOurFramesWithTheSameVectorAndTimes) {
+  ASSERT_TRUE(tshark_installed());
   const std::vector<wire::PfcFrame> frames = {
       {wire::MacAddress{0x020000000100ull}, 0x08, {0, 0, 0, 0xFFFF, 0, 0, 0, 0}},
       {wire::MacAddress{0x020000000100ull}, 0x08, {0, 0, 0, 0, 0, 0, 0, 0}},  // XON

@@ -17,6 +17,7 @@
 #include "frame_builder.h"
 #include "pcap_file.h"
 #include "switch_run.h"
+#include "tshark_installed.h"
 
 namespace fcswitch::traffic {
 namespace {
@@ -138,6 +139,7 @@ TEST(TaggerPcap, RewritesTagsQueuesByTheNewTagAndDemotesUnmatched) {
       EXPECT_EQ(f, expected) << "frame " << s << " changed beyond its tag";
     }
     // tshark: the DSCP it decodes is the one wanted, and every IPv4 checksum is good.
+    ASSERT_TRUE(tshark_installed());
     const std::string fields =
         command_output("tshark -n -r " + path +
                        " -o ip.check_checksum:TRUE -T fields -E separator=, -e ip.dsfield.dscp "

@@ -26,6 +26,7 @@
 #include "frame_builder.h"
 #include "pcap_file.h"
 #include "switch_run.h"
+#include "tshark_installed.h"
 #include "wire/big_endian.h"
 #include "wire/credit_frame.h"
 #include "wire/ether_type.h"
@@ -46,10 +47,6 @@ constexpr uint64_t kHostB = 0x02000000000Bull;  // behind p1
 constexpr uint64_t kP0Mac = 0x020000000100ull;  // p0's `mac`: the source of what p0 sends
 constexpr uint8_t kLosslessDscp = 26;           // AF31: priority 3 (26 >> 3, the default map)
 constexpr int kLosslessPriority = 3;
-
-bool tshark_missing() {
-  return std::system("command -v tshark > /dev/null 2>&1") != 0;
-}
 
 // tshark with the dissector from this tree, and HOME in the capture's own folder: neither an
 // installed copy of it (~/.local/lib/wireshark/plugins, which would make this one a duplicate
@@ -235,7 +232,7 @@ std::vector<wire::CreditFrame> expect_credit_frames_decoded(const std::string& p
 // credits A granted it (in A's credit update, first in p0's input) on B's frames to A, so both
 // FCCL and FCTBS move. A 500 µs period keeps the capture to a few hundred updates.
 TEST(WiresharkDissector, CreditUpdatesTheSwitchSentDecodeAsLibWireReadsThem) {
-  if (tshark_missing()) GTEST_SKIP() << "tshark is not installed (tools/install-deps.sh)";
+  ASSERT_TRUE(tshark_installed());
   const fs::path dir = fresh_dir("cbfc");
   wire::CreditFrame grant{wire::MacAddress{kHostA}, 1u << kLosslessPriority, {}};
   grant.entry[kLosslessPriority].fccl = 1'000'000;
@@ -299,7 +296,7 @@ std::string stage_options(const StageCase& c) {
 // paper's, on B_m: 100, 150, 175 KB) and, once p1 drains it, back to stage 0. Each stage frame p0
 // sent is compared with decode_pfc on its bytes.
 TEST_P(WiresharkStageFrames, StageFramesTheSwitchSentDecodeAsLibWireReadsThem) {
-  if (tshark_missing()) GTEST_SKIP() << "tshark is not installed (tools/install-deps.sh)";
+  ASSERT_TRUE(tshark_installed());
   const StageCase& c = GetParam();
   const fs::path dir = fresh_dir(c.name);
   write_pcap(pcap_path(dir, "in", 0), lossless_frames(kHostA, kHostB, 400, 1000));
@@ -373,7 +370,7 @@ INSTANTIATE_TEST_SUITE_P(
 // With a stage opcode set, the MAC Control frames that are not stage frames still go to
 // Wireshark's own dissector; a moved control EtherType carries PFC's layout to us.
 TEST(WiresharkDissector, HandsPfcAndPauseBackToWiresharkAndFollowsAMovedControlEtherType) {
-  if (tshark_missing()) GTEST_SKIP() << "tshark is not installed (tools/install-deps.sh)";
+  ASSERT_TRUE(tshark_installed());
   const fs::path dir = fresh_dir("macc");
   const wire::MacAddress source{kP0Mac};
   auto pfc = [&](uint16_t ether_type, uint16_t opcode, uint8_t vector, uint16_t time3) {
@@ -497,7 +494,7 @@ size_t expect_pabo_frames_decoded(const std::string& pcap) {
 }
 
 TEST(WiresharkDissector, PaboShimsDecodeAsLibWireReadsThemWithIpAndUdpBeneath) {
-  if (tshark_missing()) GTEST_SKIP() << "tshark is not installed (tools/install-deps.sh)";
+  ASSERT_TRUE(tshark_installed());
   const fs::path dir = fresh_dir("pabo");
   FrameSpec not_ip;
   not_ip.dst = kHostB;
@@ -571,7 +568,7 @@ Frame pyrrha_frame(const wire::PyrrhaFrame& message) {
 // Every message built with lib/wire, as tshark decodes it against decode_pyrrha on its bytes:
 // the opcode, priority, hops, the root as switch:port and, in MERGE only, the old root.
 TEST(WiresharkDissector, PyrrhaMessagesDecodeAsLibWireReadsThem) {
-  if (tshark_missing()) GTEST_SKIP() << "tshark is not installed (tools/install-deps.sh)";
+  ASSERT_TRUE(tshark_installed());
   const fs::path dir = fresh_dir("pyrrha");
   const wire::MacAddress source{kP0Mac};
   using Op = wire::PyrrhaOpcode;
@@ -629,7 +626,7 @@ TEST(WiresharkDissector, PyrrhaMessagesDecodeAsLibWireReadsThem) {
 
 // Each refusal of decode_pyrrha is an expert info on the frame, never a Lua error.
 TEST(WiresharkDissector, PyrrhaFramesLibWireRefusesGetTheirExpertInfo) {
-  if (tshark_missing()) GTEST_SKIP() << "tshark is not installed (tools/install-deps.sh)";
+  ASSERT_TRUE(tshark_installed());
   const fs::path dir = fresh_dir("pyrrha_bad");
   const Frame good =
       pyrrha_frame({wire::MacAddress{kP0Mac}, wire::PyrrhaOpcode::kPause, 3, 1, {7, 3}, {}});
@@ -680,7 +677,7 @@ TEST(WiresharkDissector, PyrrhaFramesLibWireRefusesGetTheirExpertInfo) {
 // 4791, and reads the BTH as we wrote it (its 4.0 calls opcode 0x81 "Unknown"; the BECN bit is
 // in the byte it shows as reserved).
 TEST(WiresharkDissector, CnpsDecodeAsRoceV2) {
-  if (tshark_missing()) GTEST_SKIP() << "tshark is not installed (tools/install-deps.sh)";
+  ASSERT_TRUE(tshark_installed());
   const fs::path dir = fresh_dir("cnp");
   Frame cnp(wire::kRoceCnpFrameBytes);
   wire::write_roce_cnp(cnp.data(), wire::RoceCnpSpec{.src_mac = wire::MacAddress{kHostB},
@@ -701,7 +698,7 @@ TEST(WiresharkDissector, CnpsDecodeAsRoceV2) {
 }
 
 TEST(WiresharkDissector, ShortOrWrongFramesGetAnExpertInfoAndNeverALuaError) {
-  if (tshark_missing()) GTEST_SKIP() << "tshark is not installed (tools/install-deps.sh)";
+  ASSERT_TRUE(tshark_installed());
   const fs::path dir = fresh_dir("bad");
   wire::CreditFrame credit{wire::MacAddress{kP0Mac}, 0x08, {}};
   credit.entry[3] = {100, 3000};

@@ -11,6 +11,9 @@ namespace fcswitch::config {
 
 class ConfigError : public std::runtime_error {
  public:
+  // what() says the first kShownProblems and how many more there are; problems() has all.
+  static constexpr size_t kShownProblems = 100;
+
   explicit ConfigError(std::vector<std::string> problems);
   const std::vector<std::string>& problems() const { return problems_; }
 

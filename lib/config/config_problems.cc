@@ -6,14 +6,18 @@
 
 namespace fcswitch::config {
 
-void ConfigProblems::add_to(std::vector<Problem>& list, const std::string& file,
+std::string ConfigProblems::key_at(std::string_view key, const toml::source_position& where) {
+  return fmt::format("{}:{}:{}", where.line, where.column, key);
+}
+
+void ConfigProblems::add_to(ProblemList& list, const std::string& file,
                             const toml::source_region& where, std::string_view key,
                             std::string message) {
   std::string line = fmt::format("{}: {}", place(file, where), message);
   // Defaults shared by several ports are checked once per port: say each problem once.
-  for (const Problem& p : list)
-    if (p.message == line) return;
-  list.push_back(Problem{where.begin, std::string(key), std::move(line)});
+  if (!list.lines.insert(line).second) return;
+  list.keys_at.insert(key_at(key, where.begin));
+  list.items.push_back(Problem{where.begin, std::string(key), std::move(line)});
 }
 
 std::string ConfigProblems::place(const std::string& file, const toml::source_region& where) {
@@ -23,8 +27,7 @@ std::string ConfigProblems::place(const std::string& file, const toml::source_re
 }
 
 bool ConfigProblems::has_problem(const toml::source_region& where, std::string_view key) const {
-  return std::any_of(problems_.begin(), problems_.end(),
-                     [&](const Problem& p) { return p.key == key && p.where == where.begin; });
+  return problems_.keys_at.count(key_at(key, where.begin)) > 0;
 }
 
 void ConfigProblems::expected(const toml::source_region& where, std::string_view key,
@@ -43,14 +46,14 @@ void ConfigProblems::warn(const toml::source_region& where, std::string_view key
          fmt::format("{}: expected {}, found {} (accepted: the file allows it)", key, what, found));
 }
 
-std::vector<std::string> ConfigProblems::sorted(std::vector<Problem>& list) {
-  std::stable_sort(list.begin(), list.end(), [](const Problem& a, const Problem& b) {
+std::vector<std::string> ConfigProblems::sorted(ProblemList& list) {
+  std::stable_sort(list.items.begin(), list.items.end(), [](const Problem& a, const Problem& b) {
     return a.where.line != b.where.line ? a.where.line < b.where.line
                                         : a.where.column < b.where.column;
   });
   std::vector<std::string> messages;
-  for (auto& p : list) messages.push_back(std::move(p.message));
-  list.clear();
+  for (auto& p : list.items) messages.push_back(std::move(p.message));
+  list = ProblemList{};
   return messages;
 }
 

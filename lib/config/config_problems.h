@@ -3,6 +3,7 @@
 
 #include <string>
 #include <string_view>
+#include <unordered_set>
 #include <vector>
 
 #include <toml++/toml.h>
@@ -31,7 +32,7 @@ class ConfigProblems {
   // "file:line:column" of `where` (or the source a --set value names) for messages of others.
   std::string place(const toml::source_region& where) const { return place(file_, where); }
   static std::string place(const std::string& file, const toml::source_region& where);
-  bool empty() const { return problems_.empty(); }
+  bool empty() const { return problems_.items.empty(); }
   // The messages in the order of their places in the file.
   std::vector<std::string> take();
   std::vector<std::string> take_warnings();
@@ -42,13 +43,21 @@ class ConfigProblems {
     std::string key;
     std::string message;
   };
-  static void add_to(std::vector<Problem>& list, const std::string& file,
-                     const toml::source_region& where, std::string_view key, std::string message);
-  static std::vector<std::string> sorted(std::vector<Problem>& list);
+  // The problems of a list and the lines already in it: each said once, found in constant
+  // time (a file of a million unknown keys is read in linear time).
+  struct ProblemList {
+    std::vector<Problem> items;
+    std::unordered_set<std::string> lines;
+    std::unordered_set<std::string> keys_at;  // key_at(): what has_problem() asks
+  };
+  static std::string key_at(std::string_view key, const toml::source_position& where);
+  static void add_to(ProblemList& list, const std::string& file, const toml::source_region& where,
+                     std::string_view key, std::string message);
+  static std::vector<std::string> sorted(ProblemList& list);
 
   std::string file_;
-  std::vector<Problem> problems_;
-  std::vector<Problem> warnings_;
+  ProblemList problems_;
+  ProblemList warnings_;
 };
 
 // How a value appears in a message: `integer 2000000`, `string "abc"`, `table`.

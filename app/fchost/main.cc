@@ -15,8 +15,10 @@
 #include <spdlog/spdlog.h>
 #include <CLI/CLI.hpp>
 
+#include <cerrno>
 #include <chrono>
 #include <cmath>
+#include <cstring>
 #include <fstream>
 #include <iostream>
 
@@ -153,8 +155,11 @@ int run(const Options& options) {
   std::cout << fcswitch::host::host_summary_text(host, result, run) << std::flush;
   if (!options.summary_path.empty()) {
     std::ofstream out(options.summary_path);
-    if (!out) throw std::runtime_error("cannot write " + options.summary_path);
     out << fcswitch::host::host_summary_json(host, result, run).dump(2) << '\n';
+    out.close();
+    if (!out)
+      throw std::runtime_error("cannot write " + options.summary_path + ": " +
+                               std::strerror(errno));
   }
   if (run.pool_in_use_after_shutdown) {
     spdlog::error("{} mbufs did not come back to the mempool", run.pool_in_use_after_shutdown);
@@ -179,7 +184,8 @@ int main(int argc, char** argv) {
   app.add_option("--start-at", options.start_at_unix_s,
                  "time zero as a Unix time in seconds (hosts given the same one start together)")
       ->check(fcswitch::cli::time_in(1e11, "seconds since 1970"));
-  app.add_option("--summary", options.summary_path, "write summary.json here");
+  app.add_option("--summary", options.summary_path, "write summary.json here")
+      ->check(fcswitch::cli::writable_file());
   app.add_option("--log-level", options.log_level, "trace, debug, info, warn, error")
       ->check(CLI::IsMember(fcswitch::cli::kLogLevels));
   CLI11_PARSE(app, argc, argv);

@@ -13,7 +13,9 @@
 #include <CLI/CLI.hpp>
 
 #include <algorithm>
+#include <cerrno>
 #include <chrono>
+#include <cstring>
 #include <fstream>
 #include <iostream>
 #include <thread>
@@ -230,11 +232,19 @@ int run(const Options& options) {
     check.mempool_size = node.mempool_size();
     check.mempool_in_use = node.mempool_in_use();
     std::cout << fcswitch::report_text(node, check) << std::flush;
-    if (!options.report_json.empty())
-      std::ofstream(options.report_json) << fcswitch::report_json(node, check);
     if (check.mempool_in_use) {
       spdlog::error("{} mbufs did not come back to the mempool", check.mempool_in_use);
       exit_code = 3;
+    }
+    if (!options.report_json.empty()) {
+      std::ofstream out(options.report_json);
+      out << fcswitch::report_json(node, check);
+      out.close();
+      if (!out) {
+        // Checked writable at start; a disk that filled since must not pass for a result.
+        spdlog::error("cannot write {}: {}", options.report_json, std::strerror(errno));
+        exit_code = 4;
+      }
     }
   }
   return exit_code;
@@ -292,7 +302,8 @@ int main(int argc, char** argv) {
                  "seconds to let queues empty at shutdown")
       ->check(fcswitch::cli::time_in(3600, "seconds"));
   app.add_option("--report-json", options.report_json,
-                 "write the final counters to this file as JSON");
+                 "write the final counters to this file as JSON")
+      ->check(fcswitch::cli::writable_file());
   app.add_option("--log-level", options.log_level, "trace, debug, info, warn, error")
       ->check(CLI::IsMember(fcswitch::cli::kLogLevels));
   app.fallthrough();  // --log-level and friends also after the subcommand

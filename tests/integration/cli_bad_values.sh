@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Bad command-line values are refused by name, before anything starts (they used to pass:
 # --duration -1, nan or 1e308 as "no limit", --log-level bogus as logging off).
-# Usage: cli_bad_values.sh FCSWITCH FCLAB SOURCE_ROOT TAGGER_GEN
+# Usage: cli_bad_values.sh FCSWITCH FCLAB SOURCE_ROOT TAGGER_GEN FCHOST
 set -uo pipefail
-fcswitch=$1 fclab=$2 root=$3 tagger_gen=$4
+fcswitch=$1 fclab=$2 root=$3 tagger_gen=$4 fchost=$5
 failed=0
 expect_refused() {  # binary, what the message must name, args...
   local bin=$1 name=$2
@@ -26,6 +26,14 @@ expect_refused "$fcswitch" "--drain-timeout" "$config" --check --drain-timeout 1
 expect_refused "$fcswitch" "--log-level" "$config" --check --log-level bogus
 expect_refused "$fclab" "--log-level" "$scenario" --check --log-level bogus
 expect_refused "$fclab" "--progress-every" "$scenario" --check --progress-every nan
+# A result file that cannot be written is refused before the run, naming the option, the
+# path and why (a report to such a path used to be lost, exit 0, no message).
+expect_refused "$fcswitch" "--report-json: cannot write /nonexistent/d/r.json: its directory /nonexistent/d does not exist" \
+  "$config" --check --report-json /nonexistent/d/r.json
+expect_refused "$fcswitch" "--report-json: cannot write $root/config: is a directory" \
+  "$config" --check --report-json "$root/config"
+expect_refused "$fchost" "--summary: cannot write /nonexistent/s.json" \
+  "$root/config/testbed-82599-host.toml" --check --summary /nonexistent/s.json
 # A directory where a file was meant says so (it read as "ports: expected an array").
 expect_refused "$fcswitch" "config: is a directory, not a TOML file" "$root/config" --check
 expect_refused "$fclab" "lab: is a directory, not a TOML file" "$root/config/lab" --check
@@ -47,6 +55,29 @@ expect_refused "$fcswitch" \
 # the first run of a sweep starts.
 expect_refused "$fclab" "gfc-ring.toml:[0-9]*:[0-9]*: lab.sample_interval: expected samples whose CSV stays within lab.csv_limit (1000 bytes)" \
   "$scenario" --check --set lab.csv_limit=1000
+# A report that cannot be written at the end (a disk that filled since the start: /dev/full)
+# fails the run with the path and why, exit 4.
+cat > "$dir/rings.toml" <<EOF
+[switch]
+lossless_priorities = [3]
+mbufs = 4095
+[eal]
+args = ["--no-huge", "-m", "128", "--no-pci", "--no-telemetry", "--file-prefix=fccli$$", "--log-level=warning"]
+[[ports]]
+name = "p0"
+device = "net_ring0"
+[[ports]]
+name = "p1"
+device = "net_ring1"
+EOF
+out=$("$fcswitch" "$dir/rings.toml" --duration 0.2 --report-json /dev/full 2>&1)
+status=$?
+if [ "$status" -eq 4 ] && grep -q "cannot write /dev/full: No space left on device" <<<"$out"; then
+  echo "ok: a report lost at the end → exit 4, said"
+else
+  echo "FAIL: --report-json /dev/full → exit $status: $(tail -3 <<<"$out")"
+  failed=1
+fi
 rm -rf "$dir"
 # tagger-gen verify refuses the options that shape generated rules (they were silently ignored).
 clos=$root/config/lab/tagger-clos.toml

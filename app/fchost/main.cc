@@ -65,10 +65,15 @@ int run(const Options& options) {
                fcswitch::host::ipv4_text(config.ip), config.flows.size(),
                config.node.ports.front().name, config.node.ports.front().device);
   if (options.check_only) {
+    // What EAL would be given: CPUs this machine lacks are said, and would refuse a start here.
+    if (const auto plan = fcswitch::dpdk::plan_eal(config.node, options.eal_args);
+        !plan.missing_cpus.empty())
+      spdlog::warn("{} (a start here would be refused)", plan.missing_cpus);
     std::cout << config.file << ": ok\n";
     return 0;
   }
   const fcswitch::dpdk::EalPlan plan = fcswitch::dpdk::plan_eal(config.node, options.eal_args);
+  if (!plan.missing_cpus.empty()) throw fcswitch::config::ConfigError({plan.missing_cpus});
   if (!plan.oversubscription.empty()) spdlog::warn("{}", plan.oversubscription);
   fcswitch::dpdk::EalSession eal(plan);
   const auto tsc = fcswitch::dpdk::calibrate_tsc(std::chrono::milliseconds(100));

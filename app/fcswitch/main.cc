@@ -171,11 +171,16 @@ int run(const Options& options) {
       config.file, config.name, config.ports.size(), config.layout_name, config.lcores.size(),
       config.lossless_priorities);
   if (options.check_only) {
+    // What EAL would be given: CPUs this machine lacks are said, and would refuse a start here.
+    if (const auto plan = fcswitch::dpdk::plan_eal(config, options.eal_args);
+        !plan.missing_cpus.empty())
+      spdlog::warn("{} (a start here would be refused)", plan.missing_cpus);
     std::cout << config.file << ": ok\n";
     return 0;
   }
 
   const fcswitch::dpdk::EalPlan plan = fcswitch::dpdk::plan_eal(config, options.eal_args);
+  if (!plan.missing_cpus.empty()) throw fcswitch::config::ConfigError({plan.missing_cpus});
   if (!plan.oversubscription.empty()) spdlog::warn("{}", plan.oversubscription);
   fcswitch::dpdk::EalSession eal(plan);
   int exit_code = 0;
@@ -260,6 +265,7 @@ int selftest(const Options& options) {
     return 2;
   }
   const fcswitch::dpdk::EalPlan plan = fcswitch::dpdk::plan_eal(config, options.eal_args);
+  if (!plan.missing_cpus.empty()) throw fcswitch::config::ConfigError({plan.missing_cpus});
   fcswitch::dpdk::EalSession eal(plan);
   const fcswitch::SelftestResult result = fcswitch::run_control_path_selftest(
       config, from, to, std::chrono::milliseconds(options.timeout_ms));

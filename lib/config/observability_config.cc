@@ -1,7 +1,9 @@
 #include "config/observability_config.h"
 
 #include <arpa/inet.h>
+#include <fmt/format.h>
 
+#include "config/output_file.h"
 #include "config/queue_list.h"
 #include "config/table_reader.h"
 
@@ -37,6 +39,10 @@ std::optional<TraceConfig> read_trace(TableReader& root) {
   // would decide the times, not the interval.
   if (auto ns = reader.duration_ns("interval", 1'000, 10'000'000'000ull)) trace.interval_ns = *ns;
   if (auto file = reader.string("file")) trace.file = *file;
+  // The trace is written while the switch runs: a file it cannot write is said now.
+  if (const std::string why = file_unwritable_reason(trace.file); !why.empty())
+    reader.refuse("file", "a file this process can write",
+                  fmt::format("\"{}\" ({})", trace.file, why));
   if (auto samples = reader.integer("samples", 1024, 1 << 26))
     trace.samples = static_cast<uint32_t>(*samples);
   if (auto start = reader.boolean("start")) trace.start = *start;

@@ -97,8 +97,26 @@ std::string device_name(std::string_view device) {
   return name;
 }
 
+// [eal] cpus that this process may not run on (a CPU the machine has not got, or outside its
+// affinity): said as a config problem, where the EAL printed its 100-line usage and exited.
+static std::string missing_cpus(const config::SwitchConfig& config) {
+  if (config.eal.cpus.empty()) return "";
+  const std::vector<int> allowed = affinity_cpus();
+  std::string missing;
+  for (int cpu : config.eal.cpus)
+    if (std::find(allowed.begin(), allowed.end(), cpu) == allowed.end())
+      missing += fmt::format("{}{}", missing.empty() ? "" : ",", cpu);
+  if (missing.empty()) return "";
+  std::string list;
+  for (int cpu : allowed) list += fmt::format("{}{}", list.empty() ? "" : ",", cpu);
+  return fmt::format(
+      "{}: eal.cpus: expected CPUs this process may run on ({}), found CPU {} among them",
+      config.file, list, missing);
+}
+
 EalPlan plan_eal(const config::SwitchConfig& config, const std::vector<std::string>& extra_args) {
   EalPlan plan;
+  plan.missing_cpus = missing_cpus(config);
   plan.args = config.eal.args;
   plan.idle_sleep_ns = config.eal.idle_sleep_ns;
   std::vector<std::string> all = config.eal.args;

@@ -13,6 +13,9 @@ namespace fcswitch::dpdk {
 struct EalPlan {
   std::vector<std::string> args;  // argv[1..]
   bool oversubscribed = false;    // more lcores than CPUs: idle tasks yield the CPU
+  // [eal] cpus this process may not run on, as a config problem (empty if none): a start
+  // refuses it; a --check, perhaps of a config for another machine, warns.
+  std::string missing_cpus;
   // Oversubscribed: what that does to τ, to log as a warning (empty otherwise).
   std::string oversubscription;
   uint64_t idle_sleep_ns = 0;  // [eal] idle_sleep: idle workers sleep (many processes)

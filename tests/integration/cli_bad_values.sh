@@ -55,6 +55,24 @@ expect_refused "$fcswitch" \
 # the first run of a sweep starts.
 expect_refused "$fclab" "gfc-ring.toml:[0-9]*:[0-9]*: lab.sample_interval: expected samples whose CSV stays within lab.csv_limit (1000 bytes)" \
   "$scenario" --check --set lab.csv_limit=1000
+# A CPU this process may not run on is refused before EAL starts (EAL printed its 100-line
+# usage and exited); --check, perhaps of a config for another machine, says so as a warning.
+# A trace file that cannot be written is refused by --check ("cannot write " with an empty
+# name, after the start).
+printf '[switch]\nname = "s"\n[eal]\ncpus = "1000"\n[[ports]]\nname = "p0"\ndevice = "net_null0"\n' \
+  > "$dir/cpus.toml"
+cpus_problem="cpus.toml: eal.cpus: expected CPUs this process may run on (.*), found CPU 1000 among them"
+expect_refused "$fcswitch" "$cpus_problem" "$dir/cpus.toml" --duration 1
+if "$fcswitch" "$dir/cpus.toml" --check 2>&1 | grep -q "$cpus_problem (a start here would be refused)"; then
+  echo "ok: --check warns of a CPU this machine lacks"
+else
+  echo "FAIL: --check said nothing of CPU 1000"
+  failed=1
+fi
+printf '[switch]\nname = "s"\n[[ports]]\nname = "p0"\ndevice = "net_null0"\n[trace]\nfile = ""\n' \
+  > "$dir/trace.toml"
+expect_refused "$fcswitch" 'trace.toml:7:8: trace.file: expected a file this process can write, found "" (an empty name)' \
+  "$dir/trace.toml" --check
 # A report that cannot be written at the end (a disk that filled since the start: /dev/full)
 # fails the run with the path and why, exit 4.
 cat > "$dir/rings.toml" <<EOF

@@ -10,7 +10,7 @@ Prometheus the Grafana dashboard's queries while a run goes on.
                                                    # same ring (RUN_DIR/lab): agreement.json
 
 Verdicts: "deadlock" — every switch stalled at the stop (packets held, nothing moving for at
-least 1 s) and no flow received more than 1 % of the link rate over the last 20 % of the run;
+least 1 s) or at a closed gate then, and no flow received more than 1 % of the link rate over the last 20 % of the run;
 "moving" — every flow received something over the last 20 % and no switch stalled at the
 stop; else "neither". The lab's: "deadlock" where fclab found one, else as the processes'.
 
@@ -82,8 +82,11 @@ def trace_steady_bytes(trace, port, prio, run_s, tail_s):
     return sum(samples) / len(samples) if samples else None
 
 
-def verdict_of(stalled, tails, link_bps):
-    if stalled and all(stalled) and all(t < 0.01 * link_bps for t in tails):
+def verdict_of(stalled, tails, link_bps, held=None):
+    """`held`: per switch, stalled or at a closed gate at the stop (a deadlocked switch whose
+    other ports moved a frame in its last second still holds the ring)."""
+    locked = held if held is not None else stalled
+    if locked and all(locked) and all(t < 0.01 * link_bps for t in tails):
         return "deadlock"
     if tails and all(t > 0 for t in tails) and not any(stalled):
         return "moving"
@@ -124,11 +127,13 @@ def table(run_dir, link_bps=tc.RING_BPS):
     lines.append("switch  stalled at stop (s)  longest stall (s)  closed gates at stop   "
                  "lossless drops  pause/stage frames sent")
     stalled = []
+    held = []
     lossless = 0
     for name, sw in switches.items():
         stall = sw.get("stall", {})
         at_stop = stall.get("at_stop_s", 0.0)
         stalled.append(at_stop >= 1.0)
+        held.append(at_stop >= 1.0 or bool(stall.get("blocked_at_stop")))
         drops = sum(p["drops"].get("lossless_overflow", 0) for p in sw["ports"])
         lossless += drops
         gates = " ".join(f"{q['port']}/{q['prio']}" for q in stall.get("blocked_at_stop", []))
@@ -138,7 +143,7 @@ def table(run_dir, link_bps=tc.RING_BPS):
                      f"{gates or '-':<21} {drops:14} {frames:24}")
     for h in hosts.values():
         lossless += h.get("lossless_drops", 0)
-    verdict = verdict_of(stalled, tails, link_bps)
+    verdict = verdict_of(stalled, tails, link_bps, held)
     # The host ingress of each switch that traced it, over the hosts' last 20 %.
     duration = max((h.get("duration_s", 0.0) for h in hosts.values()), default=0.0)
     steady = {}

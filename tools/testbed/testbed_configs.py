@@ -1,14 +1,14 @@
 """Configs for fcswitch and fchost processes on one machine, joined by net_memif (one socket
-per link): the testbed rehearsal (tools/testbed_rehearsal.sh) and the fchost engine test
-(tests/integration/fchost_engines.py).
+per link): the testbed rehearsal (tools/testbed_rehearsal.sh), with the same ring as an fclab
+scenario beside it (lab_ring), and the two- and three-process tests (fchost_engines.py,
+link_flap.py, soak.py).
 
-Every port is paced to LINK_RATE (emulate_wire: a memif has no wire of its own). Up to six DPDK
-processes share the 2-CPU machine, each worker sleeping IDLE_SLEEP when its tasks had nothing
-to do ([eal] idle_sleep), so a frame or a pause waits for a wake-up — tens of µs, a few hundred
-at worst. The engines' thresholds below are
-the GFC testbed's (§6.1.1) at 1 Gb/s: B_m = 1 MB, response time 300 µs (measured here:
-p99 ≈ 260 µs), every GFC bound checked by fcswitch at start. A memif ring of 64 slots
-(rsize=6) keeps what is in flight on a link to 97 KB, as a short cable would."""
+Every port is paced to its rate (emulate_wire: a memif has no wire of its own): LINK_RATE for
+the tests of one bottleneck, RING_RATE for the rehearsal's six processes. Each worker sleeps
+IDLE_SLEEP (RING_IDLE_SLEEP) when its tasks had nothing to do ([eal] idle_sleep), so a frame
+or a pause waits for a wake-up. The engines' thresholds are the GFC testbed's (§6.1.1) in
+bytes, B_m = 1 MB, with its times at each rate; every GFC bound is checked by fcswitch at
+start. A memif ring of 64 slots (rsize=6) keeps what is in flight on a link to 97 KB."""
 
 LINK_RATE = "1Gbps"
 IDLE_SLEEP = "20us"
@@ -202,7 +202,8 @@ RING_TIMES = {"response_time": "10ms", "period": "5243us", "catch_up": "1ms"}
 RING_IDLE_SLEEP = "200us"
 # The output stage of the lab's switch model (config/lab/gfc-ring.toml: test-pipeline's TX
 # ring of 128). With fcswitch's default (16384 frames, 24 MB) an input-hol switch never holds
-# a frame at its input, and the fair crossbar's ring deadlocks where the lab's flows at C/2.
+# a frame at its input, and the fair crossbar's ring deadlocked where the lab's flows move at
+# C/2.
 RING_EGRESS_QUEUE_PACKETS = 128
 # Each switch traces its ports' occupancy ([trace]) every RING_TRACE_INTERVAL: the host
 # ingress's steady occupancy, as the lab's queues.csv gives it.

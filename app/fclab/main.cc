@@ -28,10 +28,10 @@
 #include "lab/lab_network.h"
 #include "lab/lab_report.h"
 #include "lab/lab_sampler.h"
-#include "lab/lab_scenario.h"
 #include "lab/routing_cbd.h"
 #include "lab/switch_results.h"
 #include "metrics/metrics_exposer.h"
+#include "scenario/lab_scenario.h"
 #include "stop_signals.h"
 
 namespace {

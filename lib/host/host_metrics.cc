@@ -17,7 +17,7 @@ constexpr auto G = metrics::MetricType::kGauge;
 std::vector<prometheus::MetricFamily> HostCollector::Collect() const {
   metrics::MetricFamilySet out;
   const HostProgramConfig& config = host_.config();
-  const lab::LabHost& h = host_.host();
+  const lab::TrafficHost& h = host_.host();
   const std::string& node = config.node.name;
   const config::PortConfig& nic = config.node.ports.front();
   const Labels at_port = {{"node", node}, {"port", nic.name}};

@@ -11,7 +11,7 @@
 #include "config/table_reader.h"
 #include "config/text_file.h"
 #include "config/toml_text.h"
-#include "lab/flow_shape_reader.h"
+#include "scenario/flow_shape_reader.h"
 
 namespace fcswitch::host {
 

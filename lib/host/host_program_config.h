@@ -21,7 +21,7 @@
 #include <vector>
 
 #include "config/switch_config.h"
-#include "lab/lab_scenario.h"
+#include "scenario/lab_scenario.h"
 #include "wire/mac_address.h"
 
 namespace fcswitch::host {

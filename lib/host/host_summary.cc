@@ -5,6 +5,7 @@
 #include "core/drop_reason.h"
 #include "host/host_program_config.h"
 #include "lab/lab_report.h"
+#include "lab/received_flow_result.h"
 #include "node/flow_control_counters.h"
 
 namespace fcswitch::host {
@@ -28,7 +29,7 @@ std::string engine_name(const HostProgramConfig& config, int priority) {
 lab::LabResult host_result(const PortHost& host, const HostRun& run) {
   const HostProgramConfig& config = host.config();
   const TickRate& ticks = host.ticks();
-  const lab::LabHost& h = host.host();
+  const lab::TrafficHost& h = host.host();
   lab::LabResult r;
   r.scenario = config.file;
   r.clock = "wall";

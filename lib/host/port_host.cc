@@ -8,9 +8,9 @@
 
 #include <stdexcept>
 
-#include "lab/flow_frame.h"
 #include "switch/control_pool.h"
 #include "switch/ethdev_port_io.h"
+#include "traffic/flow_frame.h"
 
 namespace fcswitch::host {
 
@@ -39,8 +39,8 @@ PortHost::PortHost(const HostProgramConfig& config, uint64_t tick_hz)
   // Its frames leave from the port's address unless the config gives one (a testbed NIC
   // runs promiscuous: dpdk/eth_port.cc).
   node_.mac = nic.mac ? *nic.mac : port_->mac();
-  host_ = std::make_unique<lab::LabHost>(node_, std::make_unique<EthdevPortIo>(port_->id()),
-                                         data_pool_, control_pool_, ticks_, received_);
+  host_ = std::make_unique<lab::TrafficHost>(node_, std::make_unique<EthdevPortIo>(port_->id()),
+                                             data_pool_, control_pool_, ticks_, received_);
   for (size_t i = 0; i < config_.flows.size(); ++i) {
     const HostFlow& flow = config_.flows[i];
     const lab::FlowFrameSpec frames{node_.mac,

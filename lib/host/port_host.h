@@ -1,5 +1,5 @@
 #pragma once
-// fchost's host (DESIGN.md §1: hosts are tasks too): the lab's host (lab::LabHost — its RX and
+// fchost's host (DESIGN.md §1: hosts are tasks too): the lab's host (lab::TrafficHost — its RX and
 // TX tasks and flow-control engines, flow generators and sink) on a DPDK ethdev instead of the
 // lab's rings, with pools of its own. It pauses on PFC, slows on GFC stages and obeys CBFC
 // credits exactly as a lab host does, because it is one.
@@ -13,9 +13,9 @@
 #include "core/tick_rate.h"
 #include "dpdk/eth_port.h"
 #include "host/host_program_config.h"
-#include "lab/host_sink.h"
-#include "lab/host_source.h"
-#include "lab/lab_host.h"
+#include "traffic/host_sink.h"
+#include "traffic/host_source.h"
+#include "traffic/traffic_host.h"
 
 namespace fcswitch::host {
 
@@ -32,7 +32,7 @@ class PortHost {
   std::vector<Task*> tasks() { return host_->tasks(); }
 
   const HostProgramConfig& config() const { return config_; }
-  const lab::LabHost& host() const { return *host_; }
+  const lab::TrafficHost& host() const { return *host_; }
   const TickRate& ticks() const { return ticks_; }
   wire::MacAddress mac() const { return node_.mac; }
   // Per configured flow (config().flows order): what its source sent.
@@ -59,7 +59,7 @@ class PortHost {
   std::unique_ptr<dpdk::EthPort> port_;
   lab::FlowSentRecords sent_;
   lab::FlowReceivedRecords received_;
-  std::unique_ptr<lab::LabHost> host_;
+  std::unique_ptr<lab::TrafficHost> host_;
 };
 
 }  // namespace fcswitch::host

@@ -16,8 +16,8 @@
 #include <vector>
 
 #include "core/tick_rate.h"
-#include "lab/lab_scenario.h"
 #include "node/switch_node.h"
+#include "scenario/lab_scenario.h"
 
 namespace fcswitch::lab {
 

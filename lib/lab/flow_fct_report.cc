@@ -7,7 +7,7 @@
 #include <map>
 #include <stdexcept>
 
-#include "lab/flow_frame.h"
+#include "wire/flow_stamp.h"
 
 namespace fcswitch::lab {
 
@@ -45,7 +45,7 @@ nlohmann::ordered_json bucket_json(const FctBucket& b) {
 double lab_ideal_fct_ns(uint64_t size_bytes, uint32_t frame_bytes,
                         const std::vector<workload::PathHop>& path) {
   // The source pads short frames to the minimum (flow_frame.h).
-  const uint64_t frame = std::max(frame_bytes, kFlowFrameMinBytes);
+  const uint64_t frame = std::max(frame_bytes, wire::kFlowFrameMinBytes);
   const uint64_t frames = (size_bytes + frame - 1) / frame;
   const uint64_t data_per_frame = frame - workload::kEthernetHeaderBytes;
   const workload::FrameFormat format{static_cast<uint32_t>(data_per_frame), 0};

@@ -20,7 +20,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "lab/lab_scenario.h"
+#include "scenario/lab_scenario.h"
 #include "workload/fct_summary.h"
 #include "workload/ideal_fct.h"
 

@@ -13,14 +13,15 @@
 
 #include "core/units.h"
 #include "lab/deadlock_detector.h"
-#include "lab/flow_frame.h"
 #include "lab/lab_path_oracle.h"
 #include "lab/lab_sampler.h"
 #include "lab/link_fifo_port_io.h"
+#include "lab/received_flow_result.h"
 #include "node/ecn_port_counters.h"
 #include "node/pabo_port_counters.h"
 #include "switch/control_pool.h"
 #include "topology/path_prediction.h"
+#include "traffic/flow_frame.h"
 
 namespace fcswitch::lab {
 
@@ -104,7 +105,7 @@ void LabNetwork::build() {
     };
     if (node.host) {
       hosts_[i] =
-          std::make_unique<LabHost>(node, io(0), data_pool_, control_pool_, ticks_, received_);
+          std::make_unique<TrafficHost>(node, io(0), data_pool_, control_pool_, ticks_, received_);
     } else {
       node.config.mbufs_from_links = true;
       std::vector<NodePort> ports;
@@ -381,7 +382,7 @@ LabResult LabNetwork::run(const std::string& out_dir, ProgressLine* progress,
 
 void LabNetwork::start_flow(const FlowSpec& flow) {
   const FlowFrameSpec frames = frame_spec(flow);
-  LabHost& src = *hosts_[flow.src];
+  TrafficHost& src = *hosts_[flow.src];
   src.source().add_flow(flow, make_flow_frame(frames), sent_[flow.id], scenario_.transport,
                         src.root_pauses() ? pyrrha_path(flow) : std::vector<pyrrha::RootId>{});
   if (flow.transport != FlowTransport::kRaw)
@@ -646,7 +647,7 @@ LabResult LabNetwork::collect(const LabSampler& sampler, uint64_t end) const {
           r.lossless_drops += is_lossless_drop(reason.reason) ? count : 0;
         }
       } else {
-        LabHost& h = *hosts_[n];
+        TrafficHost& h = *hosts_[n];
         port.control_frames_received =
             h.rx().control_frames() + h.sink().credit_frames() + h.sink().pyrrha_frames();
         port.pfc_frames_sent = h.tx().pfc_frames_sent();

@@ -1,7 +1,7 @@
 #pragma once
 // The lab's network (DESIGN.md §5): the scenario's switches (SwitchNode, as in fcswitch) and
-// hosts (LabHost) on FIFOs (LinkFifoPortIo, no ethdevs), joined by LabLinks that pace at the link
-// rate and deliver after the propagation delay, run on one thread by a clock:
+// hosts (TrafficHost) on FIFOs (LinkFifoPortIo, no ethdevs), joined by LabLinks that pace at the
+// link rate and deliver after the propagation delay, run on one thread by a clock:
 //
 //   virtual — what has work or a timer (LabSchedule) is polled at the current time until
 //     nothing moves; then the clock jumps to the earliest time anything will act by itself (a
@@ -24,17 +24,17 @@
 #include <vector>
 
 #include "core/progress_line.h"
-#include "lab/closed_loops.h"
-#include "lab/flow_frame.h"
-#include "lab/host_sink.h"
-#include "lab/lab_host.h"
 #include "lab/lab_link.h"
 #include "lab/lab_path_oracle.h"
 #include "lab/lab_result.h"
-#include "lab/lab_scenario.h"
 #include "lab/lab_schedule.h"
 #include "node/switch_node.h"
 #include "pyrrha/root_id.h"
+#include "scenario/closed_loops.h"
+#include "scenario/lab_scenario.h"
+#include "traffic/flow_frame.h"
+#include "traffic/host_sink.h"
+#include "traffic/traffic_host.h"
 
 namespace fcswitch::lab {
 
@@ -97,7 +97,7 @@ class LabNetwork {
   rte_mempool* control_pool_ = nullptr;                // every node's own frames (PFC, credits)
   std::vector<std::vector<PortRings>> rings_;          // [node][port]
   std::vector<std::unique_ptr<SwitchNode>> switches_;  // [node], null for hosts
-  std::vector<std::unique_ptr<LabHost>> hosts_;        // [node], null for switches
+  std::vector<std::unique_ptr<TrafficHost>> hosts_;    // [node], null for switches
   std::vector<std::unique_ptr<LabLink>> links_;
   std::vector<Task*> tasks_;
   std::unique_ptr<LabSchedule> schedule_;      // virtual clock only

@@ -10,8 +10,8 @@
 #include <unordered_map>
 #include <vector>
 
-#include "lab/lab_routing.h"
 #include "params/switch_params.h"
+#include "scenario/lab_routing.h"
 #include "switch/pyrrha_path_oracle.h"
 #include "topology/route_table.h"
 

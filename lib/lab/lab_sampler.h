@@ -29,10 +29,10 @@
 #include <vector>
 
 #include "core/tick_rate.h"
-#include "lab/host_sink.h"
-#include "lab/host_source.h"
-#include "lab/lab_scenario.h"
 #include "node/switch_node.h"
+#include "scenario/lab_scenario.h"
+#include "traffic/host_sink.h"
+#include "traffic/host_source.h"
 
 namespace fcswitch::lab {
 

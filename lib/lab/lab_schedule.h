@@ -52,10 +52,10 @@
 #include <vector>
 
 #include "core/task.h"
-#include "lab/lab_host.h"
 #include "lab/lab_link.h"
 #include "node/switch_node.h"
 #include "switch/port_wake_set.h"
+#include "traffic/traffic_host.h"
 
 namespace fcswitch::lab {
 
@@ -88,7 +88,7 @@ static_assert(sizeof(ScheduledTask) == 32);
 struct ScheduledNode {
   std::vector<ScheduledTask> tasks;  // in poll order
   const SwitchNode* sw = nullptr;    // one of sw and host
-  LabHost* host = nullptr;
+  TrafficHost* host = nullptr;
   FwdTask* fwd = nullptr;  // the switch's, asked whether it holds packets
   // Its FWD may hold packets in input FIFOs or Pyrrha's queues (FwdTask::may_hold), set by
   // the schedule: a node poll asks it for held() only then (the FWD object is a cache miss).

@@ -14,7 +14,7 @@
 #include <string>
 #include <vector>
 
-#include "lab/lab_scenario.h"
+#include "scenario/lab_scenario.h"
 
 namespace fcswitch::lab {
 

@@ -20,7 +20,7 @@
 
 #include "config/config_error.h"
 #include "lab/lab_network.h"
-#include "lab/lab_scenario.h"
+#include "scenario/lab_scenario.h"
 
 namespace fcswitch::lab {
 namespace {

@@ -1,5 +1,5 @@
 // A lab host honours Pyrrha's PAUSE per congestion root (Pyrrha §4.4, issue 20 item 2): one
-// LabHost on rings of its own and a link, stepped as the lab's virtual clock steps it, its
+// TrafficHost on rings of its own and a link, stepped as the lab's virtual clock steps it, its
 // flows on hand-given paths, and hand-made PAUSE/RESUME/MERGE frames in its RX ring. A flow
 // whose path crosses a paused root stops — new frames and retransmissions alike, within the
 // NIC stage — while the host's other flow goes on; RESUME, MERGE and a new path let it go
@@ -20,14 +20,14 @@
 #include <vector>
 
 #include "core/units.h"
-#include "lab/flow_frame.h"
-#include "lab/lab_host.h"
 #include "lab/lab_link.h"
 #include "lab/lab_network.h"
 #include "lab/lab_report.h"
-#include "lab/lab_scenario.h"
 #include "lab/link_fifo_port_io.h"
+#include "scenario/lab_scenario.h"
 #include "switch/control_pool.h"
+#include "traffic/flow_frame.h"
+#include "traffic/traffic_host.h"
 #include "wire/mac_address.h"
 #include "wire/pyrrha_frame.h"
 
@@ -99,7 +99,7 @@ wire::PyrrhaFrame pyrrha_frame(wire::PyrrhaOpcode opcode, pyrrha::RootId root,
   return f;
 }
 
-// One LabHost on rings of its own, run by the test as the lab's virtual clock runs it: its NIC
+// One TrafficHost on rings of its own, run by the test as the lab's virtual clock runs it: its NIC
 // ring (4 frames, as the lab's) is taken by a 10 Gb/s LabLink into `wire_`, emptied at every
 // step (a frame's time is when it is fully on the wire); `in_` is where the switch's frames
 // arrive.
@@ -118,9 +118,9 @@ class HostBench {
         rte_pktmbuf_pool_create((name + "_data").c_str(), 4095, 0, 0, RTE_MBUF_DEFAULT_BUF_SIZE, 0);
     control_pool_ = create_control_pool(name + "_ctl", 255, 0);
     if (!data_pool_ || !control_pool_) throw std::runtime_error("bench pools");
-    host_ =
-        std::make_unique<LabHost>(node_, std::make_unique<LinkFifoPortIo>(in_.get(), out_.get()),
-                                  data_pool_, control_pool_, ticks_, received_);
+    host_ = std::make_unique<TrafficHost>(node_,
+                                          std::make_unique<LinkFifoPortIo>(in_.get(), out_.get()),
+                                          data_pool_, control_pool_, ticks_, received_);
   }
   ~HostBench() {
     host_->flush();
@@ -194,7 +194,7 @@ class HostBench {
     return n;
   }
   const FlowSent& sent(int id) const { return *sent_[id]; }
-  LabHost& host() { return *host_; }
+  TrafficHost& host() { return *host_; }
   uint64_t now() const { return now_; }
   TransportSettings& transport() { return transport_; }
 
@@ -222,7 +222,7 @@ class HostBench {
   std::vector<std::unique_ptr<FlowSent>> sent_;
   std::vector<std::vector<uint64_t>> on_wire_;  // per flow: when each frame left
   TransportSettings transport_;
-  std::unique_ptr<LabHost> host_;
+  std::unique_ptr<TrafficHost> host_;
   uint64_t now_ = 0;
 };
 

@@ -15,7 +15,7 @@
 
 #include "lab/lab_network.h"
 #include "lab/lab_report.h"
-#include "lab/lab_scenario.h"
+#include "scenario/lab_scenario.h"
 
 namespace fcswitch::lab {
 namespace {

@@ -15,16 +15,16 @@
 
 #include "config/config_error.h"
 #include "config/text_file.h"
-#include "lab/flow_frame.h"
 #include "lab/lab_network.h"
 #include "lab/lab_report.h"
 #include "lab/lab_sampler.h"
-#include "lab/lab_scenario.h"
 #include "metrics/queue_trace_columns.h"
+#include "scenario/lab_scenario.h"
 #include "topology/flow_hash.h"
 #include "topology/path_prediction.h"
 #include "topology/shortest_routes.h"
 #include "topology/topology_spec.h"
+#include "traffic/flow_frame.h"
 
 namespace fcswitch::lab {
 namespace {

@@ -24,11 +24,11 @@
 
 #include "lab/lab_network.h"
 #include "lab/lab_report.h"
-#include "lab/lab_scenario.h"
 #include "lab/switch_results.h"
 #include "metrics/switch_metrics.h"
 #include "node/pyrrha_switch_counters.h"
 #include "node/switch_report.h"
+#include "scenario/lab_scenario.h"
 
 namespace fcswitch::lab {
 namespace {

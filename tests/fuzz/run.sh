@@ -40,10 +40,8 @@ cp config/*.toml config/lab/*.toml tests/configs/bad/*.toml "$config_seeds/"
 cp config/lab/*.toml tests/lab/*.toml "$lab_seeds/"
 config_sources=(lib/config/*.cc lib/fc/*.cc lib/wire/*.cc lib/shaping/*.cc lib/tagger/*.cc
   lib/topology/*.cc)
-# The scenario reader's part of lib/lab: DPDK's headers only (inline), no EAL.
-lab_sources=(lib/workload/*.cc lib/lab/lab_scenario.cc lib/lab/flow_shape_reader.cc
-  lib/lab/workload_flows.cc lib/lab/closed_loops.cc lib/lab/workload_spec.cc
-  lib/lab/workload_hosts.cc lib/lab/lab_routing.cc lib/lab/flow_transport.cc lib/lab/flow_frame.cc)
+# The scenario reader (lib/scenario): no DPDK, no EAL.
+lab_sources=(lib/workload/*.cc lib/scenario/*.cc)
 objects="$out/objects"
 mkdir -p "$objects"
 # shellcheck disable=SC2046

@@ -3,8 +3,8 @@
 
 #include <gtest/gtest.h>
 
-#include "lab/flow_frame.h"
-#include "lab/reorder_density.h"
+#include "traffic/flow_frame.h"
+#include "traffic/reorder_density.h"
 #include "lab/wait_for_graph.h"
 #include "wire/big_endian.h"
 

@@ -16,9 +16,9 @@
 #include "config/config_problems.h"
 #include "config/table_reader.h"
 #include "lab/flow_fct_report.h"
-#include "lab/workload_flows.h"
-#include "lab/workload_hosts.h"
-#include "lab/workload_spec.h"
+#include "scenario/workload_flows.h"
+#include "scenario/workload_hosts.h"
+#include "scenario/workload_spec.h"
 #include "workload/flow_size_cdf.h"
 
 namespace fcswitch::lab {

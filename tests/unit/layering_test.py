@@ -35,13 +35,21 @@ ALLOWED = {
              "transport", "ecn", "params", "config", "dpdk", "switch"},
     "metrics": {"core", "wire", "shaping", "fc", "topology", "tagger", "pabo", "pyrrha",
                 "transport", "ecn", "params", "config", "dpdk", "switch", "node"},
+    # The lab's scenario: its types and its reading (no DPDK).
+    "scenario": {"core", "wire", "shaping", "fc", "topology", "tagger", "pabo", "pyrrha",
+                 "transport", "ecn", "workload", "params", "config"},
+    # Host traffic: flow frames, sources and sinks, the host on a port (the lab's and fchost's).
+    "traffic": {"core", "wire", "shaping", "fc", "topology", "tagger", "pabo", "pyrrha",
+                "transport", "ecn", "workload", "params", "config", "dpdk", "switch", "node",
+                "scenario"},
     "lab": {"core", "wire", "shaping", "fc", "topology", "tagger", "pabo", "pyrrha",
             "transport", "ecn", "workload", "params", "config", "dpdk", "switch", "node",
-            "metrics"},
-    # fchost's host: the lab's host on an ethdev, with its config, summary and /metrics.
+            "metrics", "scenario", "traffic"},
+    # fchost's host: the host traffic on an ethdev, with its config, summary and /metrics
+    # (the summary's format is the lab's).
     "host": {"core", "wire", "shaping", "fc", "topology", "tagger", "pabo", "pyrrha",
              "transport", "ecn", "workload", "params", "config", "dpdk", "switch", "node",
-             "metrics", "lab"},
+             "metrics", "scenario", "traffic", "lab"},
 }
 # Engines are pure (DESIGN.md §2): no DPDK, no config file format, no logging.
 PURE = {"core", "wire", "shaping", "topology", "workload", "fc", "tagger", "pabo", "pyrrha",

@@ -5,7 +5,7 @@
 #include <string>
 
 #include "ipv4_header_checksum.h"
-#include "lab/flow_frame.h"
+#include "traffic/flow_frame.h"
 #include "wire/roce_cnp.h"
 
 namespace fcswitch {

@@ -65,7 +65,7 @@ run() {
         part = "other"
         if ($0 ~ /LabSchedule|priority_queue/) part = "schedule"
         else if ($0 ~ /LabLink/) part = "links"
-        else if ($0 ~ /LabHost|lab::Host|HostSource|HostSink/) part = "hosts"
+        else if ($0 ~ /TrafficHost|lab::Host|HostSource|HostSink/) part = "hosts"
         else if ($0 ~ /RxTask/) part = "RX"
         else if ($0 ~ /FwdTask|L2Fib/) part = "FWD"
         else if ($0 ~ /PortFeedback|FeedbackGenerator|FeedbackFramer/) part = "feedback"

@@ -1,4 +1,4 @@
-#include "lab/host_source.h"
+#include "traffic/host_source.h"
 
 #include <rte_mbuf.h>
 #include <rte_ring.h>
@@ -8,7 +8,7 @@
 #include <functional>
 #include <utility>
 
-#include "lab/flow_frame.h"
+#include "traffic/flow_frame.h"
 
 namespace fcswitch::lab {
 

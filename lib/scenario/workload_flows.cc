@@ -1,4 +1,4 @@
-#include "lab/workload_flows.h"
+#include "scenario/workload_flows.h"
 
 #include <algorithm>
 #include <numeric>
@@ -6,7 +6,7 @@
 #include <stdexcept>
 
 #include "core/tick_rate.h"
-#include "lab/closed_loops.h"
+#include "scenario/closed_loops.h"
 #include "workload/incast_schedule.h"
 #include "workload/other_rack_host_picker.h"
 #include "workload/poisson_arrivals.h"

@@ -1,4 +1,4 @@
-#include "lab/host_sink.h"
+#include "traffic/host_sink.h"
 
 #include <rte_mbuf.h>
 #include <rte_ring.h>
@@ -6,12 +6,11 @@
 #include <algorithm>
 
 #include "core/units.h"
-#include "lab/flow_frame.h"
-#include "lab/host_egress.h"
-#include "lab/host_source.h"
-#include "lab/lab_result.h"
 #include "switch/burst.h"
 #include "switch/pyrrha_wire.h"
+#include "traffic/flow_frame.h"
+#include "traffic/host_egress.h"
+#include "traffic/host_source.h"
 #include "transport/cnp_pacer.h"
 #include "transport/window_receiver.h"
 #include "wire/control_frame_kind.h"
@@ -22,20 +21,6 @@
 #include "wire/roce_cnp.h"
 
 namespace fcswitch::lab {
-
-void add_received(FlowResult& f, const FlowReceived& rx, const TickRate& ticks) {
-  f.received_packets = rx.packets.read();
-  f.received_bytes = rx.bytes.read();
-  f.missing = rx.missing.read();
-  f.reordered = rx.reordered.read();
-  if (const uint64_t samples = rx.delay_samples.read()) {
-    f.delay_mean_s = static_cast<double>(ticks.to_ns(rx.delay_ticks_sum.read() / samples)) / 1e9;
-    f.delay_max_s = static_cast<double>(ticks.to_ns(rx.delay_ticks_max.read())) / 1e9;
-  }
-  f.displaced = rx.displaced.read();
-  f.max_displacement = rx.max_displacement.read();
-  for (const OwnedCounter& c : rx.displacement) f.displacement.push_back(c.read());
-}
 
 HostSink::HostSink(std::string name, wire::MacAddress mac, SwitchState& state,
                    const PriorityMaps& maps, FlowReceivedRecords& flows,

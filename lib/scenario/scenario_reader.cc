@@ -1,4 +1,4 @@
-#include "lab/lab_scenario.h"
+#include "scenario/lab_scenario.h"
 
 #include <fmt/format.h>
 
@@ -21,9 +21,9 @@
 #include "config/table_reader.h"
 #include "config/text_file.h"
 #include "config/toml_text.h"
-#include "lab/flow_shape_reader.h"
-#include "lab/workload_flows.h"
-#include "lab/workload_spec.h"
+#include "scenario/flow_shape_reader.h"
+#include "scenario/workload_flows.h"
+#include "scenario/workload_spec.h"
 #include "topology/flow_hash.h"
 #include "topology/host_connectivity.h"
 #include "topology/host_table.h"

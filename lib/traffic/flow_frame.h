@@ -24,13 +24,14 @@
 #include <vector>
 
 #include "topology/flow_hash.h"
+#include "wire/flow_stamp.h"
 #include "wire/mac_address.h"
 
 namespace fcswitch::lab {
 
-inline constexpr uint32_t kFlowFrameMinBytes = 60;
-inline constexpr uint32_t kTimedFrameMinBytes = 66;  // with the send time
-inline constexpr uint16_t kFlowUdpPort = 9;          // discard (RFC 863): traffic nobody answers
+using wire::kFlowFrameMinBytes;
+using wire::kTimedFrameMinBytes;
+inline constexpr uint16_t kFlowUdpPort = 9;  // discard (RFC 863): traffic nobody answers
 
 struct FlowFrameSpec {
   wire::MacAddress src_mac, dst_mac;

@@ -1,4 +1,4 @@
-#include "lab/lab_host.h"
+#include "traffic/traffic_host.h"
 
 #include <rte_errno.h>
 #include <rte_mbuf.h>
@@ -9,9 +9,9 @@
 #include <stdexcept>
 
 #include "core/units.h"
-#include "lab/flow_frame.h"
 #include "node/port_engines.h"
 #include "switch/queued_flush.h"
+#include "traffic/flow_frame.h"
 
 namespace fcswitch::lab {
 
@@ -19,8 +19,9 @@ namespace {
 constexpr unsigned kHostQueuePackets = 1024;  // per egress ring: the source keeps 64 ahead
 }  // namespace
 
-LabHost::LabHost(const LabNode& node, std::unique_ptr<PortIo> io, rte_mempool* data_pool,
-                 rte_mempool* control_pool, const TickRate& ticks, FlowReceivedRecords& received)
+TrafficHost::TrafficHost(const LabNode& node, std::unique_ptr<PortIo> io, rte_mempool* data_pool,
+                         rte_mempool* control_pool, const TickRate& ticks,
+                         FlowReceivedRecords& received)
     : config_(node.config), control_pool_(control_pool), port_(std::move(io)) {
   const config::PortConfig& nic = config_.ports[HostSource::kNicPort];
   // Port 1 has no device: it is where the host's own flows enter its buffer.
@@ -52,7 +53,7 @@ LabHost::LabHost(const LabNode& node, std::unique_ptr<PortIo> io, rte_mempool* d
                                  *state_, nic.tx_burst);
 }
 
-LabHost::~LabHost() {
+TrafficHost::~TrafficHost() {
   rx_.reset();
   tx_.reset();
   source_.reset();
@@ -61,15 +62,15 @@ LabHost::~LabHost() {
   port_.reset();
 }
 
-std::vector<Task*> LabHost::tasks() {
+std::vector<Task*> TrafficHost::tasks() {
   return {rx_.get(), sink_.get(), source_.get(), tx_.get()};
 }
 
-uint64_t LabHost::next_action_ticks(uint64_t now) const {
+uint64_t TrafficHost::next_action_ticks(uint64_t now) const {
   return std::min(source_->next_event_ticks(now), tx_->next_action_ticks());
 }
 
-uint64_t LabHost::flush() {
+uint64_t TrafficHost::flush() {
   return flush_queued(*state_, nullptr, {tx_.get()}, shutdown_drops_);
 }
 

@@ -9,7 +9,7 @@
 #include <string_view>
 #include <vector>
 
-#include "lab/lab_scenario.h"
+#include "scenario/lab_scenario.h"
 
 namespace fcswitch::lab {
 

@@ -1,4 +1,4 @@
-#include "lab/workload_spec.h"
+#include "scenario/workload_spec.h"
 
 #include <fmt/format.h>
 

@@ -1,4 +1,4 @@
-#include "lab/flow_shape_reader.h"
+#include "scenario/flow_shape_reader.h"
 
 #include <fmt/format.h>
 

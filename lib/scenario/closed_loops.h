@@ -13,7 +13,7 @@
 #include <optional>
 #include <vector>
 
-#include "lab/lab_scenario.h"
+#include "scenario/lab_scenario.h"
 #include "workload/closed_loop_workload.h"
 
 namespace fcswitch::lab {

@@ -1,4 +1,4 @@
-#include "lab/lab_routing.h"
+#include "scenario/lab_routing.h"
 
 #include <utility>
 

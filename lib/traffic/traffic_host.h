@@ -12,28 +12,28 @@
 #include <string>
 #include <vector>
 
-#include "lab/host_sink.h"
-#include "lab/host_source.h"
-#include "lab/lab_scenario.h"
 #include "pyrrha/host_root_pauses.h"
+#include "scenario/lab_scenario.h"
 #include "switch/drop_counters.h"
 #include "switch/port_io.h"
 #include "switch/rx_task.h"
 #include "switch/switch_state.h"
 #include "switch/tx_task.h"
+#include "traffic/host_sink.h"
+#include "traffic/host_source.h"
 
 namespace fcswitch::lab {
 
-class LabHost {
+class TrafficHost {
  public:
   // `io`: the host's NIC (the lab's rings); data frames come from `data_pool`, its own frames
   // (PFC, credits) from `control_pool` (both the lab's); `received` is the lab's per-flow
   // record (see HostSink).
-  LabHost(const LabNode& node, std::unique_ptr<PortIo> io, rte_mempool* data_pool,
-          rte_mempool* control_pool, const TickRate& ticks, FlowReceivedRecords& received);
-  ~LabHost();
-  LabHost(const LabHost&) = delete;
-  LabHost& operator=(const LabHost&) = delete;
+  TrafficHost(const LabNode& node, std::unique_ptr<PortIo> io, rte_mempool* data_pool,
+              rte_mempool* control_pool, const TickRate& ticks, FlowReceivedRecords& received);
+  ~TrafficHost();
+  TrafficHost(const TrafficHost&) = delete;
+  TrafficHost& operator=(const TrafficHost&) = delete;
 
   std::vector<Task*> tasks();
   HostSource& source() { return *source_; }

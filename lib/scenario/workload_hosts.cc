@@ -1,4 +1,4 @@
-#include "lab/workload_hosts.h"
+#include "scenario/workload_hosts.h"
 
 namespace fcswitch::lab {
 

@@ -1,4 +1,4 @@
-#include "lab/closed_loops.h"
+#include "scenario/closed_loops.h"
 
 namespace fcswitch::lab {
 

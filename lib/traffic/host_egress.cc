@@ -1,4 +1,4 @@
-#include "lab/host_egress.h"
+#include "traffic/host_egress.h"
 
 #include <rte_mbuf.h>
 #include <rte_ring.h>
@@ -6,7 +6,7 @@
 #include <cstring>
 
 #include "core/packet_meta.h"
-#include "lab/flow_frame.h"
+#include "traffic/flow_frame.h"
 
 namespace fcswitch::lab {
 

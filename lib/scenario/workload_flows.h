@@ -10,9 +10,9 @@
 #include <cstdint>
 #include <vector>
 
-#include "lab/lab_scenario.h"
-#include "lab/workload_hosts.h"
-#include "lab/workload_spec.h"
+#include "scenario/lab_scenario.h"
+#include "scenario/workload_hosts.h"
+#include "scenario/workload_spec.h"
 
 namespace fcswitch::lab {
 

@@ -1,4 +1,4 @@
-#include "lab/flow_frame.h"
+#include "traffic/flow_frame.h"
 
 #include <cstring>
 #include <utility>

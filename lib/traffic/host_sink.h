@@ -18,12 +18,12 @@
 #include "core/owned_counter.h"
 #include "core/task.h"
 #include "core/tick_rate.h"
-#include "lab/flow_frame.h"
-#include "lab/lab_scenario.h"
-#include "lab/reorder_density.h"
 #include "pyrrha/host_root_pauses.h"
+#include "scenario/lab_scenario.h"
 #include "switch/priority_classifier.h"
 #include "switch/switch_state.h"
+#include "traffic/flow_frame.h"
+#include "traffic/reorder_density.h"
 #include "wire/frame_header.h"
 #include "wire/mac_address.h"
 #include "wire/pabo_shim.h"
@@ -77,11 +77,6 @@ struct FlowReceived {
 // The lab's per-flow records, by flow id. A deque: the flows a closed loop starts during the
 // run are added at the end while the sinks hold references to the others.
 using FlowReceivedRecords = std::deque<FlowReceived>;
-
-struct FlowResult;
-// What `rx` says of the flow into `result`: packets, bytes, loss, reordering (Reorder Density)
-// and per-packet delay.
-void add_received(FlowResult& result, const FlowReceived& rx, const TickRate& ticks);
 
 class HostSink : public Task {
  public:
@@ -154,7 +149,7 @@ class HostSink : public Task {
   FlowCompleted on_complete_;
   std::unordered_map<uint32_t, std::unique_ptr<Receiver>> receivers_;  // by flow id
   HostSource* source_ = nullptr;
-  pyrrha::HostRootPauses* root_pauses_ = nullptr;  // the LabHost's; shared with its source
+  pyrrha::HostRootPauses* root_pauses_ = nullptr;  // the TrafficHost's; shared with its source
   int pyrrha_priority_ = -1;
   rte_mempool* pool_ = nullptr;
   uint32_t bounce_capacity_packets_;

@@ -44,8 +44,8 @@
 #include <vector>
 
 #include "config/table_reader.h"
-#include "lab/flow_transport.h"
-#include "lab/workload_hosts.h"
+#include "scenario/flow_transport.h"
+#include "scenario/workload_hosts.h"
 #include "workload/flow_size_cdf.h"
 
 namespace fcswitch::lab {

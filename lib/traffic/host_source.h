@@ -43,12 +43,12 @@
 #include "core/owned_counter.h"
 #include "core/task.h"
 #include "core/tick_rate.h"
-#include "lab/host_egress.h"
-#include "lab/lab_scenario.h"
 #include "pyrrha/host_root_pauses.h"
 #include "pyrrha/root_id.h"
+#include "scenario/lab_scenario.h"
 #include "shaping/rate_limiter.h"
 #include "switch/switch_state.h"
+#include "traffic/host_egress.h"
 #include "transport/dcqcn_reaction_point.h"
 #include "transport/timely_sender.h"
 #include "transport/window_sender.h"
@@ -216,7 +216,7 @@ class HostSource : public Task {
   size_t next_flow_ = 0;
   size_t closed_loop_flows_ = 0;  // of flows_
   AllocFailureCount alloc_failures_{&state_.alloc_failures};
-  const pyrrha::HostRootPauses* root_pauses_ = nullptr;  // the LabHost's; null: no Pyrrha
+  const pyrrha::HostRootPauses* root_pauses_ = nullptr;  // the TrafficHost's; null: no Pyrrha
   int pyrrha_priority_ = -1;
   uint64_t pyrrha_stage_bytes_ = 0;
   size_t after_last_sent_ = 0;  // Pyrrha: where the next poll's turns start (poll())

@@ -7,8 +7,8 @@
 #include <string_view>
 
 #include "config/table_reader.h"
-#include "lab/flow_transport.h"
-#include "lab/lab_scenario.h"
+#include "scenario/flow_transport.h"
+#include "scenario/lab_scenario.h"
 
 namespace fcswitch::lab {
 

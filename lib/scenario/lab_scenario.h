@@ -20,8 +20,8 @@
 
 #include "config/switch_config.h"
 #include "core/tick_rate.h"
-#include "lab/flow_transport.h"
-#include "lab/lab_routing.h"
+#include "scenario/flow_transport.h"
+#include "scenario/lab_routing.h"
 #include "wire/mac_address.h"
 #include "workload/flow_size_cdf.h"
 

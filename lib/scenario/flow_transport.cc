@@ -1,9 +1,9 @@
-#include "lab/flow_transport.h"
+#include "scenario/flow_transport.h"
 
 #include <fmt/format.h>
 
 #include "config/config_problems.h"
-#include "lab/flow_frame.h"
+#include "wire/flow_stamp.h"
 
 namespace fcswitch::lab {
 
@@ -75,9 +75,9 @@ TransportSettings read_transport_settings(config::TableReader& root, uint64_t ma
 
 std::optional<std::string> transport_problem(const TransportSettings& settings, FlowTransport t,
                                              uint32_t frame_bytes) {
-  if (t == FlowTransport::kTimely && frame_bytes < kTimedFrameMinBytes)
+  if (t == FlowTransport::kTimely && frame_bytes < wire::kTimedFrameMinBytes)
     return fmt::format("frames of at least {} bytes for timely (their send time), not {}",
-                       kTimedFrameMinBytes, frame_bytes);
+                       wire::kTimedFrameMinBytes, frame_bytes);
   const uint64_t window = settings.window_bytes(t);
   if (!window || window >= frame_bytes) return std::nullopt;
   return fmt::format("a window ([transport.{}] window, {} bytes) of at least one frame ({} bytes)",

@@ -32,6 +32,7 @@
 #include "lab/switch_results.h"
 #include "metrics/metrics_exposer.h"
 #include "scenario/lab_scenario.h"
+#include "scenario/scenario_file.h"
 #include "stop_signals.h"
 
 namespace {

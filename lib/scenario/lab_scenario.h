@@ -2,7 +2,7 @@
 // A lab scenario (DESIGN.md §5), read from TOML: the nodes (switches configured with the
 // fcswitch schema, and hosts), the links between their ports, the flows, the clock, how long
 // to run and what to sample. config/lab/gfc-ring.toml is the worked example; every key is
-// documented there and in README.md ("The lab").
+// documented there and in README.md ("The lab"). scenario/scenario_file.h reads one.
 //
 // The scenario's top-level [switch], [classify], [buffer] and [flow_control] tables are the
 // fcswitch config every node starts from; a [[switches]] or [[hosts]] entry may override any
@@ -14,7 +14,6 @@
 #include <memory>
 #include <optional>
 #include <string>
-#include <string_view>
 #include <unordered_set>
 #include <vector>
 
@@ -168,11 +167,5 @@ struct LabScenario {
   std::vector<std::vector<PortRef>> peers() const;
   std::string port_name(PortRef port) const;  // "S1:p2", or the host's name
 };
-
-// Reads and validates `path` with the `--set key=value` overrides applied. Throws
-// config::ConfigError with every problem found.
-LabScenario load_lab_scenario(const std::string& path, const std::vector<std::string>& overrides);
-LabScenario parse_lab_scenario(std::string_view text, const std::string& file,
-                               const std::vector<std::string>& overrides);
 
 }  // namespace fcswitch::lab

@@ -21,6 +21,7 @@
 #include "config/config_error.h"
 #include "lab/lab_network.h"
 #include "scenario/lab_scenario.h"
+#include "scenario/scenario_file.h"
 
 namespace fcswitch::lab {
 namespace {

@@ -25,6 +25,7 @@
 #include "lab/lab_report.h"
 #include "lab/link_fifo_port_io.h"
 #include "scenario/lab_scenario.h"
+#include "scenario/scenario_file.h"
 #include "switch/control_pool.h"
 #include "traffic/flow_frame.h"
 #include "traffic/traffic_host.h"

@@ -15,7 +15,7 @@
 
 #include "lab/lab_network.h"
 #include "lab/lab_report.h"
-#include "scenario/lab_scenario.h"
+#include "scenario/scenario_file.h"
 
 namespace fcswitch::lab {
 namespace {

@@ -24,7 +24,7 @@
 #include "lab/lab_network.h"
 #include "node/switch_node.h"
 #include "pyrrha/pyrrha_message.h"
-#include "scenario/lab_scenario.h"
+#include "scenario/scenario_file.h"
 #include "switch/control_pool.h"
 #include "switch/port_io.h"
 #include "switch/pyrrha_path_oracle.h"

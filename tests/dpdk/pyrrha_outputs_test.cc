@@ -29,6 +29,7 @@
 #include "node/pyrrha_switch_counters.h"
 #include "node/switch_report.h"
 #include "scenario/lab_scenario.h"
+#include "scenario/scenario_file.h"
 
 namespace fcswitch::lab {
 namespace {

@@ -12,7 +12,7 @@
 #include <toml++/toml.h>
 
 #include "config/config_error.h"
-#include "scenario/lab_scenario.h"
+#include "scenario/scenario_file.h"
 
 namespace {
 

@@ -23,6 +23,6 @@ cat "$out/fair/verdicts.txt"
 echo
 echo "paper (GFC §6.1.2): PFC and CBFC deadlock; GFC no deadlock, every flow ≈ 5 Gb/s;"
 echo "buffer-based peaks at 884 KB and settles at 840 KB (B_1 = 750, B_2 = 875 KB),"
-echo "time-based settles at 745 KB. No one switch model gives all four (README \"The GFC"
-echo "ring\"). Per-run details: $out/{testbed,fair}.log; plots and summary.json in"
+echo "time-based settles at 745 KB. No one switch model gives all four (docs/experiments/gfc.md)."
+echo "Per-run details: $out/{testbed,fair}.log; plots and summary.json in"
 echo "$out/{testbed,fair}/<engine>/."

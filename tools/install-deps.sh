@@ -10,7 +10,7 @@ packages=(
   libgtest-dev libgmock-dev libbenchmark-dev
   libtomlplusplus-dev libcli11-dev nlohmann-json3-dev
   tshark iproute2 iputils-ping iperf3 ethtool clang libclang-rt-14-dev python3-matplotlib
-  prometheus parallel
+  prometheus parallel mkdocs mkdocs-material help2man
 )
 
 missing=()

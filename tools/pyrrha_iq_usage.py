@@ -81,7 +81,7 @@ def run(fclab, k, m, seed, out_dir):
     out_dir.mkdir(parents=True, exist_ok=True)
     scenario = out_dir / "scenario.toml"
     scenario.write_text(scenario_text(k, m))
-    # Large fat-trees need more than fclab's default EAL memory and pool (README: k = 16).
+    # Large fat-trees need more than fclab's default EAL memory and pool (docs/lab-sweeps.md: k = 16).
     mbufs = 65535 if k <= 6 else 262143
     command = [str(fclab), str(scenario), "--out", str(out_dir), "--quiet", "--no-plots",
                "--set", f"lab.seed={seed}", "--set", f"lab.mbufs={mbufs}"]

@@ -1,8 +1,8 @@
-// fclab SCENARIO.toml --out DIR: many switches and hosts in one process (DESIGN.md §5).
+// fclab SCENARIO.toml --out DIR: many switches and hosts in one process (docs/architecture.md).
 //
 // Each run writes DIR/summary.json, DIR/queues.csv, DIR/flows.csv and, with Debian's
 // matplotlib, PNG plots (tools/lab_plot.py). --sweep KEY=V1,V2,… runs the scenario once per
-// value into DIR/V1, DIR/V2, … and prints a verdict table (DIR/verdicts.txt): the README's
+// value into DIR/V1, DIR/V2, … and prints a verdict table (DIR/verdicts.txt): tools/demo.sh's
 // main command sweeps the GFC ring over PFC, CBFC and both GFCs.
 
 #include <signal.h>

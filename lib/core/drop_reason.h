@@ -1,12 +1,13 @@
 #pragma once
 // Every mbuf that enters the switch leaves by transmission or by a drop with one of these
-// names (DESIGN.md §6). Each has its own counter, exported as fcswitch_drops_total{reason},
+// names (docs/architecture.md). Each has its own counter, exported as fcswitch_drops_total{reason},
 // in the JSON and text reports, and in the lab's per-port drops.
 //
 // The reasons are declared once, in FCSWITCH_DROP_REASONS below (an X-macro, as VPP's
 // foreach_*_error lists): the enum, the name, the kind and the description all come from
 // that line, so adding a reason is one line and every report, metric and the lab's frame
-// accounting follow. The README's table of drop reasons is checked against it by a test.
+// accounting follow. The table in docs/reference/drop-reasons.md is checked against it by a
+// test.
 
 #include <array>
 #include <cstdint>

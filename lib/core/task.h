@@ -1,6 +1,6 @@
 #pragma once
 // A unit of polling work (RX of a port, FWD, TX of a port, later hosts and metrics). An
-// lcore runs a list of tasks; which tasks share an lcore is configuration (DESIGN.md §1).
+// lcore runs a list of tasks; which tasks share an lcore is configuration (docs/architecture.md).
 
 #include <atomic>
 #include <cstdint>

@@ -1,5 +1,5 @@
 #pragma once
-// The flow-control slot (DESIGN.md §3): one engine per (port, lossless priority), in two
+// The flow-control slot (docs/architecture.md): one engine per (port, lossless priority), in two
 // halves at the two ends of a link.
 //
 //   FeedbackGenerator — receiver side. Watches the ingress occupancy of its (port,

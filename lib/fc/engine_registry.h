@@ -1,6 +1,6 @@
 #pragma once
 // The table of flow-control engines, by the name the config uses. Adding an engine is one
-// file that ends with FCSWITCH_REGISTER_ENGINE and one line in lib/meson.build; the library
+// file that ends with FCSWITCH_REGISTER_ENGINE and one line in lib/fc/meson.build; the library
 // is linked whole so the registration is not dropped. A duplicate name aborts at start.
 
 #include <memory>

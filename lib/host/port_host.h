@@ -1,7 +1,7 @@
 #pragma once
-// fchost's host (DESIGN.md §1: hosts are tasks too): the lab's host (lab::TrafficHost — its RX and
-// TX tasks and flow-control engines, flow generators and sink) on a DPDK ethdev instead of the
-// lab's rings, with pools of its own. It pauses on PFC, slows on GFC stages and obeys CBFC
+// fchost's host (docs/architecture.md: hosts are tasks too): the lab's host (lab::TrafficHost — its
+// RX and TX tasks and flow-control engines, flow generators and sink) on a DPDK ethdev instead of
+// the lab's rings, with pools of its own. It pauses on PFC, slows on GFC stages and obeys CBFC
 // credits exactly as a lab host does, because it is one.
 
 #include <rte_mempool.h>

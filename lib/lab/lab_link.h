@@ -1,5 +1,5 @@
 #pragma once
-// One direction of a link in the lab (DESIGN.md §5): it takes frames from the TX ring of a
+// One direction of a link in the lab (docs/architecture.md): it takes frames from the TX ring of a
 // port — what the NIC's TX descriptor ring is on a real port — puts each on the wire when the
 // wire is free, at the link rate with the Ethernet overhead counted (a port pacer with no
 // line rate of its own), and delivers it into the RX ring of the far port

@@ -1,7 +1,7 @@
 #pragma once
-// The lab's network (DESIGN.md §5): the scenario's switches (SwitchNode, as in fcswitch) and
-// hosts (TrafficHost) on FIFOs (LinkFifoPortIo, no ethdevs), joined by LabLinks that pace at the
-// link rate and deliver after the propagation delay, run on one thread by a clock:
+// The lab's network (docs/architecture.md): the scenario's switches (SwitchNode, as in fcswitch)
+// and hosts (TrafficHost) on FIFOs (LinkFifoPortIo, no ethdevs), joined by LabLinks that pace at
+// the link rate and deliver after the propagation delay, run on one thread by a clock:
 //
 //   virtual — what has work or a timer (LabSchedule) is polled at the current time until
 //     nothing moves; then the clock jumps to the earliest time anything will act by itself (a

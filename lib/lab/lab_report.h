@@ -1,7 +1,7 @@
 #pragma once
 // What a lab run leaves behind: summary.json (deterministic for a virtual-clock run: nothing
 // from the wall clock goes in), a one-screen summary for stdout, and the verdict table of a
-// sweep (one row per run: the README's main command prints it for the four GFC-ring runs).
+// sweep (one row per run: tools/demo.sh prints it for the four GFC-ring runs).
 
 #include <string>
 #include <utility>

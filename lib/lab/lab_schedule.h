@@ -1,6 +1,6 @@
 #pragma once
-// What the lab's virtual clock polls at a clock step (DESIGN.md §5: "the virtual clock wakes
-// only what has work or a timer, so its cost follows the traffic, not the size of the
+// What the lab's virtual clock polls at a clock step (docs/architecture.md: "the virtual clock
+// wakes only what has work or a timer, so its cost follows the traffic, not the size of the
 // network").
 //
 // Items are the nodes (a switch or a host: all its tasks, polled together in their lcore
@@ -17,7 +17,7 @@
 // heap keyed by time; an item's timer is read again after every step in which it was polled
 // (only a poll changes it: a node's by frames arriving is covered, since an arrival wakes it).
 //
-// Within a node, a task whose poll could only find nothing is not polled (DESIGN.md §6: an
+// Within a node, a task whose poll could only find nothing is not polled (docs/architecture.md: an
 // idle port costs no poll):
 //   - an RX task while the ring the link delivers into is empty;
 //   - FWD (a host's sink) until an RX task of the node has passed it something, or it was busy

@@ -12,7 +12,7 @@
 //   DEALLOC           goes downstream, never to a host: counted, ignored.
 // A host learns no hop distance and keeps no queue per root: it is the leaf of every tree.
 //
-// Pure (DESIGN.md §2): sized once from PyrrhaParams::max_roots, nothing allocated after; a
+// Pure (docs/architecture.md): sized once from PyrrhaParams::max_roots, nothing allocated after; a
 // PAUSE for a new root once every slot is taken is counted and ignored, as the switch's table
 // does (PyrrhaCounters::table_full_ignored).
 

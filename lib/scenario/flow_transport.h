@@ -57,7 +57,7 @@ inline bool acknowledged(const TransportSettings& settings, FlowTransport t) {
 }
 
 // Reads `root`'s [transport] (absent: the defaults): [transport] ack_dscp, cnp_dscp;
-// [transport.window], [transport.dcqcn], [transport.timely] (README "Transports"). Every problem
+// [transport.window], [transport.dcqcn], [transport.timely] (docs/lab-workloads.md). Every problem
 // goes to root's problems, at its place.
 TransportSettings read_transport_settings(config::TableReader& root, uint64_t max_duration_ns);
 

@@ -1,8 +1,8 @@
 #pragma once
-// A lab scenario (DESIGN.md §5), read from TOML: the nodes (switches configured with the
+// A lab scenario (docs/architecture.md), read from TOML: the nodes (switches configured with the
 // fcswitch schema, and hosts), the links between their ports, the flows, the clock, how long
 // to run and what to sample. config/lab/gfc-ring.toml is the worked example; every key is
-// documented there and in README.md ("The lab"). scenario/scenario_file.h reads one.
+// documented there and in docs/lab.md. scenario/scenario_file.h reads one.
 //
 // The scenario's top-level [switch], [classify], [buffer] and [flow_control] tables are the
 // fcswitch config every node starts from; a [[switches]] or [[hosts]] entry may override any

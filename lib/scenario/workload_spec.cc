@@ -202,8 +202,8 @@ class WorkloadReader {
     return ok && hosts_ok_;
   }
 
-  // Keys of another kind are errors, not silently ignored (DESIGN.md §7): each is refused once,
-  // naming the first kind that has it.
+  // Keys of another kind are errors, not silently ignored (docs/architecture.md): each is refused
+  // once, naming the first kind that has it.
   void refuse_other_kinds(WorkloadKind kind, bool& ok) {
     const KindKeys& own = kind_keys(kind);
     std::set<std::string_view> refused;

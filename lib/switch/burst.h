@@ -3,6 +3,6 @@
 #include <cstdint>
 
 namespace fcswitch {
-// The unit of work of every task (DESIGN.md §6).
+// The unit of work of every task (docs/architecture.md).
 inline constexpr uint16_t kBurstSize = 32;
 }  // namespace fcswitch

@@ -1,5 +1,5 @@
 #pragma once
-// The sender halves of port p's flow-control engines (DESIGN.md §3): per priority an egress
+// The sender halves of port p's flow-control engines (docs/architecture.md): per priority an egress
 // gate fed with the messages RX(p) decoded from the downstream's frames, its storm watchdog,
 // and the time its queue waited behind it. TX(p) asks once per burst which queues may send
 // and how many of their head packets each (EgressGate::budget), and says once what went

@@ -1,5 +1,5 @@
 #pragma once
-// The frames a port sends upstream for its feedback generators (DESIGN.md §3): what the
+// The frames a port sends upstream for its feedback generators (docs/architecture.md): what the
 // generators asked for and is not yet sent (merged, the latest level per priority counts),
 // turned into at most one frame of each format — PFC, GFC stages with their own opcode, a
 // credit frame — from the control pool, never the data pool, and sent ahead of any data.

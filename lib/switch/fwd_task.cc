@@ -334,7 +334,7 @@ uint64_t FwdTask::handed_over() const {
 void FwdTask::forward_burst(rte_mbuf** pkts, unsigned n, int in_port, bool cold) {
   // First pass: parse every header. When the burst is `cold` (it came through a ring: RX
   // wrote the mbufs on another core), the packets kPrefetchPackets ahead are on their way
-  // into the cache meanwhile (DESIGN.md §6), and their mbufs a further kPrefetchPackets
+  // into the cache meanwhile (docs/architecture.md), and their mbufs a further kPrefetchPackets
   // ahead, since the data address is read from them. A burst RX handed over on this lcore
   // was just touched by it (~12 instructions a packet saved).
   uint32_t learn_mask = 0, lookup_mask = 0;

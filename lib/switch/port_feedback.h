@@ -1,5 +1,5 @@
 #pragma once
-// The receiver halves of port p's flow-control engines (DESIGN.md §3): a feedback generator
+// The receiver halves of port p's flow-control engines (docs/architecture.md): a feedback generator
 // per priority watching the ingress occupancy of (p, priority) and asking for frames upstream,
 // and, where the generator pauses, the τ meter of that input (fc/response_time_meter.h).
 // TX(p)'s thread polls it; other threads read levels and counters.

@@ -1,6 +1,6 @@
 #pragma once
 // How the RX and TX tasks reach their port: a burst in, a burst out, one virtual call per
-// burst (DESIGN.md §2, §6), as DPDK's lib/port and BESS's port drivers do. Backends:
+// burst (docs/architecture.md), as DPDK's lib/port and BESS's port drivers do. Backends:
 // EthdevPortIo (fcswitch: any PMD, the 82599), lab::LinkFifoPortIo (the lab: its links'
 // FIFOs directly, so a lab process is not bounded by RTE_MAX_ETHPORTS) and RingPortIo (two
 // rte_rings: tests that play the link themselves).

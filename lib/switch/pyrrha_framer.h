@@ -2,7 +2,7 @@
 // Pyrrha's messages out of one port (Pyrrha §4.4, "Congestion information propagation"): what
 // FWD's congestion-root table sends out of port p (SwitchState::pyrrha_rings[p]) becomes one
 // 60-byte frame each (wire/pyrrha_frame.h), from the control pool, never the data pool, sent
-// ahead of any data as the feedback frames are (switch/feedback_framer.h; DESIGN.md §1), in
+// ahead of any data as the feedback frames are (switch/feedback_framer.h; docs/architecture.md), in
 // the order FWD produced them. PAUSE, RESUME and MERGE are hop by hop: a RESUME that passed
 // its PAUSE, or a MERGE that passed the PAUSE of the root it replaces, would leave the upstream
 // in the wrong state, so nothing here reorders, drops or merges messages.

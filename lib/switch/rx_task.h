@@ -1,6 +1,6 @@
 #pragma once
 // RX of one port: receives a burst, consumes flow-control frames (feedback from the
-// downstream neighbour, DESIGN.md §1) and hands data frames to FWD through the port's ring,
+// downstream neighbour, docs/architecture.md) and hands data frames to FWD through the port's ring,
 // or, when RX and FWD share an lcore, straight into FWD's BurstHandoff for the port.
 //
 // A PFC frame becomes one message per enabled priority for the egress gates of this port,

@@ -4,7 +4,7 @@
 // was charged to. What the NIC does not accept waits, in order, for the next poll: a
 // lossless packet is never dropped because a TX ring was momentarily full.
 //
-// TX(p) also runs both halves of port p's flow-control engines (DESIGN.md §3) from its
+// TX(p) also runs both halves of port p's flow-control engines (docs/architecture.md) from its
 // thread: the egress gates (switch/egress_gates.h), fed with the messages RX(p) decoded,
 // decide which queues are eligible and how many head packets each may send; the feedback
 // generators (switch/port_feedback.h) watch the ingress occupancy of port p, and their frames
@@ -191,7 +191,7 @@ class TxTask : public Task {
   // A poll that moved nothing, or sent all there was, notes what it saw of the task's inputs
   // (note_quiet). A later poll before the task's next action that finds them unchanged would
   // move nothing either, and returns at once: most TX polls of a lab network, where a node's
-  // every task is polled when one of them has work (DESIGN.md §5: the virtual clock's cost
+  // every task is polled when one of them has work (docs/architecture.md: the virtual clock's cost
   // follows the traffic), and the idle direction's TX in fcswitch. The inputs:
   // RX(p)'s messages, packets put in the port's egress rings where a head is empty
   // (SwitchState::egress_enqueued: from FWD's stages, input FIFOs or Pyrrha's queues, or a

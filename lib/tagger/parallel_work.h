@@ -1,7 +1,7 @@
 #pragma once
 // How tagger's long phases (routes, Algorithm 2, verifier, coverage) use the machine's cores
-// and say how far they are, while lib/tagger stays pure (DESIGN.md §2: it owns no thread and
-// reads no clock): the caller hands in a runner that spreads independent tasks over its
+// and say how far they are, while lib/tagger stays pure (docs/architecture.md: it owns no thread
+// and reads no clock): the caller hands in a runner that spreads independent tasks over its
 // threads, and a sink for progress. Work splits by destination tree, whose results are merged
 // in destination order, so the output does not depend on the thread count.
 

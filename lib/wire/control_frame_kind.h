@@ -1,6 +1,6 @@
 #pragma once
 // Which flow-control format a received frame is, from its EtherType and first bytes: what
-// RX consumes instead of forwarding (DESIGN.md §1).
+// RX consumes instead of forwarding (docs/architecture.md).
 
 #include <cstddef>
 #include <cstdint>

@@ -1,7 +1,7 @@
 #pragma once
 // A refused flow-size CDF: one message in the form
 //   file:line:column: expected …, found …
-// (DESIGN.md §7), with the place kept for tests and callers that point at it.
+// (docs/architecture.md), with the place kept for tests and callers that point at it.
 
 #include <stdexcept>
 #include <string>

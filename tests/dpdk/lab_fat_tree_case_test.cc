@@ -8,7 +8,7 @@
 // The paper: PFC and CBFC deadlock and F5 goes to 0; both GFCs do not, every flow 5 Gb/s. The
 // lab gives the deadlocks under the default switch model (one FIFO per egress queue), and GFC's
 // 5 Gb/s only under `queueing = "input-fair"`, where PFC and CBFC do not deadlock: the
-// same split as the ring (README, "The GFC ring, reproduced and not"). The tests pin both halves.
+// same split as the ring (docs/experiments/gfc.md). The tests pin both halves.
 
 #include <gtest/gtest.h>
 
@@ -110,7 +110,7 @@ void expect_fifo_crawl(const LabResult& r) {
 // The default model, one FIFO per egress queue: no deadlock (the paper's verdict), but not
 // the paper's 5 Gb/s: every queue of the cycle, and every flow's first, settles within a few
 // KB of B_m = 300 KB, where GFC's map grants a cycle link ≈ 0.4 Gb/s, 0.2 per flow (as the
-// ring's FIFO, README). F5 moves at the same crawl: H4 is held back for F2's sake.
+// ring's FIFO, docs/experiments/gfc.md). F5 moves at the same crawl: H4 is held back for F2's sake.
 TEST(LabGfcFatTreeCase, TimeBasedGfcDoesNotDeadlockButCrawlsWithFifoQueues) {
   const LabResult r = run(kCase, {"flow_control.engine=gfc-time"});
   expect_fifo_crawl(r);

@@ -133,7 +133,7 @@ TEST(LabGfcRing, CbfcDeadlocksOnTheThreeRingQueues) {
   expect_conserved(r);
 }
 
-// On the same switch GFC's premise breaks (README "The GFC ring"): an input drains only as
+// On the same switch GFC's premise breaks (docs/experiments/gfc.md): an input drains only as
 // fast as the egress of its head serves it, and the ring's inputs, half of whose packets go
 // to the next switch, get a third of that egress against the host's two thirds. Their queues
 // climb with the hosts', every stage slows the ring further, down to the last stage.

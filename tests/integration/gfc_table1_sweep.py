@@ -82,7 +82,7 @@ for part, want in (("cbd", True), ("free", False)):
     # No lossless drop under any engine. §6.2.2's B_1 = 281 KB breaks Theorem 4.1 at the lab's τ
     # (9892 bytes of stages below B_top = B_m − 9108, against 2Cτ = 36 KB; the paper's stages span
     # 19 KB up to B_m; gfc-fat-tree-case.toml), yet buffer-based GFC's overshoot past its last
-    # stage stays within the room kept below B_m, as in the case study (README).
+    # stage stays within the room kept below B_m, as in the case study (docs/experiments/gfc.md).
     expect(all(r["lossless_drops"] == "0" for r in rows),
            f"{part}: no lossless drop under any engine")
     expect(all(r["cbd"] == ("yes" if want else "no") for r in rows),
@@ -101,7 +101,7 @@ for part, want in (("cbd", True), ("free", False)):
         # Deadlock cases. None, for any engine: on these four networks the flows that would
         # close a cycle never fill it together within 10 ms (GFC Table 1 finds 32 of 10 000
         # k = 4 networks, each run 100 times; a deadlock in 4 networks run once would be luck).
-        # GFC must never deadlock; PFC and CBFC may on larger samples (README's table).
+        # GFC must never deadlock; PFC and CBFC may on larger samples (docs/experiments/gfc.md's table).
         for engine in ("pfc", "cbfc", "gfc-buffer", "gfc-time"):
             dead = [r["seed"] for r in rows
                     if r["flow_control.engine"] == engine and r["deadlock"] == "yes"]

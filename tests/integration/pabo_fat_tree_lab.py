@@ -12,7 +12,7 @@ fat-tree's 3 → 1, 6 → 1 and many-to-many scenarios, four rounds of 1 MiB rep
   12 to 20 of them in 6 → 1, a mean 10–17 times PABO's.)
 - Bounces (Fig. 11): only C1 in 3 → 1; S9 the most in 6 → 1 and S12 none; S11 the most in
   many-to-many, with C1 and C2. Table II: no packet has maxBouncedDistance 2 or more, and the
-  share at 1 is within 20 points of the paper's (the lab bounces more: README explains why),
+  share at 1 is within 20 points of the paper's (the lab bounces more: docs/experiments/pabo.md explains why),
   the largest in many-to-many as in the paper.
 - Fig. 12: with PABO a larger share arrives displaced than without, and no |d| exceeds the
   93-frame window. Reno reorders only where a loss has frames of its window behind it: a

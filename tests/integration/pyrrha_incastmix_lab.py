@@ -34,7 +34,7 @@ incast does — the vulnerable flows' FCT is that of the same flows with no inca
 Its incast is 1.27 MB, 0.76 of a mean web-search flow and 1 ms of the destination's line; the
 paper's is 36.8 MB, 22 mean flows, 2.9 ms. Most of a vulnerable flow's FCT is its own size over
 a destination link loaded to 0.8, which no flow control changes. Checked, from seeds 1–4 at
-20 ms and 30 ms (README "Pyrrha's incastmix"):
+20 ms and 30 ms (docs/experiments/pyrrha.md):
 - the vulnerable flows' average FCT at least 10 % lower (measured −15 … −19 %; the paper
   ≥ −42.8 %), those under 100 KB, where HOL blocking is most of the FCT, at least 20 %
   (−27 … −55 %);

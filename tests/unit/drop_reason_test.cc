@@ -1,5 +1,5 @@
-// The README's table of drop reasons is the list in core/drop_reason.h, row for row: the
-// one place a reason is declared that the compiler cannot reach is checked here.
+// docs/reference/drop-reasons.md's table of drop reasons is the list in core/drop_reason.h, row for
+// row: the one place a reason is declared that the compiler cannot reach is checked here.
 #include "core/drop_reason.h"
 
 #include <gtest/gtest.h>
@@ -34,13 +34,13 @@ std::string kind_name(DropKind kind) {
 }
 
 // The rows of the table that follows "**Drop reasons.**".
-std::vector<Row> readme_rows() {
-  std::ifstream readme(FCSWITCH_SOURCE_DIR "/README.md");
-  EXPECT_TRUE(readme) << FCSWITCH_SOURCE_DIR "/README.md";
+std::vector<Row> page_rows() {
+  std::ifstream page(FCSWITCH_SOURCE_DIR "/docs/reference/drop-reasons.md");
+  EXPECT_TRUE(page) << FCSWITCH_SOURCE_DIR "/docs/reference/drop-reasons.md";
   const std::regex row(R"(^\| `([a-z0-9_]+)` \| ([a-z]+) \| (.*) \|$)");
   std::vector<Row> rows;
   bool in_section = false;
-  for (std::string line; std::getline(readme, line);) {
+  for (std::string line; std::getline(page, line);) {
     if (line.starts_with("**Drop reasons.**")) in_section = true;
     if (!in_section) continue;
     if (std::smatch m; std::regex_match(line, m, row)) rows.push_back({m[1], m[2], m[3]});
@@ -49,12 +49,12 @@ std::vector<Row> readme_rows() {
   return rows;
 }
 
-TEST(DropReasons, ReadmeTableIsTheList) {
+TEST(DropReasons, ReferencePageTableIsTheList) {
   std::vector<Row> declared;
   for (const DropReasonInfo& r : kDropReasons)
     declared.push_back({std::string(r.name), kind_name(r.kind), std::string(r.description)});
-  EXPECT_EQ(readme_rows(), declared) << "README.md's table of drop reasons differs from "
-                                        "FCSWITCH_DROP_REASONS in lib/core/drop_reason.h";
+  EXPECT_EQ(page_rows(), declared) << "docs/reference/drop-reasons.md's table differs from "
+                                      "FCSWITCH_DROP_REASONS in lib/core/drop_reason.h";
 }
 
 // Frame accounting follows the kind: control frames are not data; only a lossless frame lost

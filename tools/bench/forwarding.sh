@@ -31,7 +31,7 @@
 # Usage: tools/bench/forwarding.sh [RUNS] [SECONDS]   (default 3 runs of 5 s per case)
 # FCSWITCH=/path/fcswitch compares another build; KEEP=1 keeps the run's directory (logs,
 # configs, reports). HUGE=1 runs every program on 2 MB hugepages instead of --no-huge's 4 KB
-# pages, as a testbed server runs (README "On the 82599 testbed"): 1 280 pages are added to
+# pages, as a testbed server runs (docs/testbed.md): 1 280 pages are added to
 # the kernel's pool for the run and a hugetlbfs of the run's own is mounted, both given back
 # on exit (root only). OVS-DPDK (openvswitch-switch-dpdk) is installed if missing: a
 # benchmark-only dependency. Everything the script starts is stopped on any exit; OVS's

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The library layers of DESIGN.md §2 point one way: each folder of lib/ includes only the
+"""The library layers of docs/architecture.md point one way: each folder of lib/ includes only the
 folders below it, and the pure ones include no DPDK, TOML or logging header. Fails naming
 every include that goes the wrong way (file:line), and every folder of lib/ that is not in
 the table (a new layer must say where it sits).
@@ -21,7 +21,7 @@ ALLOWED = {
     "fc": {"core", "wire", "shaping"},
     "tagger": {"core", "topology"},
     "pabo": {"core", "wire"},
-    # Pyrrha's table is pure (DESIGN.md §2); its parameters are a plain struct in params.
+    # Pyrrha's table is pure (docs/architecture.md); its parameters are a plain struct in params.
     "pyrrha": {"core", "params"},
     "transport": {"core"},
     "ecn": {"core", "wire"},
@@ -51,7 +51,7 @@ ALLOWED = {
              "transport", "ecn", "workload", "params", "config", "dpdk", "switch", "node",
              "metrics", "scenario", "traffic", "lab"},
 }
-# Engines are pure (DESIGN.md §2): no DPDK, no config file format, no logging.
+# Engines are pure (docs/architecture.md): no DPDK, no config file format, no logging.
 PURE = {"core", "wire", "shaping", "topology", "workload", "fc", "tagger", "pabo", "pyrrha",
         "transport", "ecn", "params"}
 IMPURE_HEADER = re.compile(r'#include\s*<(rte_|toml\+\+|spdlog)')

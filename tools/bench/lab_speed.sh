@@ -14,7 +14,7 @@
 #   - fat-trees: k = 8 with 8 flows and the enterprise workload, k = 16 at GFC §6.2.3's scale,
 #     and k = 4's enterprise workload over 5 ms and over 200 ms (LONG_DURATION=…), raw and over
 #     the window transport: a long run should cost no more a hop than a short one.
-# The virtual clock's cost should follow the traffic, not the size of the network (DESIGN.md
+# The virtual clock's cost should follow the traffic, not the size of the network (docs/architecture.md
 # §5): hops per wall second should not fall much from the small rings to the large one.
 set -euo pipefail
 fclab=${FCLAB:+$(realpath "$FCLAB")}  # another build to compare: FCLAB=/path/fclab

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""collect.py DIR: reads back a sweep planned by tools/sweep/plan.py (DESIGN.md §5).
+"""collect.py DIR: reads back a sweep planned by tools/sweep/plan.py (docs/architecture.md).
 
 The runs themselves went to GNU parallel or a Slurm job array; this script takes plan.json
 (which run has which values and seed: nothing is parsed out of paths) and every

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # GFC's large-scale simulations (SIGCOMM'19, §6.2.3: Table 1, Figs. 16–19) in the lab, through
-# plan.py → GNU parallel → collect.py (DESIGN.md §5), on config/lab/gfc-table1.toml:
+# plan.py → GNU parallel → collect.py (docs/architecture.md), on config/lab/gfc-table1.toml:
 #
 #   tools/sweep/gfc_table1.sh OUT [-k K] [-n SEEDS] [-f SEEDS] [-j JOBS] [--fclab PATH]
 #                                 [--set KEY=VALUE]...

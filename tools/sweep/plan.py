@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""plan.py: writes one fclab command line per run of a large sweep (DESIGN.md §5).
+"""plan.py: writes one fclab command line per run of a large sweep (docs/architecture.md).
 
     tools/sweep/plan.py SCENARIO.toml --out DIR [--set KEY=VALUE]... \
         [--vary KEY=V1,V2,...]... [--seeds N | --seeds A-B] [--cbd yes|no] \

@@ -108,7 +108,12 @@ void read_flows(TableReader& root, HostProgramConfig& out) {
     HostFlow flow;
     if (auto id = r.integer("id", 0, kMaxHostFlowIds - 1, true)) {
       flow.spec.id = static_cast<int>(*id);
-      if (!ids.insert(*id).second) r.refuse("id", "an id no other flow of this host has");
+      // The host's per-flow records (its sink's, its summary's) hold ids below flow_ids, and
+      // the testbed's hosts share one id space: an id at or above it would have no record.
+      if (*id >= static_cast<int64_t>(out.flow_ids))
+        r.refuse("id", fmt::format("an id below [host] flow_ids ({})", out.flow_ids));
+      else if (!ids.insert(*id).second)
+        r.refuse("id", "an id no other flow of this host has");
     }
     if (auto mac = r.string("to_mac", true)) {
       if (auto parsed = wire::MacAddress::parse(*mac); parsed && !parsed->is_multicast()) {

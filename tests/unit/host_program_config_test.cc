@@ -131,7 +131,7 @@ TEST(HostProgramConfig, BadFilesAreRefusedWithThePlaceKeyExpectedAndFound) {
       FCSWITCH_BAD_HOST_CONFIG_DIR, [](const std::string& text, const std::string& file) {
         parse_host_program_config(text, file);
       });
-  EXPECT_GE(files, 9);
+  EXPECT_GE(files, 10);
 }
 
 }  // namespace

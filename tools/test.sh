@@ -5,15 +5,25 @@
 # Ends with one line: "tests: N passed, M failed, K skipped".
 set -uo pipefail
 cd "$(dirname "$0")/.."
+# Where the time goes, printed before the closing line: "time: install 12 s, build 410 s, …".
+phase_times=()
+phase_start=$SECONDS
+phase_done() {  # NAME
+  phase_times+=("$1 $((SECONDS - phase_start)) s")
+  phase_start=$SECONDS
+}
 tools/install-deps.sh || exit 1
+phase_done install
 tools/build.sh || exit 1
+phase_done build
 # Under ASan+UBSan only what the unit suite runs (its test binaries and the three programs
 # whose config readers it drives) and fchost for the soak (the DPDK and integration tests run
 # on build/ only).
 [ -f build-asan/build.ninja ] || meson setup build-asan -Db_sanitize=address,undefined \
-  -Db_lundef=false -Dbuildtype=debug > /dev/null || exit 1
+  -Db_lundef=false -Doptimization=0 -Ddebug=false > /dev/null || exit 1
 meson compile -C build-asan unit_tests workload_unit_tests fcswitch fchost fclab tagger-gen \
   > /dev/null || exit 1
+phase_done "sanitizer build"
 
 passed=0
 failed=0
@@ -35,7 +45,9 @@ run_suite() {  # build dir, then meson test arguments
 }
 
 run_suite build
+phase_done tests
 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 run_suite build-asan --no-rebuild --suite unit
+phase_done "sanitized unit tests"
 
 # The frame parsers and the config readers of fcswitch and fclab under libFuzzer (ASan+UBSan),
 # counted as one test.
@@ -45,6 +57,7 @@ else
   echo "FAIL: fuzz"
   failed=$((failed + 1))
 fi
+phase_done fuzz
 
 # A short soak: fcswitch and three fchost under ASan+UBSan, every engine, SIGTERM under load.
 if tools/soak.py --seconds 20 --out build-asan/soak; then
@@ -53,6 +66,8 @@ else
   echo "FAIL: soak"
   failed=$((failed + 1))
 fi
+phase_done soak
 
+(IFS=,; echo "time: ${phase_times[*]}" | sed 's/,/, /g')
 echo "tests: $passed passed, $failed failed, $skipped skipped"
 [ "$failed" -eq 0 ]

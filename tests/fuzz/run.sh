@@ -6,7 +6,7 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 out=build-fuzz
 mkdir -p "$out"
-flags=(-std=c++20 -O1 -g -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -Ilib)
+flags=(-std=c++20 -O1 -gline-tables-only -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -Ilib)
 wire=(lib/wire/frame_header.cc lib/wire/mac_address.cc lib/wire/pfc_frame.cc
   lib/wire/credit_frame.cc lib/wire/pyrrha_frame.cc lib/wire/ecn_mark.cc lib/wire/dscp_rewrite.cc)
 # Seeds: a PFC frame, a credit frame and Pyrrha's PAUSE and MERGE, so mutation starts from the
@@ -45,7 +45,7 @@ lab_sources=(lib/workload/*.cc lib/scenario/*.cc)
 objects="$out/objects"
 mkdir -p "$objects"
 # shellcheck disable=SC2046
-compile=(clang++ -std=c++20 -O1 -g -fsanitize=fuzzer-no-link,address,undefined
+compile=(clang++ -std=c++20 -O1 -gline-tables-only -fsanitize=fuzzer-no-link,address,undefined
   -fno-sanitize-recover=all -Ilib $(pkg-config --cflags tomlplusplus libdpdk)
   "-DFCSWITCH_WORKLOAD_DIR=\"$PWD/config/workloads\"")
 printf '%s\n' "${config_sources[@]}" "${lab_sources[@]}" |

@@ -3,9 +3,9 @@
 
 #include <gtest/gtest.h>
 
+#include "lab/wait_for_graph.h"
 #include "traffic/flow_frame.h"
 #include "traffic/reorder_density.h"
-#include "lab/wait_for_graph.h"
 #include "wire/big_endian.h"
 
 namespace fcswitch::lab {

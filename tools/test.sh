@@ -19,7 +19,7 @@ phase_done build
 # Under ASan+UBSan only what the unit suite runs (its test binaries and the three programs
 # whose config readers it drives) and fchost for the soak (the DPDK and integration tests run
 # on build/ only).
-[ -f build-asan/build.ninja ] || meson setup build-asan -Db_sanitize=address,undefined \
+[ -f build-asan/build.ninja ] || meson setup build-asan -Dunity=on -Db_sanitize=address,undefined \
   -Db_lundef=false -Doptimization=0 -Ddebug=false > /dev/null || exit 1
 meson compile -C build-asan unit_tests workload_unit_tests fcswitch fchost fclab tagger-gen \
   > /dev/null || exit 1

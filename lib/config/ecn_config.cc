@@ -13,10 +13,10 @@ namespace fcswitch::config {
 
 namespace {
 
-constexpr uint64_t kMaxThresholdBytes = 1ull << 34;  // as [buffer]'s sizes: far above any buffer
+constexpr uint64_t kMaxEcnThresholdBytes = 1ull << 34;  // as [buffer]'s sizes: far above any buffer
 
 // One ecn table ([ecn] or a port's), its keys read and checked once.
-struct Layer {
+struct EcnLayer {
   const toml::table* table = nullptr;
   std::string path;
   std::optional<PriorityMask> queues;
@@ -28,14 +28,14 @@ struct Layer {
   const toml::node* node(std::string_view key) const { return table->get(key); }
 };
 
-Layer read_layer(const toml::table& table, std::string path, ConfigProblems& problems,
-                 bool switch_wide, EcnParams& params) {
-  Layer layer{&table, path, {}, {}, {}, {}, false};
+EcnLayer read_ecn_layer(const toml::table& table, std::string path, ConfigProblems& problems,
+                        bool switch_wide, EcnParams& params) {
+  EcnLayer layer{&table, path, {}, {}, {}, {}, false};
   TableReader reader(table, std::move(path), problems);
   if (auto queues = read_queue_list(reader, "queues", false))
     layer.queues = static_cast<PriorityMask>(*queues);
-  layer.k_min_bytes = reader.bytes("k_min", 0, kMaxThresholdBytes);
-  layer.k_max_bytes = reader.bytes("k_max", 0, kMaxThresholdBytes);
+  layer.k_min_bytes = reader.bytes("k_min", 0, kMaxEcnThresholdBytes);
+  layer.k_max_bytes = reader.bytes("k_max", 0, kMaxEcnThresholdBytes);
   if (const toml::node* p = reader.node("p_max")) {
     std::optional<double> value;
     if (const auto* f = p->as_floating_point()) value = f->get();
@@ -61,8 +61,9 @@ Layer read_layer(const toml::table& table, std::string path, ConfigProblems& pro
 
 // The first of `layers` (most specific first) that sets the key.
 template <typename T, typename Get>
-std::pair<std::optional<T>, const Layer*> first(const std::vector<const Layer*>& layers, Get get) {
-  for (const Layer* layer : layers)
+std::pair<std::optional<T>, const EcnLayer*> first(const std::vector<const EcnLayer*>& layers,
+                                                   Get get) {
+  for (const EcnLayer* layer : layers)
     if (auto v = get(*layer)) return {v, layer};
   return {std::nullopt, nullptr};
 }
@@ -72,7 +73,7 @@ class Refusals {
  public:
   explicit Refusals(ConfigProblems& problems) : problems_(problems) {}
 
-  void refuse(const Layer& holder, std::string_view key, std::string_view expected,
+  void refuse(const EcnLayer& holder, std::string_view key, std::string_view expected,
               std::string_view found) {
     const toml::node* node = holder.node(key);
     const toml::source_region where = node ? node->source() : holder.table->source();
@@ -98,30 +99,31 @@ std::string queue_list_text(PriorityMask mask) {
 void read_ecn(TableReader& root, const std::vector<const toml::table*>& port_tables,
               SwitchConfig& config) {
   ConfigProblems& problems = root.problems();
-  std::optional<Layer> switch_layer;
+  std::optional<EcnLayer> switch_layer;
   if (const toml::table* table = root.table("ecn"))
-    switch_layer = read_layer(*table, "ecn", problems, true, config.ecn);
+    switch_layer = read_ecn_layer(*table, "ecn", problems, true, config.ecn);
   Refusals refusals(problems);
 
   for (size_t port_index = 0; port_index < config.ports.size(); ++port_index) {
     PortConfig& port = config.ports[port_index];
-    std::optional<Layer> port_layer;
+    std::optional<EcnLayer> port_layer;
     if (port_index < port_tables.size() && port_tables[port_index])
-      port_layer = read_layer(*port_tables[port_index], fmt::format("ports[{}].ecn", port_index),
-                              problems, false, config.ecn);
-    std::vector<const Layer*> layers;
+      port_layer =
+          read_ecn_layer(*port_tables[port_index], fmt::format("ports[{}].ecn", port_index),
+                         problems, false, config.ecn);
+    std::vector<const EcnLayer*> layers;
     if (port_layer) layers.push_back(&*port_layer);
     if (switch_layer) layers.push_back(&*switch_layer);
 
     const auto [queues, queues_holder] =
-        first<PriorityMask>(layers, [](const Layer& l) { return l.queues; });
+        first<PriorityMask>(layers, [](const EcnLayer& l) { return l.queues; });
     if (!queues || !*queues) continue;
     if (const PriorityMask bouncing = *queues & config.pabo.priorities)
       refusals.refuse(*queues_holder, "queues",
                       "queues without PABO: a PABO queue bounces instead of marking",
                       queue_list_text(bouncing) + " in [pabo] priorities");
     const auto [k_min, k_min_holder] =
-        first<uint64_t>(layers, [](const Layer& l) { return l.k_min_bytes; });
+        first<uint64_t>(layers, [](const EcnLayer& l) { return l.k_min_bytes; });
     if (!k_min) {
       refusals.refuse(*queues_holder, "k_min",
                       "the queue depth where marking starts (bytes, e.g. \"40KB\")", "nothing");
@@ -129,7 +131,7 @@ void read_ecn(TableReader& root, const std::vector<const toml::table*>& port_tab
     }
     // No K_max: a step at K_min (DCTCP's single threshold).
     const auto [k_max, k_max_holder] =
-        first<uint64_t>(layers, [](const Layer& l) { return l.k_max_bytes; });
+        first<uint64_t>(layers, [](const EcnLayer& l) { return l.k_max_bytes; });
     if (k_max && *k_max < *k_min) {
       // One table's own pair was refused as it was read; a port's key against [ecn]'s is
       // refused at the port's.
@@ -148,7 +150,7 @@ void read_ecn(TableReader& root, const std::vector<const toml::table*>& port_tab
     port.ecn.profile.k_min_bytes = *k_min;
     port.ecn.profile.k_max_bytes = k_max.value_or(*k_min);
     port.ecn.profile.p_max =
-        first<double>(layers, [](const Layer& l) { return l.p_max; }).first.value_or(1.0);
+        first<double>(layers, [](const EcnLayer& l) { return l.p_max; }).first.value_or(1.0);
   }
 }
 

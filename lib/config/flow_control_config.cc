@@ -18,7 +18,7 @@ namespace {
 constexpr uint64_t kMaxDurationNs = 60ull * kNsPerSecond;
 
 // One flow_control table, its keys read and checked once.
-struct Layer {
+struct FlowControlLayer {
   const toml::table* table = nullptr;
   std::string path;
   std::optional<std::string> engine;
@@ -63,8 +63,8 @@ class LayeredParamReader final : public fc::ParamReader {
   void refuse(std::string_view key, std::string_view expected, std::string_view found) override {
     const std::string what = with_context(expected);
     if (TableReader* r = holder(key)) {
-      // A rule that needs no link was checked on the table alone (read_layer): say it once,
-      // not again for each port the table reaches.
+      // A rule that needs no link was checked on the table alone (read_flow_control_layer): say it
+      // once, not again for each port the table reaches.
       if (!context_.empty() && problems_.has_problem(r->raw().get(key)->source(), r->key_path(key)))
         return;
       return r->refuse(key, what, found);
@@ -98,7 +98,7 @@ class LayeredParamReader final : public fc::ParamReader {
   std::vector<std::unique_ptr<TableReader>> readers_;
 };
 
-void read_watchdog(TableReader& reader, Layer& layer) {
+void read_watchdog(TableReader& reader, FlowControlLayer& layer) {
   const toml::table* table = reader.table("watchdog");
   if (!table) return;
   TableReader w(*table, reader.key_path("watchdog"), reader.problems());
@@ -113,9 +113,10 @@ void read_watchdog(TableReader& reader, Layer& layer) {
 
 // Reads and checks one table. Port and switch tables may hold per-priority tables and the
 // per-link keys; a priority table only the engine and its keys.
-Layer read_layer(const toml::table& table, std::string path, ConfigProblems& problems,
-                 bool per_link, std::array<std::optional<Layer>, kNumPriorities>* priorities) {
-  Layer layer;
+FlowControlLayer read_flow_control_layer(
+    const toml::table& table, std::string path, ConfigProblems& problems, bool per_link,
+    std::array<std::optional<FlowControlLayer>, kNumPriorities>* priorities) {
+  FlowControlLayer layer;
   layer.table = &table;
   layer.path = path;
   TableReader reader(table, path, problems);
@@ -142,7 +143,7 @@ Layer read_layer(const toml::table& table, std::string path, ConfigProblems& pro
                             fmt::format("\"{}\" = {}", key.str(), describe(node)));
           continue;
         }
-        (*priorities)[p] = read_layer(*t, sub, problems, false, nullptr);
+        (*priorities)[p] = read_flow_control_layer(*t, sub, problems, false, nullptr);
       }
     }
   }
@@ -161,8 +162,8 @@ Layer read_layer(const toml::table& table, std::string path, ConfigProblems& pro
 }
 
 template <typename T, typename Get>
-std::optional<T> first(const std::vector<const Layer*>& layers, Get get) {
-  for (const Layer* layer : layers)
+std::optional<T> first(const std::vector<const FlowControlLayer*>& layers, Get get) {
+  for (const FlowControlLayer* layer : layers)
     if (auto v = get(*layer)) return v;
   return std::nullopt;
 }
@@ -172,42 +173,48 @@ std::optional<T> first(const std::vector<const Layer*>& layers, Get get) {
 void read_flow_control(TableReader& root, const std::vector<const toml::table*>& port_tables,
                        SwitchConfig& config) {
   ConfigProblems& problems = root.problems();
-  std::array<std::optional<Layer>, kNumPriorities> switch_priorities;
-  std::optional<Layer> switch_layer;
+  std::array<std::optional<FlowControlLayer>, kNumPriorities> switch_priorities;
+  std::optional<FlowControlLayer> switch_layer;
   if (const toml::table* table = root.table("flow_control"))
-    switch_layer = read_layer(*table, "flow_control", problems, true, &switch_priorities);
+    switch_layer =
+        read_flow_control_layer(*table, "flow_control", problems, true, &switch_priorities);
 
   for (size_t port_index = 0; port_index < config.ports.size(); ++port_index) {
     PortConfig& port = config.ports[port_index];
-    std::array<std::optional<Layer>, kNumPriorities> port_priorities;
-    std::optional<Layer> port_layer;
+    std::array<std::optional<FlowControlLayer>, kNumPriorities> port_priorities;
+    std::optional<FlowControlLayer> port_layer;
     const std::string port_path = fmt::format("ports[{}].flow_control", port_index);
     if (port_index < port_tables.size() && port_tables[port_index])
-      port_layer =
-          read_layer(*port_tables[port_index], port_path, problems, true, &port_priorities);
+      port_layer = read_flow_control_layer(*port_tables[port_index], port_path, problems, true,
+                                           &port_priorities);
 
-    std::vector<const Layer*> link_layers;
+    std::vector<const FlowControlLayer*> link_layers;
     if (port_layer) link_layers.push_back(&*port_layer);
     if (switch_layer) link_layers.push_back(&*switch_layer);
     PortFlowControl& fc = port.flow_control;
-    fc.trust = first<bool>(link_layers, [](const Layer& l) { return l.trust; }).value_or(true);
+    fc.trust =
+        first<bool>(link_layers, [](const FlowControlLayer& l) { return l.trust; }).value_or(true);
     fc.response_time_ns =
-        first<uint64_t>(link_layers, [](const Layer& l) { return l.response_time_ns; })
+        first<uint64_t>(link_layers, [](const FlowControlLayer& l) { return l.response_time_ns; })
             .value_or(fc::eq6_response_time_ns(port.rate_bps, fc::kEq6MtuBytes, fc::kEq6WireNs,
                                                fc::kEq6ProcessingNs, port.committed_frames()));
-    if (auto v = first<uint64_t>(link_layers, [](const Layer& l) { return l.detect_ns; }))
+    if (auto v =
+            first<uint64_t>(link_layers, [](const FlowControlLayer& l) { return l.detect_ns; }))
       fc.watchdog.detect_ns = *v;
-    if (auto v = first<uint64_t>(link_layers, [](const Layer& l) { return l.restore_ns; }))
+    if (auto v =
+            first<uint64_t>(link_layers, [](const FlowControlLayer& l) { return l.restore_ns; }))
       fc.watchdog.restore_ns = *v;
-    if (auto v = first<fc::WatchdogAction>(link_layers, [](const Layer& l) { return l.action; }))
+    if (auto v = first<fc::WatchdogAction>(link_layers,
+                                           [](const FlowControlLayer& l) { return l.action; }))
       fc.watchdog.action = *v;
-    if (auto v = first<uint16_t>(link_layers, [](const Layer& l) { return l.stage_opcode; }))
+    if (auto v =
+            first<uint16_t>(link_layers, [](const FlowControlLayer& l) { return l.stage_opcode; }))
       fc.stage_opcode = *v;
     // Under 0x88B5 a receiver tells a PFC-layout frame from our subtypes by the opcode's first
     // byte, 0x01 (wire/control_frame_kind.h): another one would be taken for data or credits.
     if (port.control_ether_type == wire::kEtherTypeLocalExperimental1 &&
         fc.stage_opcode >> 8 != wire::kPfcOpcode >> 8)
-      for (const Layer* layer : link_layers)
+      for (const FlowControlLayer* layer : link_layers)
         if (layer->stage_opcode) {
           const toml::node* key = layer->table->get("stage_opcode");
           problems.expected(key ? key->source() : layer->table->source(),
@@ -217,12 +224,13 @@ void read_flow_control(TableReader& root, const std::vector<const toml::table*>&
                             fmt::format("0x{:04X}", fc.stage_opcode));
           break;
         }
-    if (auto v = first<uint64_t>(link_layers, [](const Layer& l) { return l.limiter_catch_up_ns; }))
+    if (auto v = first<uint64_t>(link_layers,
+                                 [](const FlowControlLayer& l) { return l.limiter_catch_up_ns; }))
       fc.limiter_catch_up_ns = *v;
 
     const fc::LinkParams link = port.link_params(config.buffer.lossless_ingress_bytes);
     for (int prio = 0; prio < kNumPriorities; ++prio) {
-      std::vector<const Layer*> layers;
+      std::vector<const FlowControlLayer*> layers;
       if (port_priorities[prio]) layers.push_back(&*port_priorities[prio]);
       if (port_layer) layers.push_back(&*port_layer);
       if (switch_priorities[prio]) layers.push_back(&*switch_priorities[prio]);
@@ -234,8 +242,8 @@ void read_flow_control(TableReader& root, const std::vector<const toml::table*>&
                         fmt::format("priority {} is not in switch.lossless_priorities", prio));
       }
       if (!lossless) continue;
-      const Layer* chooser = nullptr;
-      for (const Layer* l : layers)
+      const FlowControlLayer* chooser = nullptr;
+      for (const FlowControlLayer* l : layers)
         if (l->engine) {
           chooser = l;
           break;
@@ -248,7 +256,7 @@ void read_flow_control(TableReader& root, const std::vector<const toml::table*>&
       LayeredParamReader reader(
           problems, chooser->engine_source, fmt::format("{}.{}", chooser->path, engine->name),
           shared ? fmt::format("on port \"{}\" priority {}", port.name, prio) : "");
-      for (const Layer* l : layers)
+      for (const FlowControlLayer* l : layers)
         if (const toml::node* sub = l->table->get(engine->name); sub && sub->as_table())
           reader.add(*sub->as_table(), fmt::format("{}.{}", l->path, engine->name));
       auto params = engine->parse(reader, &link);

@@ -21,7 +21,7 @@ namespace {
 // the product in a uint64_t for any BDP a port can have (400 Gb/s × 60 s response time).
 constexpr double kMaxThresholdBdps = 1e6;
 // As the other byte sizes of a switch ([buffer], [pabo]): far above any switch's buffer.
-constexpr uint64_t kMaxThresholdBytes = uint64_t{1} << 34;
+constexpr uint64_t kMaxPyrrhaThresholdBytes = uint64_t{1} << 34;
 // Pyrrha §6's switches have about 100 isolation queues per port; 4096 is far above what a
 // scheduler scans per pass.
 constexpr int64_t kMaxIsolationQueues = 4096;
@@ -55,7 +55,7 @@ Threshold read_threshold(TableReader& reader, std::string_view bdp_key,
     reader.refuse(bdp_key, "a number of one-hop BDPs > 0 (a queue pauses above it)");
     t.bdps.reset();
   }
-  t.bytes = reader.bytes(bytes_key, 1, kMaxThresholdBytes);
+  t.bytes = reader.bytes(bytes_key, 1, kMaxPyrrhaThresholdBytes);
   // A key that is there but was not taken is a problem already: compare nothing with it.
   t.ok = t.bdps.has_value() == reader.has(bdp_key) && t.bytes.has_value() == reader.has(bytes_key);
   if (t.bdps && t.bytes) {

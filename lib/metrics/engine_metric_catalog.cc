@@ -15,13 +15,13 @@ namespace fcswitch::metrics {
 
 namespace {
 
-constexpr double kNs = 1e-9;
+constexpr double kSecondsPerNs = 1e-9;
 constexpr double kBitsToBytes = 1.0 / 8;  // Prometheus' base unit is the byte
 
 double base_unit_scale(fc::CounterUnit unit) {
   switch (unit) {
     case fc::CounterUnit::kNanoseconds:
-      return kNs;
+      return kSecondsPerNs;
     case fc::CounterUnit::kBitsPerSecond:
       return kBitsToBytes;
     case fc::CounterUnit::kCreditBlocks:

@@ -18,7 +18,7 @@ namespace {
 
 constexpr auto C = MetricType::kCounter;
 constexpr auto G = MetricType::kGauge;
-constexpr double kNs = 1e-9;
+constexpr double kNsToSeconds = 1e-9;
 
 // Prometheus buckets from the switch's residence histogram (100 ns buckets, then doubling):
 // its own bounds at 0.5, 1, 2, 5, 10 and 12.8 µs, then every doubling bound, so each count is
@@ -36,7 +36,8 @@ std::vector<std::pair<double, uint64_t>> residence_buckets(const LatencyHistogra
                        (next < kLinearBounds.size() && i == kLinearBounds[next]);
     if (!bound) continue;
     if (i < LatencyHistogram::kLinearBuckets) ++next;
-    buckets.emplace_back(static_cast<double>(ticks.to_ns(h.bucket_upper(i))) * kNs, cumulative);
+    buckets.emplace_back(static_cast<double>(ticks.to_ns(h.bucket_upper(i))) * kNsToSeconds,
+                         cumulative);
   }
   return buckets;
 }
@@ -66,10 +67,10 @@ void collect_ports(MetricFamilySet& out, const std::string& node, const SwitchNo
     const ResponseTimeBudget& budget = sw.response_time_budget();
     out.add("fcswitch_response_time_budget_seconds", G,
             "The port's response_time: the τ its flow-control thresholds were chosen for", at_port,
-            static_cast<double>(sw.config().ports[p].flow_control.response_time_ns) * kNs);
+            static_cast<double>(sw.config().ports[p].flow_control.response_time_ns) * kNsToSeconds);
     out.add("fcswitch_response_time_measured_seconds", G,
             "τ measured in the last second: pause response p99, or the longest poll gap", at_port,
-            static_cast<double>(budget.last_ns(p)) * kNs);
+            static_cast<double>(budget.last_ns(p)) * kNsToSeconds);
     out.add("fcswitch_response_time_over_budget_seconds_total", C,
             "Seconds in which the measured τ exceeded the port's response_time", at_port,
             static_cast<double>(budget.seconds_over(p)));
@@ -81,7 +82,7 @@ void collect_ports(MetricFamilySet& out, const std::string& node, const SwitchNo
         "fcswitch_residence_seconds",
         "Time data frames spent inside the switch, RX poll to TX burst, by egress port", at_port,
         residence_buckets(residence, sw.ticks()), residence.samples(),
-        static_cast<double>(sw.ticks().to_ns(residence.sum())) * kNs);
+        static_cast<double>(sw.ticks().to_ns(residence.sum())) * kNsToSeconds);
     for (const DropReasonInfo& r : kDropReasons) {
       Labels labels = at_port;
       labels.push_back({"reason", std::string(r.name)});

@@ -8,7 +8,7 @@ namespace fcswitch::topology {
 
 namespace {
 
-constexpr int kUnreached = -1;
+constexpr int kUnreachedHops = -1;
 
 }  // namespace
 
@@ -20,14 +20,14 @@ RouteTable shortest_routes(const Topology& topo) {
   for (HostId h = 0; h < hosts.size(); ++h) {
     const int target = hosts.at(h).sw;
     if (hops_by_switch[target].empty())
-      hops_by_switch[target] = hops_to(topo, target, kUnreached, [](int, int) { return true; });
+      hops_by_switch[target] = hops_to(topo, target, kUnreachedHops, [](int, int) { return true; });
     const std::vector<int>& hops = hops_by_switch[target];
     for (int sw = 0; sw < topo.switches(); ++sw) {
       if (sw == target) {
         routes.set(sw, h, {hosts.at(h).port});
         continue;
       }
-      if (hops[sw] == kUnreached) continue;
+      if (hops[sw] == kUnreachedHops) continue;
       PortGroup group;
       const auto& ports = topo.at(sw).ports;
       for (int port = 0; port < static_cast<int>(ports.size()); ++port)

@@ -12,7 +12,7 @@ namespace fcswitch::topology {
 
 namespace {
 
-constexpr int kUnreached = std::numeric_limits<int>::max();
+constexpr int kUnreachedRank = std::numeric_limits<int>::max();
 
 bool higher(const Topology& topo, int a, int b) {
   return topo.at(a).tier > topo.at(b).tier;
@@ -36,16 +36,16 @@ RouteTable updown_routes(const Topology& topo) {
   for (HostId h = 0; h < hosts.size(); ++h) {
     const int target = hosts.at(h).sw;
     // Hops down to `target`, a lower tier at each hop: a BFS from the target that climbs.
-    const std::vector<int> down = hops_to(topo, target, kUnreached, [&](int nearer, int farther) {
-      return higher(topo, farther, nearer);
-    });
+    const std::vector<int> down =
+        hops_to(topo, target, kUnreachedRank,
+                [&](int nearer, int farther) { return higher(topo, farther, nearer); });
     // total[s]: hops of the shortest up-down path from s (descend at once when possible).
     std::vector<int> total(down);
     for (int sw : by_tier) {
-      if (total[sw] != kUnreached) continue;
+      if (total[sw] != kUnreachedRank) continue;
       for (const TopologyPort& p : topo.at(sw).ports)
         if (p.peer == PeerKind::kSwitch && higher(topo, p.peer_switch, sw) &&
-            total[p.peer_switch] != kUnreached)
+            total[p.peer_switch] != kUnreachedRank)
           total[sw] = std::min(total[sw], total[p.peer_switch] + 1);
     }
     for (int sw = 0; sw < topo.switches(); ++sw) {
@@ -53,8 +53,8 @@ RouteTable updown_routes(const Topology& topo) {
         routes.set(sw, h, {hosts.at(h).port});
         continue;
       }
-      if (total[sw] == kUnreached) continue;
-      const bool descending = down[sw] != kUnreached;
+      if (total[sw] == kUnreachedRank) continue;
+      const bool descending = down[sw] != kUnreachedRank;
       const std::vector<int>& hops = descending ? down : total;
       PortGroup group;
       const auto& ports = topo.at(sw).ports;

@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "../lab_scenario_texts.h"
 #include "config/config_error.h"
 #include "lab/lab_network.h"
 #include "lab/lab_report.h"
@@ -30,6 +31,9 @@
 namespace fcswitch::lab {
 namespace {
 
+using scenario_texts::kStar;
+using scenario_texts::problems_of;
+
 const std::string kRing = std::string(FCSWITCH_SOURCE_DIR) + "/config/lab/gfc-ring.toml";
 const std::string kRingWall = std::string(FCSWITCH_SOURCE_DIR) + "/tests/lab/ring-100mbps.toml";
 constexpr uint64_t kBufferBytes = 1'000'000;  // B_m
@@ -42,17 +46,6 @@ constexpr double kHalfLineBps = 5e9 * 1514 / 1538;
 LabResult run(const std::string& file, std::vector<std::string> sets) {
   LabNetwork network(load_lab_scenario(file, sets));
   return network.run();
-}
-
-// The problems a scenario is refused with ("accepted" when it is not refused).
-std::vector<std::string> problems_of(const std::string& text,
-                                     const std::vector<std::string>& sets = {}) {
-  try {
-    parse_lab_scenario(text, "bad.toml", sets);
-  } catch (const config::ConfigError& e) {
-    return e.problems();
-  }
-  return {"accepted"};
 }
 
 // Whatever the engine: every frame accounted for, nothing lossless dropped, nothing lost on
@@ -304,69 +297,6 @@ TEST(LabGfcRingWallClock, PfcDeadlocksGfcDoesNot) {
   for (const FlowResult& f : gfc.flows) EXPECT_GT(f.tail_throughput_bps, 15e6);
   expect_conserved(gfc);
 }
-
-// One switch, four hosts: an incast, a sized flow at a set rate, an on-off flow — what the
-// hosts' generators and sinks do, under PFC and under CBFC (credits to the hosts too).
-constexpr char kStar[] = R"([lab]
-duration = "20ms"
-[switch]
-lossless_priorities = [3]
-mac_learning = false
-[buffer]
-lossless_ingress = "200KB"
-[flow_control]
-engine = "pfc"
-[flow_control.pfc]
-xoff = "150KB"
-xon = "147KB"
-[[hosts]]
-name = "A"
-[[hosts]]
-name = "B"
-[[hosts]]
-name = "C"
-[[hosts]]
-name = "D"
-[[switches]]
-name = "S1"
-ports = [{ name = "a" }, { name = "b" }, { name = "c" }, { name = "d" }]
-routes = { A = "a", B = "b", C = "c", D = "d" }
-[[links]]
-a = "A"
-b = "S1:a"
-delay = "1us"
-[[links]]
-a = "B"
-b = "S1:b"
-delay = "1us"
-[[links]]
-a = "C"
-b = "S1:c"
-delay = "1us"
-[[links]]
-a = "D"
-b = "S1:d"
-delay = "1us"
-[[flows]]
-pattern = "incast"
-from = ["A", "B"]
-to = "C"
-priority = 3
-[[flows]]
-from = "C"
-to = "A"
-priority = 3
-size = "1MB"
-rate = "1Gbps"
-start = "1ms"
-[[flows]]
-from = "D"
-to = "B"
-priority = 3
-pattern = "on-off"
-on = "1ms"
-off = "1ms"
-)";
 
 TEST(LabHosts, IncastSizedAndOnOffFlows) {
   for (const char* engine : {"pfc", "cbfc"}) {

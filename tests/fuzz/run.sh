@@ -70,5 +70,6 @@ fuzz_config() {  # TARGET RUNS SEEDS
   "$out/$1" -runs="$2" -max_len=8192 -seed=1 -timeout=10 "$out/corpus_$1" "$3" 2>&1 | tail -1
 }
 fuzz_config switch_config_fuzz "${FUZZ_CONFIG_RUNS:-200000}" "$config_seeds"
-# About 2 000 scenarios a second (each builds its network's routes): half a minute's worth.
-fuzz_config lab_scenario_fuzz "${FUZZ_LAB_RUNS:-60000}" "$lab_seeds"
+# About 900 scenarios a second under ASan+UBSan (each builds its network's routes): half a
+# minute's worth.
+fuzz_config lab_scenario_fuzz "${FUZZ_LAB_RUNS:-30000}" "$lab_seeds"

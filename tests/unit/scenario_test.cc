@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "../lab_scenario_texts.h"
 #include "config/config_error.h"
 #include "config/text_file.h"
 #include "scenario/lab_scenario.h"
@@ -16,81 +17,10 @@
 namespace fcswitch::lab {
 namespace {
 
+using scenario_texts::kStar;
+using scenario_texts::problems_of;
+
 const std::string kRing = std::string(FCSWITCH_SOURCE_DIR) + "/config/lab/gfc-ring.toml";
-
-// The problems a scenario is refused with ("accepted" when it is not refused).
-std::vector<std::string> problems_of(const std::string& text,
-                                     const std::vector<std::string>& sets = {}) {
-  try {
-    parse_lab_scenario(text, "bad.toml", sets);
-  } catch (const config::ConfigError& e) {
-    return e.problems();
-  }
-  return {"accepted"};
-}
-
-// One switch, four hosts (lab_test.cc's LabHosts runs the same): an incast, a sized flow at a
-// set rate, an on-off flow.
-constexpr char kStar[] = R"([lab]
-duration = "20ms"
-[switch]
-lossless_priorities = [3]
-mac_learning = false
-[buffer]
-lossless_ingress = "200KB"
-[flow_control]
-engine = "pfc"
-[flow_control.pfc]
-xoff = "150KB"
-xon = "147KB"
-[[hosts]]
-name = "A"
-[[hosts]]
-name = "B"
-[[hosts]]
-name = "C"
-[[hosts]]
-name = "D"
-[[switches]]
-name = "S1"
-ports = [{ name = "a" }, { name = "b" }, { name = "c" }, { name = "d" }]
-routes = { A = "a", B = "b", C = "c", D = "d" }
-[[links]]
-a = "A"
-b = "S1:a"
-delay = "1us"
-[[links]]
-a = "B"
-b = "S1:b"
-delay = "1us"
-[[links]]
-a = "C"
-b = "S1:c"
-delay = "1us"
-[[links]]
-a = "D"
-b = "S1:d"
-delay = "1us"
-[[flows]]
-pattern = "incast"
-from = ["A", "B"]
-to = "C"
-priority = 3
-[[flows]]
-from = "C"
-to = "A"
-priority = 3
-size = "1MB"
-rate = "1Gbps"
-start = "1ms"
-[[flows]]
-from = "D"
-to = "B"
-priority = 3
-pattern = "on-off"
-on = "1ms"
-off = "1ms"
-)";
 
 // [topology] rate and delay are every link's, the scenario's own [[links]] included, unless a
 // link gives its own (config/lab/pabo-tree.toml's 1 Gb/s tree has no generated links): the

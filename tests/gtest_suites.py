@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
 """Each test file of a GoogleTest binary as its own meson test.
 
-    gtest_suites.py filter FILE          prints the --gtest_filter of FILE's suites
+    gtest_suites.py filters FILE...      prints "NAME FILTER" a line for each FILE: its file
+                                         name and the --gtest_filter of its suites (one call
+                                         for a binary's files: meson runs it at setup)
     gtest_suites.py check BINARY FILE... fails naming every suite of BINARY that no FILE
                                          declares, every suite two FILEs declare and every
                                          FILE without a suite (so none runs twice or never)
@@ -33,12 +35,13 @@ def binary_suites(binary: str) -> set[str]:
 
 
 def main() -> int:
-    if len(sys.argv) == 3 and sys.argv[1] == "filter":
-        names = suites(sys.argv[2])
-        if not names:
-            print(f"{sys.argv[2]}: no TEST in it", file=sys.stderr)
-            return 1
-        print(":".join(f"{name}.*" for name in names))
+    if len(sys.argv) >= 3 and sys.argv[1] == "filters":
+        for path in sys.argv[2:]:
+            names = suites(path)
+            if not names:
+                print(f"{path}: no TEST in it", file=sys.stderr)
+                return 1
+            print(pathlib.Path(path).name, ":".join(f"{name}.*" for name in names))
         return 0
     if len(sys.argv) >= 4 and sys.argv[1] == "check":
         problems = []

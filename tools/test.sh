@@ -16,13 +16,12 @@ tools/install-deps.sh || exit 1
 phase_done install
 tools/build.sh || exit 1
 phase_done build
-# Under ASan+UBSan only what the unit suite runs (its test binaries and the three programs
-# whose config readers it drives) and fchost for the soak (the DPDK and integration tests run
-# on build/ only).
+# Under ASan+UBSan only what the unit suite runs (its test binaries) and fcswitch and fchost
+# for the soak: the DPDK, integration and lab tests run on build/ only, and the fuzzers have a
+# build of their own (tests/fuzz/run.sh).
 [ -f build-asan/build.ninja ] || meson setup build-asan -Dunity=on -Db_sanitize=address,undefined \
   -Db_lundef=false -Doptimization=0 -Ddebug=false > /dev/null || exit 1
-meson compile -C build-asan unit_tests workload_unit_tests fcswitch fchost fclab tagger-gen \
-  > /dev/null || exit 1
+meson compile -C build-asan unit_tests workload_unit_tests fcswitch fchost > /dev/null || exit 1
 phase_done "sanitizer build"
 
 passed=0

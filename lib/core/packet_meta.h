@@ -33,7 +33,10 @@ constexpr PacketMeta make_packet_meta(uint8_t ingress_port, uint8_t priority, ui
                                    uint64_t{static_cast<uint8_t>(pabo)} << 25 |
                                    uint64_t{charged_bytes} << 32);
 }
-// The layout that composition assumes (x86-64 psABI: bit-fields from the low bit up).
+// The layout that composition assumes (x86-64 psABI: bit-fields from the low bit up). Clang 14
+// cannot evaluate a bit_cast to bit-fields at compile time (the sanitizer build is clang's):
+// there, packet_meta_test checks the same at run time.
+#if !defined(__clang__)
 static_assert(make_packet_meta(1, 2, 3, true, PaboSubqueue::kBounce, 7).ingress_port == 1 &&
               make_packet_meta(1, 2, 3, true, PaboSubqueue::kBounce, 7).priority == 2 &&
               make_packet_meta(1, 2, 3, true, PaboSubqueue::kBounce, 7).egress_queue == 3 &&
@@ -41,6 +44,7 @@ static_assert(make_packet_meta(1, 2, 3, true, PaboSubqueue::kBounce, 7).ingress_
               make_packet_meta(1, 2, 3, true, PaboSubqueue::kBounce, 7).pabo ==
                   static_cast<uint8_t>(PaboSubqueue::kBounce) &&
               make_packet_meta(1, 2, 3, true, PaboSubqueue::kBounce, 7).charged_bytes == 7);
+#endif
 
 // Whether two packets are charged to the same counts, their bytes aside: a run of such packets
 // is charged (FWD) and released (TX) at once. One compare of the low four bytes (every field

@@ -4,9 +4,9 @@
 
 #include "core/drop_reason.h"
 #include "host/host_program_config.h"
-#include "lab/lab_report.h"
-#include "lab/received_flow_result.h"
 #include "node/flow_control_counters.h"
+#include "results/lab_report.h"
+#include "traffic/received_flow_result.h"
 
 namespace fcswitch::host {
 

@@ -1,5 +1,5 @@
 #pragma once
-// What fchost reports at the end: summary.json in the lab's format (lab/lab_report.h) — flows,
+// What fchost reports at the end: summary.json in the lab's format (results/lab_report.h) — flows,
 // the NIC's queues and port, lossless drops, the mempool after shutdown — with a "host"
 // section, and a one-screen text. A flow appears in the summary of the host that sends it
 // (sent_*, start_s, size_bytes) and in that of the host that receives it (received_*, loss,
@@ -15,7 +15,7 @@
 #include <nlohmann/json.hpp>
 
 #include "host/port_host.h"
-#include "lab/lab_result.h"
+#include "results/lab_result.h"
 
 namespace fcswitch::host {
 

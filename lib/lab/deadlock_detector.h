@@ -17,16 +17,10 @@
 
 #include "core/tick_rate.h"
 #include "node/switch_node.h"
+#include "results/deadlock_verdict.h"
 #include "scenario/lab_scenario.h"
 
 namespace fcswitch::lab {
-
-struct DeadlockVerdict {
-  bool detected = false;
-  uint64_t formed_ns = 0;    // the last queue of the cycle stopped sending (± one check)
-  uint64_t detected_ns = 0;  // the check that found the cycle
-  std::vector<std::string> cycle;
-};
 
 class DeadlockDetector {
  public:

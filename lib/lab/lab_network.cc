@@ -16,12 +16,13 @@
 #include "lab/lab_path_oracle.h"
 #include "lab/lab_sampler.h"
 #include "lab/link_fifo_port_io.h"
-#include "lab/received_flow_result.h"
+#include "lab/routing_cbd.h"
 #include "node/ecn_port_counters.h"
 #include "node/pabo_port_counters.h"
 #include "switch/control_pool.h"
 #include "topology/path_prediction.h"
 #include "traffic/flow_frame.h"
+#include "traffic/received_flow_result.h"
 
 namespace fcswitch::lab {
 

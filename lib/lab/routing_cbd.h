@@ -14,22 +14,12 @@
 #include <string>
 #include <vector>
 
+#include "results/routing_cbd_result.h"
 #include "scenario/lab_scenario.h"
 
 namespace fcswitch::lab {
 
-struct RoutingCbd {
-  bool present = false;
-  int edges = 0;                          // dependencies between switch ingresses
-  std::vector<std::string> cycle;         // one shortest cycle, in dependency order
-  std::vector<std::string> cyclic_links;  // every link on some cycle, sorted
-};
-
 // Nullopt when the scenario routes only statically ([topology] routing absent or "static").
 std::optional<RoutingCbd> routing_cbd(const LabScenario& scenario);
-
-// "cbd: yes (3 links on cycles; e.g. S1:L3 → L3:S2 → …)", "cbd: no", or "cbd: not computed
-// (static routing)": the line fclab --check prints and plan.py reads.
-std::string cbd_line(const std::optional<RoutingCbd>& cbd);
 
 }  // namespace fcswitch::lab

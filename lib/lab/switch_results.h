@@ -8,8 +8,8 @@
 #include <utility>
 #include <vector>
 
-#include "lab/lab_result.h"
 #include "node/switch_node.h"
+#include "results/lab_result.h"
 
 namespace fcswitch::lab {
 

@@ -11,15 +11,16 @@
 #include "fc/cbfc_engine.h"
 #include "fc/pfc_engine.h"
 #include "ring_testbed.h"
+#include "test_constants.h"
 
 namespace fcswitch::testbed {
 namespace {
 
-constexpr uint64_t kSinkMac = 0x02'00'00'00'00'0Bull;
+using test_constants::kSinkMac;
 constexpr uint64_t kHostMac[2] = {0x02'00'00'00'00'01ull, 0x02'00'00'00'00'02ull};
 constexpr uint64_t kStepNs = 100;
 constexpr uint64_t kRunNs = 5'000'000;  // 5 ms: many XOFF/XON rounds and credit periods
-constexpr uint32_t kFrameBytes = 1000;
+using test_constants::kFrameBytes;
 constexpr uint8_t kLosslessDscp = 24;  // class selector 3 → priority 3
 constexpr uint8_t kLossyDscp = 0;
 constexpr uint64_t kBufferBytes = 200'000;

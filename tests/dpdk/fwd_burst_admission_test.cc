@@ -18,13 +18,14 @@
 #include "frame_builder.h"
 #include "node/switch_node.h"
 #include "ring_ports.h"
+#include "test_constants.h"
 
 namespace fcswitch {
 namespace {
 
 constexpr uint64_t kHostMac = 0x02'00'00'00'00'01ull;
-constexpr uint64_t kSinkMac = 0x02'00'00'00'00'0Bull;
-constexpr uint32_t kFrameBytes = 1000;
+using test_constants::kFrameBytes;
+using test_constants::kSinkMac;
 constexpr int kBurstFrames = 10;
 constexpr uint8_t kLosslessDscp = 24;  // class selector 3 → priority 3
 constexpr uint8_t kLossyDscp = 0;      // priority 0

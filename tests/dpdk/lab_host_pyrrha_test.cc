@@ -22,11 +22,12 @@
 #include "core/units.h"
 #include "lab/lab_link.h"
 #include "lab/lab_network.h"
-#include "lab/lab_report.h"
 #include "lab/link_fifo_port_io.h"
+#include "results/lab_report.h"
 #include "scenario/lab_scenario.h"
 #include "scenario/scenario_file.h"
 #include "switch/control_pool.h"
+#include "test_constants.h"
 #include "traffic/flow_frame.h"
 #include "traffic/traffic_host.h"
 #include "wire/mac_address.h"
@@ -37,7 +38,7 @@ namespace {
 
 constexpr int kPyrrhaPriority = 3;
 constexpr uint8_t kDscp = 24;  // class selector 3 → priority 3
-constexpr uint32_t kFrameBytes = 1000;
+using test_constants::kFrameBytes;
 constexpr uint64_t kFlowRateBps = 1'000'000'000;
 constexpr uint64_t kLineRateBps = 10'000'000'000;
 constexpr unsigned kNicRingFrames = 4;  // the lab's tx_ring_frames

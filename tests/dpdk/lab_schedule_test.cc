@@ -14,8 +14,9 @@
 #include <vector>
 
 #include "lab/lab_network.h"
-#include "lab/lab_report.h"
+#include "results/lab_report.h"
 #include "scenario/scenario_file.h"
+#include "test_constants.h"
 
 namespace fcswitch::lab {
 namespace {
@@ -23,7 +24,7 @@ namespace {
 const std::string kConfigLab = std::string(FCSWITCH_SOURCE_DIR) + "/config/lab/";
 const std::string kTestsLab = std::string(FCSWITCH_SOURCE_DIR) + "/tests/lab/";
 
-constexpr char kFairCrossbar[] = "switch.crossbar=egress-round-robin";
+using test_constants::kFairCrossbar;
 constexpr char kCutAndBack[] =
     R"(events=[{ at = "1ms", fail = "S1:cw" }, { at = "1.3ms", restore = "S1:cw" }])";
 

@@ -17,11 +17,12 @@
 #include "../lab_scenario_texts.h"
 #include "config/config_error.h"
 #include "lab/lab_network.h"
-#include "lab/lab_report.h"
 #include "lab/lab_sampler.h"
 #include "metrics/queue_trace_columns.h"
+#include "results/lab_report.h"
 #include "scenario/lab_scenario.h"
 #include "scenario/scenario_file.h"
+#include "test_constants.h"
 #include "topology/flow_hash.h"
 #include "topology/path_prediction.h"
 #include "topology/shortest_routes.h"
@@ -180,7 +181,7 @@ TEST(LabGfcRing, GfcDoesNotDeadlockWithFifoQueues) {
 
 // The testbed's switch with a fair crossbar: every input that requests an egress gets an
 // equal share of it. The paper's rates and queue levels — and no deadlock for PFC or CBFC.
-const std::string kFairCrossbar = "switch.crossbar=egress-round-robin";
+using test_constants::kFairCrossbar;
 
 TEST(LabGfcRing, FairCrossbarKeepsTheRingQueuesLowSoPfcAndCbfcDoNotDeadlock) {
   for (const char* engine : {"pfc", "cbfc"}) {

@@ -23,11 +23,11 @@
 #include <vector>
 
 #include "lab/lab_network.h"
-#include "lab/lab_report.h"
 #include "lab/switch_results.h"
 #include "metrics/switch_metrics.h"
 #include "node/pyrrha_switch_counters.h"
 #include "node/switch_report.h"
+#include "results/lab_report.h"
 #include "scenario/lab_scenario.h"
 #include "scenario/scenario_file.h"
 

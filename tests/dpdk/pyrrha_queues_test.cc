@@ -18,6 +18,7 @@
 #include "frame_builder.h"
 #include "switch/pyrrha_queues.h"
 #include "switch/switch_state.h"
+#include "test_constants.h"
 #include "wire/frame_header.h"
 
 namespace fcswitch {
@@ -28,7 +29,7 @@ constexpr int kEgress = 2;  // towards the downstream switches of every path bel
 constexpr int kIngress = 0;
 constexpr int kQueue = 3;
 constexpr uint32_t kSwitchId = 10;
-constexpr uint32_t kFrameBytes = 1000;
+using test_constants::kFrameBytes;
 // Flows by destination MAC, and where each goes after us (switch:egress, near to far).
 constexpr uint64_t kDstA = 0x02'00'00'00'00'0Aull;  // over root candidate 20:1
 constexpr uint64_t kDstB = 0x02'00'00'00'00'0Bull;  // over 21:0, never a root here

@@ -20,6 +20,7 @@
 #include "node/switch_report.h"
 #include "ring_ports.h"
 #include "ring_testbed.h"
+#include "test_constants.h"
 #include "wire/control_frame_kind.h"
 #include "wire/credit_frame.h"
 #include "wire/ether_type.h"
@@ -29,8 +30,8 @@ namespace fcswitch {
 namespace {
 
 constexpr uint64_t kHostMac = 0x02'00'00'00'00'01ull;
-constexpr uint64_t kSinkMac = 0x02'00'00'00'00'0Bull;
-constexpr uint32_t kFrameBytes = 1000;
+using test_constants::kFrameBytes;
+using test_constants::kSinkMac;
 constexpr uint8_t kLosslessDscp = 24;  // class selector 3 → priority 3
 constexpr uint64_t kBufferBytes = 200'000;
 

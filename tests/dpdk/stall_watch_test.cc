@@ -14,13 +14,14 @@
 #include "node/stall_watch.h"
 #include "node/switch_node.h"
 #include "ring_ports.h"
+#include "test_constants.h"
 #include "wire/credit_frame.h"
 
 namespace fcswitch {
 namespace {
 
 constexpr uint64_t kH1Mac = 0x02'00'00'00'00'0Cull;
-constexpr uint64_t kSinkMac = 0x02'00'00'00'00'0Bull;
+using test_constants::kSinkMac;
 constexpr uint64_t kPeerMac = 0x02'00'00'00'00'0Dull;
 constexpr int kH1 = 1;
 constexpr int kSink = 2;

@@ -15,7 +15,7 @@
 
 #include "config/config_problems.h"
 #include "config/table_reader.h"
-#include "lab/flow_fct_report.h"
+#include "results/flow_fct_report.h"
 #include "scenario/workload_flows.h"
 #include "scenario/workload_hosts.h"
 #include "scenario/workload_spec.h"

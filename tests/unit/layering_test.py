@@ -38,18 +38,21 @@ ALLOWED = {
     # The lab's scenario: its types and its reading (no DPDK).
     "scenario": {"core", "wire", "shaping", "fc", "topology", "tagger", "pabo", "pyrrha",
                  "transport", "ecn", "workload", "params", "config"},
+    # What a run measured and its summary.json, shared by the lab and fchost (no DPDK: it
+    # reads Pyrrha's counter names from node's pure header).
+    "results": {"core", "wire", "shaping", "fc", "topology", "tagger", "pabo", "pyrrha",
+                "transport", "ecn", "workload", "params", "config", "node", "scenario"},
     # Host traffic: flow frames, sources and sinks, the host on a port (the lab's and fchost's).
     "traffic": {"core", "wire", "shaping", "fc", "topology", "tagger", "pabo", "pyrrha",
                 "transport", "ecn", "workload", "params", "config", "dpdk", "switch", "node",
-                "scenario"},
+                "scenario", "results"},
     "lab": {"core", "wire", "shaping", "fc", "topology", "tagger", "pabo", "pyrrha",
             "transport", "ecn", "workload", "params", "config", "dpdk", "switch", "node",
-            "metrics", "scenario", "traffic"},
-    # fchost's host: the host traffic on an ethdev, with its config, summary and /metrics
-    # (the summary's format is the lab's).
+            "metrics", "scenario", "results", "traffic"},
+    # fchost's host: the host traffic on an ethdev, with its config, summary and /metrics.
     "host": {"core", "wire", "shaping", "fc", "topology", "tagger", "pabo", "pyrrha",
              "transport", "ecn", "workload", "params", "config", "dpdk", "switch", "node",
-             "metrics", "scenario", "traffic", "lab"},
+             "metrics", "scenario", "results", "traffic"},
 }
 # Engines are pure (docs/architecture.md): no DPDK, no config file format, no logging.
 PURE = {"core", "wire", "shaping", "topology", "workload", "fc", "tagger", "pabo", "pyrrha",

@@ -7,6 +7,18 @@
 namespace fcswitch {
 namespace {
 
+// make_packet_meta composes the fields in one word, assuming the psABI's bit-field layout: each
+// reads back as given (a compile-time check too, where the compiler can evaluate it).
+TEST(PacketMeta, ComposedFieldsReadBack) {
+  const PacketMeta m = make_packet_meta(1, 2, 3, true, PaboSubqueue::kBounce, 7);
+  EXPECT_EQ(m.ingress_port, 1);
+  EXPECT_EQ(m.priority, 2);
+  EXPECT_EQ(m.egress_queue, 3);
+  EXPECT_EQ(m.lossy, 1);
+  EXPECT_EQ(m.pabo, static_cast<uint8_t>(PaboSubqueue::kBounce));
+  EXPECT_EQ(m.charged_bytes, 7u);
+}
+
 // same_charges compares the low four bytes under a mask: each field it must see tells two
 // packets apart, and their bytes and the padding bits beside the fields do not.
 TEST(PacketMeta, SameChargesSeesEveryChargedFieldAndNotTheBytes) {

@@ -26,7 +26,7 @@
 
 namespace fcswitch::lab {
 
-// What the report needs of a flow's result (lab/lab_result.h's FlowResult, which this pure
+// What the report needs of a flow's result (results/lab_result.h's FlowResult, which this pure
 // library cannot include: it pulls in the datapath).
 struct FlowOutcome {
   int id = 0;

@@ -7,7 +7,7 @@
 
 #include <cstddef>
 
-#include "lab/lab_result.h"
+#include "results/lab_result.h"
 
 namespace fcswitch::lab {
 

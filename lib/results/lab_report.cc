@@ -1,4 +1,4 @@
-#include "lab/lab_report.h"
+#include "results/lab_report.h"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -8,7 +8,7 @@
 #include <optional>
 #include <stdexcept>
 
-#include "lab/feedback_share.h"
+#include "results/feedback_share.h"
 
 namespace fcswitch::lab {
 

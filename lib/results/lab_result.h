@@ -7,10 +7,10 @@
 #include <utility>
 #include <vector>
 
-#include "lab/deadlock_detector.h"
-#include "lab/flow_fct_report.h"
-#include "lab/routing_cbd.h"
 #include "node/pyrrha_switch_counters.h"
+#include "results/deadlock_verdict.h"
+#include "results/flow_fct_report.h"
+#include "results/routing_cbd_result.h"
 
 namespace fcswitch::lab {
 

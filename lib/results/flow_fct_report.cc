@@ -1,4 +1,4 @@
-#include "lab/flow_fct_report.h"
+#include "results/flow_fct_report.h"
 
 #include <fmt/format.h>
 

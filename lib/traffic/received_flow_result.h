@@ -3,7 +3,7 @@
 // the lab's summary and fchost's.
 
 #include "core/tick_rate.h"
-#include "lab/lab_result.h"
+#include "results/lab_result.h"
 #include "traffic/host_sink.h"
 
 namespace fcswitch::lab {

@@ -1,4 +1,4 @@
-#include "lab/feedback_share.h"
+#include "results/feedback_share.h"
 
 #include <algorithm>
 #include <cmath>

@@ -9,7 +9,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "lab/lab_result.h"
+#include "results/lab_result.h"
 
 namespace fcswitch::lab {
 

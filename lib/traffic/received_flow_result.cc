@@ -1,4 +1,4 @@
-#include "lab/received_flow_result.h"
+#include "traffic/received_flow_result.h"
 
 namespace fcswitch::lab {
 

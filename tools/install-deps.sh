@@ -9,7 +9,7 @@ packages=(
   libspdlog-dev libfmt-dev prometheus-cpp-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   libtomlplusplus-dev libcli11-dev nlohmann-json3-dev
-  tshark iproute2 iputils-ping iperf3 ethtool clang libclang-rt-14-dev python3-matplotlib
+  tshark iproute2 iputils-ping iperf3 ethtool clang libclang-rt-14-dev python3-matplotlib python3-markdown
   prometheus parallel mkdocs mkdocs-material help2man
 )
 

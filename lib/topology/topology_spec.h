@@ -10,7 +10,7 @@
 //   leaf-spine:LEAVES,SPINES,HOSTS_PER_LEAF
 //
 // Numbers are plain decimal integers separated by commas, nothing else. A network of more
-// than 2^20 ports (2 per link) is refused before it is built.
+// than 2^21 ports (2 per link) is refused before it is built.
 
 #include <string_view>
 

@@ -178,14 +178,21 @@ TEST(TopologySpec, BadSpecsSayWhatWasExpectedAndFound) {
   EXPECT_EQ(message_of("bcube:2,7"), "bcube:N,K: expected N >= 2 and 0 <= K <= 6, found 2,7");
   // Too big to build: refused before the generator tries (fat-tree:128 is 2·¾·128³ ports).
   EXPECT_EQ(message_of("fat-tree:128"),
-            "fat-tree:K: expected a network of at most 1048576 ports (2 per link), found 128 "
+            "fat-tree:K: expected a network of at most 2097152 ports (2 per link), found 128 "
             "(3145728 ports)");
   EXPECT_EQ(message_of("bcube:1048576,6").rfind("bcube:N,K: expected a network of at most", 0), 0u);
   EXPECT_EQ(message_of("ring:1048576"),
-            "ring:N: expected a network of at most 1048576 ports (2 per link), found 1048576 "
+            "ring:N: expected a network of at most 2097152 ports (2 per link), found 1048576 "
             "(4194304 ports)");
   EXPECT_EQ(message_of("torus:4"),
             "topology: expected " + std::string(spec_forms()) + ", found \"torus:4\"");
+}
+
+// The papers' largest network passes the size check and is built: Tagger's Table 5 and Fig. 13
+// Jellyfish of 10 000 switches, 32 of their 64 ports to the network (Tagger §7).
+TEST(TopologySpec, TaggersLargestJellyfishIsBuilt) {
+  const Topology t = from_spec("jellyfish:10000,64,32");
+  EXPECT_EQ(t.switches(), 10000);
 }
 
 TEST(TopologySpec, NamesGeneratorTellsSpecsFromFiles) {

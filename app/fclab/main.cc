@@ -70,6 +70,14 @@ std::vector<Run> plan_runs(const Options& options) {
     size_t comma = values.find(',', start);
     if (comma == std::string::npos) comma = values.size();
     const std::string value = values.substr(start, comma - start);
+    // Each value names its run's directory: a value given twice would write two runs into
+    // one, and a '/' would put a run beside the others or outside --out.
+    if (value.find('/') != std::string::npos || value == "." || value == "..")
+      throw fcswitch::config::ConfigError({fmt::format(
+          "--sweep {}: expected values that can name a directory, found \"{}\"", key, value)});
+    if (std::any_of(runs.begin(), runs.end(), [&](const Run& r) { return r.label == value; }))
+      throw fcswitch::config::ConfigError(
+          {fmt::format("--sweep {}: expected each value once, found \"{}\" twice", key, value)});
     if (!value.empty()) {
       Run run{value, options.sets, options.out_dir + "/" + value};
       run.sets.push_back(key + "=" + value);
@@ -148,7 +156,9 @@ int run(const Options& options) {
         std::vector<fcswitch::metrics::NamedSwitch> named;
         for (const auto& [name, node] : network.switch_nodes()) named.push_back({name, node});
         exposer = std::make_unique<fcswitch::metrics::MetricsExposer>(options.metrics, named);
-        spdlog::warn("metrics: http://{}/metrics while {} runs", options.metrics,
+        // The port bound, which --metrics HOST:0 leaves to the kernel.
+        spdlog::warn("metrics: http://{}:{}/metrics while {} runs",
+                     options.metrics.substr(0, options.metrics.rfind(':')), exposer->port(),
                      runs[i].label.empty() ? scenarios[i].name : runs[i].label);
       }
       fcswitch::ProgressLine progress = fcswitch::stderr_progress(

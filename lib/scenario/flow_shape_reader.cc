@@ -6,11 +6,24 @@
 
 namespace fcswitch::lab {
 
+std::optional<uint8_t> read_flow_dscp(config::TableReader& r) {
+  const auto priority = r.integer("priority", 0, 7);
+  const auto dscp = r.integer("dscp", 0, 63);
+  if (r.has("priority") && r.has("dscp")) {
+    r.refuse("dscp", "priority or dscp, not both",
+             fmt::format("dscp beside priority on line {}",
+                         r.raw().get("priority")->source().begin.line));
+    return std::nullopt;
+  }
+  if (priority) return static_cast<uint8_t>(*priority << 3);
+  if (dscp) return static_cast<uint8_t>(*dscp);
+  return std::nullopt;
+}
+
 void read_flow_shape(config::TableReader& r, std::string_view pattern,
                      const TransportSettings& transport, FlowSpec& flow) {
   const toml::table& table = r.raw();
-  if (auto p = r.integer("priority", 0, 7)) flow.dscp = static_cast<uint8_t>(*p << 3);
-  if (auto d = r.integer("dscp", 0, 63)) flow.dscp = static_cast<uint8_t>(*d);
+  if (auto d = read_flow_dscp(r)) flow.dscp = *d;
   if (auto f = r.bytes("frame", 60, 9600)) flow.frame_bytes = static_cast<uint32_t>(*f);
   if (auto s = r.bytes("size", 1, UINT64_MAX / 2)) flow.size_bytes = *s;
   if (auto s = r.duration_ns("start", 0, kMaxFlowDurationNs)) flow.start_ns = *s;

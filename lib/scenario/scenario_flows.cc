@@ -59,6 +59,7 @@ void ScenarioReader::read_flows() {
     std::vector<int> sources;
     if (const toml::node* from = r.node("from")) {
       if (const auto* list = from->as_array()) {
+        if (list->empty()) r.refuse("from", "a host or a list of hosts", "an empty list");
         for (const toml::node& item : *list)
           if (auto h = host_named(r, "from", item)) sources.push_back(*h);
       } else if (from->is_string()) {
@@ -76,6 +77,11 @@ void ScenarioReader::read_flows() {
       problems_.expected(table->source(), path + ".to", "a host", "nothing");
     }
     read_flow_shape(r, pattern, out_.transport, flow);
+    // A flow that would start after the run has ended sends nothing: refused, as an event
+    // there is.
+    if (out_.duration_ns && flow.start_ns >= out_.duration_ns)
+      r.refuse("start", fmt::format("a time before the end of the run ({} ns)", out_.duration_ns),
+               fmt::format("{} ns", flow.start_ns));
     r.reject_unknown_keys();
     if (!dst) continue;
     for (int src : sources) {

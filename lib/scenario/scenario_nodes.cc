@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <map>
 #include <optional>
 #include <string>
@@ -70,14 +71,28 @@ void ScenarioReader::read_nodes(std::string_view key, bool hosts) {
     if (hosts) {
       sketch.ports.push_back("nic");
     } else if (const toml::array* ports = table->get_as<toml::array>("ports")) {
-      for (const toml::node& port : *ports)
-        if (const auto* t = port.as_table())
-          sketch.ports.push_back(t->get_as<std::string>("name")
-                                     ? t->get_as<std::string>("name")->get()
-                                     : std::string());
+      for (size_t p = 0; p < ports->size(); ++p)
+        if (ports->get(p)->as_table())
+          add_port_name(sketch, *ports->get(p), fmt::format("{}.ports[{}]", path, p));
     }
     sketches_.push_back(std::move(sketch));
   }
+}
+
+// A port's name (empty where it has none: the switch config reader says so), refused when
+// another port of the node has it: a link could not tell the two apart.
+void ScenarioReader::add_port_name(ScenarioNodeSketch& sketch, const toml::node& port,
+                                   const std::string& path) {
+  const auto* table = port.as_table();
+  const auto* name = table ? table->get_as<std::string>("name") : nullptr;
+  if (name &&
+      std::find(sketch.ports.begin(), sketch.ports.end(), name->get()) != sketch.ports.end()) {
+    problems_.note(
+        name->source(), path + ".name",
+        fmt::format("\"{}\" names another port of {} already", name->get(), sketch.name));
+    sketch.duplicate_ports.push_back(sketch.ports.size());
+  }
+  sketch.ports.push_back(name ? name->get() : std::string());
 }
 
 // A [[switches]] entry naming a generated switch: its keys over the generated ones, its
@@ -99,12 +114,9 @@ void ScenarioReader::override_generated(ScenarioNodeSketch& sketch, const toml::
                          config::describe(node));
       continue;
     }
-    for (const toml::node& port : *extra) {
-      ports->push_back(port);
-      const auto* t = port.as_table();
-      sketch.ports.push_back(t && t->get_as<std::string>("name")
-                                 ? t->get_as<std::string>("name")->get()
-                                 : std::string());
+    for (size_t p = 0; p < extra->size(); ++p) {
+      ports->push_back(*extra->get(p));
+      add_port_name(sketch, *extra->get(p), fmt::format("{}.ports[{}]", path, p));
     }
   }
   if (const toml::node* tier = table.get("tier"); tier && tier->as_integer())
@@ -189,8 +201,11 @@ void ScenarioReader::read_links() {
   }
   for (size_t n = 0; n < sketches_.size(); ++n) {
     std::vector<size_t> unlinked;
+    const std::vector<size_t>& duplicates = sketches_[n].duplicate_ports;  // refused already
     for (size_t p = 0; p < sketches_[n].ports.size(); ++p)
-      if (!used.count({static_cast<int>(n), static_cast<int>(p)})) unlinked.push_back(p);
+      if (!used.count({static_cast<int>(n), static_cast<int>(p)}) &&
+          std::find(duplicates.begin(), duplicates.end(), p) == duplicates.end())
+        unlinked.push_back(p);
     // A node with no more ports left unlinked than refused ends name it: those are the ports
     // the ends meant (one line for one bad name). More, and some are unlinked of their own.
     const auto misnamed = misnamed_ends.find(sketches_[n].name);

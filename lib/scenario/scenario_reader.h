@@ -53,6 +53,7 @@ struct ScenarioNodeSketch {
   // generated ones: `given_port_offset` of them).
   const toml::table* given = nullptr;
   size_t given_port_offset = 0;
+  std::vector<size_t> duplicate_ports{};  // indices of ports whose name an earlier one has
 };
 
 struct ScenarioLinkDefaults {
@@ -93,6 +94,7 @@ class ScenarioReader {
 
   // scenario_nodes.cc: [[hosts]], [[switches]], [[links]] and the ports they name.
   void read_nodes(std::string_view key, bool hosts);
+  void add_port_name(ScenarioNodeSketch& sketch, const toml::node& port, const std::string& path);
   void override_generated(ScenarioNodeSketch& sketch, const toml::table& table,
                           const std::string& path);
   std::optional<PortRef> port_ref(config::TableReader& r, std::string_view key);

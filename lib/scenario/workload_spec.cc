@@ -1,5 +1,7 @@
 #include "scenario/workload_spec.h"
 
+#include "scenario/flow_shape_reader.h"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -177,9 +179,11 @@ class WorkloadReader {
  private:
   bool read_common(WorkloadSpec& spec) {
     bool ok = true;
-    if (auto p = got("priority", r_.integer("priority", 0, 7), ok))
-      spec.dscp = static_cast<uint8_t>(*p << 3);
-    if (auto d = got("dscp", r_.integer("dscp", 0, 63), ok)) spec.dscp = static_cast<uint8_t>(*d);
+    if (auto d = read_flow_dscp(r_)) {
+      spec.dscp = *d;
+    } else if (r_.has("priority") || r_.has("dscp")) {
+      ok = false;  // refused
+    }
     if (auto f = got("frame", r_.bytes("frame", 60, 9600), ok))
       spec.frame_bytes = static_cast<uint32_t>(*f);
     if (auto t = got("transport", r_.choice("transport", kFlowTransportNames), ok)) {

@@ -73,8 +73,8 @@ FlowSizeCdf FlowSizeCdf::parse(std::string_view text, std::string_view source_na
   const Located at(source_name);
   std::vector<CdfPoint> points;
   int line_number = 0;
-  int last_probability_line = 0, last_probability_column = 0;
-  std::string_view last_probability_text;
+  int last_probability_line = 0, last_probability_column = 0, last_size_column = 0;
+  std::string_view last_probability_text, last_size_text;
   size_t start = 0;
   while (start <= text.size()) {
     size_t end = text.find('\n', start);
@@ -120,6 +120,8 @@ FlowSizeCdf FlowSizeCdf::parse(std::string_view text, std::string_view source_na
     points.push_back({size_bytes, probability});
     last_probability_line = line_number;
     last_probability_column = tokens[1].column;
+    last_size_column = tokens[0].column;
+    last_size_text = tokens[0].text;
     last_probability_text = tokens[1].text;
   }
   if (points.empty()) {
@@ -128,6 +130,11 @@ FlowSizeCdf FlowSizeCdf::parse(std::string_view text, std::string_view source_na
   if (points.back().cumulative_probability != 1.0) {
     at.fail(last_probability_line, last_probability_column,
             "the last cumulative_probability to be 1", last_probability_text);
+  }
+  // Sizes never decrease: a last size of 0 makes every flow empty, and a load in flows a second
+  // (load × rate / mean size) meaningless.
+  if (points.back().size_bytes <= 0) {
+    at.fail(last_probability_line, last_size_column, "a last size_bytes above 0", last_size_text);
   }
   return FlowSizeCdf(std::move(points));
 }

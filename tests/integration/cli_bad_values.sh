@@ -98,6 +98,21 @@ else
   echo "FAIL: --report-json /dev/full → exit $status: $(tail -3 <<<"$out")"
   failed=1
 fi
+# A sweep's values name its runs' directories: one given twice would write two runs into one
+# directory, one with a '/' would write outside --out.
+expect_refused "$fclab" '--sweep flow_control.engine: expected each value once, found "pfc" twice' \
+  "$scenario" --check --sweep flow_control.engine=pfc,cbfc,pfc
+expect_refused "$fclab" '--sweep lab.name: expected values that can name a directory, found "../x"' \
+  "$scenario" --check --sweep lab.name=a,../x
+# --metrics HOST:0 says the port the kernel gave (it said port 0).
+out=$("$fclab" "$scenario" --out "$dir/metrics" --no-plots --quiet --set lab.duration=1ms \
+  --metrics 127.0.0.1:0 2>&1)
+if grep -q "metrics: http://127.0.0.1:[1-9][0-9]*/metrics" <<<"$out"; then
+  echo "ok: fclab --metrics 127.0.0.1:0 names the port bound"
+else
+  echo "FAIL: fclab --metrics 127.0.0.1:0 → $(grep metrics <<<"$out")"
+  failed=1
+fi
 rm -rf "$dir"
 # tagger-gen verify refuses the options that shape generated rules (they were silently ignored).
 clos=$root/config/lab/tagger-clos.toml

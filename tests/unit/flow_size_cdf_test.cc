@@ -83,6 +83,8 @@ TEST(FlowSizeCdf, RefusesBadFilesWithLineAndColumn) {
   expect_refused("100 0.5 7\n400 1\n", 1, 9, "end of line");
   expect_refused("100 0.5\n200\n", 2, 4, "found end of line");
   expect_refused("# only a comment\n", 2, 1, "found end of file");
+  // Only empty flows: no mean to draw a load from (pointed at the last size).
+  expect_refused("0 0.5\n0 1\n", 2, 1, "a last size_bytes above 0, found 0");
 }
 
 TEST(FlowSizeCdf, LoadNamesTheFileItCannotRead) {

@@ -253,6 +253,37 @@ TEST(LabScenario, ARouteToAnUnknownHostIsPlacedAtTheRoute) {
 
 // A table set over an array of tables goes over each element, and each element's problem is
 // placed at the --set (line 1, the value's column), not at FILE:0:0.
+// Flows that could not run as written are refused, each at its key: a sender list with no
+// sender, a start after the run's end (an event there is refused too), and priority beside dscp
+// (priority 3 with dscp 10 would send at DSCP 10's lossy priority 1).
+TEST(LabScenario, FlowsThatCannotRunAsWrittenAreRefused) {
+  std::string star = kStar;
+  const auto replace = [&](const std::string& from, const std::string& to) {
+    star.replace(star.find(from), from.size(), to);
+  };
+  replace("pattern = \"incast\"\nfrom = [\"A\", \"B\"]", "from = []");
+  replace("start = \"1ms\"", "start = \"25ms\"");
+  replace("priority = 3\npattern = \"on-off\"", "priority = 3\ndscp = 10\npattern = \"on-off\"");
+  EXPECT_EQ(problems_of(star),
+            (std::vector<std::string>{
+                "bad.toml:42:8: flows[0].from: expected a host or a list of hosts, found an empty "
+                "list",
+                "bad.toml:51:9: flows[1].start: expected a time before the end of the run "
+                "(20000000 ns), found 25000000 ns",
+                "bad.toml:56:8: flows[2].dscp: expected priority or dscp, not both, found dscp "
+                "beside priority on line 55"}));
+}
+
+// A port name given twice on one switch is named as such, not as a port without a link.
+TEST(LabScenario, APortNamedTwiceIsNamedAsSuch) {
+  std::string star = kStar;
+  const std::string ports = R"({ name = "d" }])";
+  star.replace(star.find(ports), ports.size(), R"({ name = "d" }, { name = "d" }])");
+  EXPECT_EQ(problems_of(star),
+            (std::vector<std::string>{"bad.toml:23:83: switches[0].ports[4].name: "
+                                      "\"d\" names another port of S1 already"}));
+}
+
 TEST(LabScenario, ASetOverEveryFlowIsPlacedAtItsSet) {
   try {
     load_lab_scenario(kRing, {"flows.rate=fast"});  // its three flows

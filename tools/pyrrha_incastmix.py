@@ -168,18 +168,28 @@ def run(fclab, out, scheme, **kw):
     return json.loads((out / "summary.json").read_text()), out
 
 
+def run_folder(out, seed, scheme):
+    """Where run_all keeps a run (and --out DIR): DIR/seed<N>/<scheme>."""
+    return pathlib.Path(out) / f"seed{seed}" / scheme.replace(", ", "-").replace(" ", "-")
+
+
 def run_all(fclab, out, seeds, schemes, jobs=2, **kw):
     """{(seed, scheme): (summary, folder)} for every seed and scheme, `jobs` runs at a time."""
     runs = {}
     with concurrent.futures.ThreadPoolExecutor(max_workers=jobs) as pool:
-        futures = {(seed, scheme): pool.submit(run, fclab,
-                                               pathlib.Path(out) / f"seed{seed}" /
-                                               scheme.replace(", ", "-").replace(" ", "-"),
-                                               scheme, seed=seed, **kw)
+        futures = {(seed, scheme): pool.submit(run, fclab, run_folder(out, seed, scheme), scheme,
+                                               seed=seed, **kw)
                    for seed in seeds for scheme in schemes}
         for key, future in futures.items():
             runs[key] = future.result()
     return runs
+
+
+def load_all(out, seeds, schemes):
+    """run_all's answer from the folders an earlier run_all (or --out DIR) left."""
+    return {(seed, scheme): (json.loads((run_folder(out, seed, scheme) / "summary.json")
+                                        .read_text()), run_folder(out, seed, scheme))
+            for seed in seeds for scheme in schemes}
 
 
 def p99(values):

@@ -45,7 +45,11 @@ a destination link loaded to 0.8, which no flow control changes. Checked, from s
   hop, serve the incast's flows in turn rather than in their order of arrival at one FIFO; each
   frame's delay is lower).
 
-usage: pyrrha_incastmix_lab.py FCLAB SOURCE_DIR
+usage: pyrrha_incastmix_lab.py FCLAB SOURCE_DIR [RUNS_DIR]
+
+RUNS_DIR: the same runs made already, by tools/reproduce.sh --quick (its runs/pyrrha-incastmix,
+with 24-to-1/ and 120-to-1/ from the tool's --out): checked there instead of run again
+(tests/integration/reproduce_quick.sh).
 """
 import pathlib
 import sys
@@ -74,10 +78,15 @@ def main():
     seed = spec["lab"]["seed"]
     degrees = {"24-to-1": None, f"{mix.PAPER_DEGREE_SENDERS}-to-1": mix.PAPER_DEGREE_SENDERS}
     figures = {}
+    made = pathlib.Path(sys.argv[3]) if len(sys.argv) > 3 else None
     with tempfile.TemporaryDirectory() as tmp:
         for name, senders in degrees.items():
-            runs = mix.run_all(fclab, pathlib.Path(tmp) / name, [seed], schemes, jobs=2,
-                               senders=senders, arrivals_ms=ARRIVALS_MS, duration_ms=DURATION_MS)
+            if made:
+                runs = mix.load_all(made / name, [seed], schemes)
+            else:
+                runs = mix.run_all(fclab, pathlib.Path(tmp) / name, [seed], schemes, jobs=2,
+                                   senders=senders, arrivals_ms=ARRIVALS_MS,
+                                   duration_ms=DURATION_MS)
             res = mix.results(runs, [seed], schemes, destination)
             print(f"== {name}")
             print(mix.report(res, schemes), flush=True)

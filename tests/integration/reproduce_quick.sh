@@ -3,7 +3,8 @@
 # on the quick sizes, two runs at a time. Checks that it exits 0 (every verdict the one the
 # docs state), that report.md and report.html exist, that every experiment's row is in
 # report.md's summary with a verdict of "matches" or "differs: …", and that every PNG the
-# report names exists and is a PNG. Virtual time only: the verdicts do not depend on the load.
+# report names exists and is a PNG; and pyrrha_incastmix_lab.py's checks on its incastmix runs.
+# Virtual time only: the verdicts do not depend on the load.
 #   reproduce_quick.sh SOURCE_DIR FCLAB TAGGER_GEN WORK_DIR
 set -uo pipefail  # not -e: a failed check is counted, not fatal
 [ $# -eq 4 ] || { echo "usage: $0 SOURCE_DIR FCLAB TAGGER_GEN WORK_DIR" >&2; exit 2; }
@@ -62,6 +63,13 @@ for png in $pngs; do
   grep -qF "src=\"$png\"" "$out/report.html"; check $? "report.html shows $png"
 done
 grep -q '<table>' "$out/report.html"; check $? "report.html holds the summary table"
+
+# Pyrrha's incastmix as its own test checks it (tests/integration/pyrrha_incastmix_lab.py), on
+# the runs the report made: the same four runs (seed 1, 16 ms of arrivals in 20 ms, 24-to-1 and
+# 120-to-1, Pyrrha and PFC), not run twice.
+python3 "$src/tests/integration/pyrrha_incastmix_lab.py" "$fclab" "$src" \
+  "$out/runs/pyrrha-incastmix"
+check $? "Pyrrha's incastmix checks hold on the report's runs"
 
 echo "$failures failed"
 [ "$failures" -eq 0 ]

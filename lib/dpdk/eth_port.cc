@@ -1,16 +1,11 @@
 #include "dpdk/eth_port.h"
 
-#include <rte_alarm.h>
 #include <rte_ethdev.h>
-#include <rte_interrupts.h>
 
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
 
-#include <atomic>
-#include <chrono>
 #include <stdexcept>
-#include <thread>
 
 #include "dpdk/eal_session.h"
 
@@ -88,7 +83,6 @@ EthPort::EthPort(const config::PortConfig& config, rte_mempool* pool) : name_(co
     check(rc, "port " + name_ + ": start");
   }
   started_ = true;
-  closes_on_interrupt_thread_ = std::string_view(info.driver_name) == "net_memif";
   // A switch receives every destination. Virtual devices that cannot say so still do.
   const int promisc = rte_eth_promiscuous_enable(id_);
   if (promisc < 0 && promisc != -ENOTSUP) check(promisc, "port " + name_ + ": promiscuous");
@@ -119,56 +113,12 @@ EthPort::~EthPort() {
   stop();
 }
 
-namespace {
-
-struct CloseRequest {
-  uint16_t port;
-  std::atomic<bool> done{false};
-};
-
-void stop_and_close(void* arg) {
-  auto* request = static_cast<CloseRequest*>(arg);
-  rte_eth_dev_stop(request->port);
-  rte_eth_dev_close(request->port);
-  request->done.store(true, std::memory_order_release);
-}
-
-// memif's control channel runs on EAL's interrupt thread: when the peer goes away, it
-// disconnects the device there (frees its regions and queues), while a stop from another
-// thread disconnects it too. With the peer stopping at the same moment (the rehearsal's hosts
-// and switches end together) the two met once in eight runs: SIGSEGV in EAL's heap. Closed
-// as an alarm callback, on that thread, the stop comes before or after the peer's disconnect,
-// never during it.
-void stop_and_close_on_interrupt_thread(uint16_t port) {
-  CloseRequest request{port};
-  if (rte_eal_alarm_set(1, stop_and_close, &request) != 0) {
-    stop_and_close(&request);
-    return;
-  }
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(5);
-  while (!request.done.load(std::memory_order_acquire)) {
-    if (std::chrono::steady_clock::now() > deadline) {
-      // The interrupt thread is busy elsewhere: cancelled before it ran, the close is ours;
-      // running, the cancel waits for it.
-      if (rte_eal_alarm_cancel(stop_and_close, &request) > 0) stop_and_close(&request);
-      return;
-    }
-    std::this_thread::sleep_for(std::chrono::milliseconds(1));
-  }
-}
-
-}  // namespace
-
 void EthPort::stop() {
   if (!started_) return;
   nic_rx_dropped_at_stop_ = nic_rx_dropped();
   started_ = false;
-  if (closes_on_interrupt_thread_ && !rte_thread_is_intr()) {
-    stop_and_close_on_interrupt_thread(id_);
-    return;
-  }
-  CloseRequest here{id_};
-  stop_and_close(&here);
+  rte_eth_dev_stop(id_);
+  rte_eth_dev_close(id_);
 }
 
 uint64_t EthPort::nic_rx_dropped() const {

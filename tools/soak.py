@@ -87,7 +87,7 @@ def write_configs(d):
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=120)
-    parser.add_argument("--build", default=str(ROOT / "build-asan"))
+    parser.add_argument("--build", default=str(ROOT / "build-san"))
     parser.add_argument("--out", default=str(ROOT / "out" / "soak"))
     args = parser.parse_args()
     build = pathlib.Path(args.build).resolve()

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs what is missing, builds, and runs every test: unit, config examples, DPDK and
-# vdev integration (build/), the unit tests again under ASan+UBSan (build-asan/), the
-# frame-parser and config-reader fuzzers (build-fuzz/) and a short soak under ASan+UBSan.
+# vdev integration (build/); then in one clang ASan+UBSan build (build-san/) the unit tests
+# again, the frame-parser and config-reader fuzzers and a short soak of fcswitch and fchost.
 # Ends with one line: "tests: N passed, M failed, K skipped".
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -16,12 +16,11 @@ tools/install-deps.sh || exit 1
 phase_done install
 tools/build.sh || exit 1
 phase_done build
-# Under ASan+UBSan only what the unit suite runs (its test binaries) and fcswitch and fchost
-# for the soak: the DPDK, integration and lab tests run on build/ only, and the fuzzers have a
-# build of their own (tests/fuzz/run.sh).
-[ -f build-asan/build.ninja ] || meson setup build-asan -Dunity=on -Db_sanitize=address,undefined \
-  -Db_lundef=false -Doptimization=0 -Ddebug=false > /dev/null || exit 1
-meson compile -C build-asan unit_tests workload_unit_tests fcswitch fchost > /dev/null || exit 1
+# Under ASan+UBSan (build-san/, tools/sanitizer-build.sh) only what the unit suite runs (its
+# test binaries), fcswitch and fchost for the soak, and the fuzz targets: the DPDK,
+# integration and lab tests run on build/ only.
+tools/sanitizer-build.sh build-san unit_tests workload_unit_tests fcswitch fchost \
+  frame_header_fuzz control_frame_fuzz switch_config_fuzz lab_scenario_fuzz || exit 1
 phase_done "sanitizer build"
 
 passed=0
@@ -45,12 +44,12 @@ run_suite() {  # build dir, then meson test arguments
 
 run_suite build
 phase_done tests
-UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 run_suite build-asan --no-rebuild --suite unit
+UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 run_suite build-san --no-rebuild --suite unit
 phase_done "sanitized unit tests"
 
 # The frame parsers and the config readers of fcswitch and fclab under libFuzzer (ASan+UBSan),
 # counted as one test.
-if tests/fuzz/run.sh; then
+if tests/fuzz/run.sh build-san; then
   passed=$((passed + 1))
 else
   echo "FAIL: fuzz"
@@ -59,7 +58,7 @@ fi
 phase_done fuzz
 
 # A short soak: fcswitch and three fchost under ASan+UBSan, every engine, SIGTERM under load.
-if tools/soak.py --seconds 20 --out build-asan/soak; then
+if tools/soak.py --seconds 20 --build build-san --out build-san/soak; then
   passed=$((passed + 1))
 else
   echo "FAIL: soak"

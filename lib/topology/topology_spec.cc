@@ -108,7 +108,10 @@ void check_size(const SpecForm& form, double links, const std::string& found) {
     fail(form,
          "a network of at most " + std::to_string(static_cast<int64_t>(kMaxPorts)) +
              " ports (2 per link)",
-         found + " (" + std::to_string(static_cast<uint64_t>(ports)) + " ports)");
+         // Named in full only where it converts (UB past 2^64: above that, "over 2^64").
+         found + " (" +
+             (ports < 0x1p64 ? std::to_string(static_cast<uint64_t>(ports)) : "over 2^64") +
+             " ports)");
 }
 
 }  // namespace

@@ -1,5 +1,5 @@
 #pragma once
-// Pyrrha's path oracle in the lab (switch/pyrrha_path_oracle.h): a switch predicts where each
+// Pyrrha's path oracle in the lab (switch/fwd/pyrrha_path_oracle.h): a switch predicts where each
 // packet goes after it from the tables every switch forwards with, as they are now (they
 // change when [[events]] reroute), and the switches' ECMP seeds, through
 // topology::predict_onward, which calls the same ECMP function the switches do.
@@ -12,7 +12,7 @@
 
 #include "params/switch_params.h"
 #include "scenario/lab_routing.h"
-#include "switch/pyrrha_path_oracle.h"
+#include "switch/fwd/pyrrha_path_oracle.h"
 #include "topology/route_table.h"
 
 namespace fcswitch::lab {

@@ -1,5 +1,5 @@
 #pragma once
-// Pyrrha's path oracle (switch/pyrrha_path_oracle.h) from fcswitch's own config: the onward
+// Pyrrha's path oracle (switch/fwd/pyrrha_path_oracle.h) from fcswitch's own config: the onward
 // paths [[pyrrha.paths]] gives per (egress port, destination MAC), and the ports host_ports
 // marks as facing hosts. On a testbed whose paths past the first hop are fixed (a leaf-spine:
 // a core reaches a host through one ToR) the table says what the downstream switches do; where
@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "params/pyrrha_params.h"
-#include "switch/pyrrha_path_oracle.h"
+#include "switch/fwd/pyrrha_path_oracle.h"
 
 namespace fcswitch {
 

@@ -1,6 +1,6 @@
 #pragma once
 // ECN's counters of one (egress port, queue) with a marking profile (RFC 3168; [ecn]), as
-// every report lists them: FWD's (switch/ecn_counters.h). The JSON report, the lab summary and
+// every report lists them: FWD's (switch/fwd/ecn_counters.h). The JSON report, the lab summary and
 // /metrics take their names from this table (fc/counter_descriptor.h).
 
 #include <array>

@@ -1,6 +1,6 @@
 #pragma once
 // PABO's counters of one (port, priority) (PABO §II), as every report lists them: FWD's
-// (switch/pabo_counters.h) and the depths of the two sub-queues. The JSON report, the lab
+// (switch/fwd/pabo_counters.h) and the depths of the two sub-queues. The JSON report, the lab
 // summary and /metrics take their names from this table (fc/counter_descriptor.h).
 
 #include <array>

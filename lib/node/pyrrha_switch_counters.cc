@@ -1,7 +1,7 @@
 #include "node/pyrrha_switch_counters.h"
 
 #include "node/switch_node.h"
-#include "switch/pyrrha_queues.h"
+#include "switch/fwd/pyrrha_queues.h"
 
 namespace fcswitch {
 

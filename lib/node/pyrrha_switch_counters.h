@@ -1,6 +1,6 @@
 #pragma once
 // Pyrrha's counters and gauges of one switch (Pyrrha §4; issue 20), as every report lists
-// them: what FWD's PyrrhaQueues publishes (switch/pyrrha_queues.h), and what its queues hold.
+// them: what FWD's PyrrhaQueues publishes (switch/fwd/pyrrha_queues.h), and what its queues hold.
 // One table per switch, not per port: a switch has one congestion-root table. The switch
 // report (text and JSON), /metrics, the lab's summary.json and the metrics catalogue take
 // names, kinds, help, labels and JSON keys from this table (fc/counter_descriptor.h); how each

@@ -94,18 +94,19 @@ void SwitchNode::build() {
   fwd.lossless_priorities = config.lossless_priorities;
   fwd.buffer = config.buffer;
   fwd.mac_learning = config.mac_learning;
-  fwd.ecmp_seed = config.ecmp_seed;
-  fwd.decrement_ttl = config.decrement_ttl;
-  fwd.ecmp_groups = install_fib(config.fib);
-  fwd.input_queued = config.queueing == config::Queueing::kInputHol;
-  fwd.input_turns = config.crossbar == config::Crossbar::kInputTurns;
+  fwd.next_hop = {.ecmp_groups = install_fib(config.fib),
+                  .ecmp_seed = config.ecmp_seed,
+                  .decrement_ttl = config.decrement_ttl};
+  if (config.queueing == config::Queueing::kInputHol)
+    fwd.input_queued =
+        InputCrossbarSettings{.input_turns = config.crossbar == config::Crossbar::kInputTurns};
   for (int p = 0; p < n; ++p) fwd.max_frame_bytes.push_back(ports_[p].mtu + kEthernetHeaderBytes);
-  fwd.pabo_priorities = config.pabo.priorities;
-  fwd.pabo = config.pabo.settings;
   // Each switch draws its own bounces and marks: the seed, or one from its name.
-  fwd.pabo_seed = config.pabo.seed ? config.pabo.seed : name_seed(config.name);
-  for (const auto& port : config.ports) fwd.ecn.push_back(port.ecn);
-  fwd.ecn_seed = config.ecn.seed ? config.ecn.seed : name_seed(config.name + "/ecn");
+  fwd.pabo = {.priorities = config.pabo.priorities,
+              .bounce = config.pabo.settings,
+              .seed = config.pabo.seed ? config.pabo.seed : name_seed(config.name)};
+  for (const auto& port : config.ports) fwd.ecn.ports.push_back(port.ecn);
+  fwd.ecn.seed = config.ecn.seed ? config.ecn.seed : name_seed(config.name + "/ecn");
   if (config.pyrrha) {
     // Pyrrha §4.2 needs each packet's onward path: the lab's routes predict it; fcswitch has
     // its config's table ([[pyrrha.paths]]).
@@ -118,9 +119,9 @@ void SwitchNode::build() {
       pyrrha_oracle_ = std::move(table);
     }
     state_->add_pyrrha_rings(prefix);
-    fwd.pyrrha = config.pyrrha;
-    fwd.pyrrha_oracle = pyrrha_oracle_;
-    for (int p = 0; p < n; ++p) fwd.host_ports.push_back(pyrrha_oracle_->faces_host(p));
+    fwd.pyrrha =
+        PyrrhaStageSettings{.pyrrha = *config.pyrrha, .oracle = pyrrha_oracle_, .host_ports = {}};
+    for (int p = 0; p < n; ++p) fwd.pyrrha->host_ports.push_back(pyrrha_oracle_->faces_host(p));
     const config::PyrrhaSettings& py = *config.pyrrha;
     spdlog::info(
         "{}: Pyrrha on priority {} as switch {}: K_pause {} bytes, K_resume {} bytes "

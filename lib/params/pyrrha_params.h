@@ -32,7 +32,7 @@ struct PyrrhaHop {
 };
 
 // The most hops past this switch a path may list: a fat-tree's longest path has 4 switches
-// past the first; FWD keeps this many per packet (switch/pyrrha_path_oracle.h).
+// past the first; FWD keeps this many per packet (switch/fwd/pyrrha_path_oracle.h).
 inline constexpr size_t kMaxPyrrhaPathHops = 7;
 
 // fcswitch's onward-path table ([[pyrrha.paths]]), Pyrrha §4.2 on a testbed: a packet to

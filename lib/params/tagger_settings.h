@@ -1,6 +1,6 @@
 #pragma once
 // A switch's Tagger settings ([tagger]): the tags' priorities and the rewrite rules
-// (switch/tagger_stage.h applies them in FWD).
+// (switch/fwd/tagger_stage.h applies them in FWD).
 
 #include <array>
 #include <cstdint>

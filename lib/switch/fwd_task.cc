@@ -13,14 +13,11 @@
 
 #include "core/units.h"
 #include "switch/burst.h"
-#include "switch/flow_key.h"
 #include "wire/control_frame_kind.h"
 #include "wire/credit_frame.h"
-#include "wire/ecn_mark.h"
 #include "wire/frame_header.h"
 #include "wire/pabo_shim.h"
 #include "wire/pyrrha_frame.h"
-#include "wire/ttl_decrement.h"
 
 namespace fcswitch {
 
@@ -32,21 +29,9 @@ static_assert(kBurstSize <= L2Fib::kMaxBurst, "a burst's FIB work is one bulk ca
 static_assert(std::is_trivially_destructible_v<wire::FrameHeader>);
 }  // namespace
 
-struct FwdTask::Stage {
-  uint16_t count = 0;
-  // What the egress ring had room for when read in this burst (up to a burst). FWD is the
-  // ring's only producer, so its free space only grows meanwhile: a lower bound.
-  uint16_t room = 0;
-  // queued_bytes_seen's view of the queue, valid in the burst `seen_burst` (a normal
-  // sub-queue's stage keeps it for the whole egress queue): on the line enqueue writes.
-  uint64_t seen_bytes = 0;
-  uint64_t seen_burst = 0;
-  rte_mbuf* pkts[kBurstSize];
-};
-
 [[gnu::always_inline]] inline uint64_t FwdTask::queued_bytes_seen(int out_port, int queue,
                                                                   bool exact) {
-  Stage& stage = stages_[out_port * kNumEgressQueues + queue];
+  EgressStages::Stage& stage = stages_[EgressStages::index(out_port, queue)];
   if (exact || stage.seen_burst != burst_) {
     stage.seen_bytes = queued_bytes(out_port, queue);
     stage.seen_burst = burst_;
@@ -62,63 +47,34 @@ FwdTask::FwdTask(const FwdSettings& settings, SwitchState& state, L2Fib& fib)
       buffer_(settings.buffer),
       lossless_(settings.lossless_priorities),
       mac_learning_(settings.mac_learning),
+      next_hop_(settings.next_hop),
       tagger_(settings.tagger),
-      ecmp_groups_(settings.ecmp_groups),
-      ecmp_seed_(settings.ecmp_seed),
-      decrement_ttl_(settings.decrement_ttl),
-      input_turns_(settings.input_turns),
       max_frame_bytes_(settings.max_frame_bytes),
-      stages_(static_cast<size_t>(state.ports) * kNumEgressQueues *
-              (settings.pabo_priorities ? 2 : 1)),
-      bounce_stage_base_(state.ports * kNumEgressQueues),
-      pabo_priorities_(settings.pabo_priorities),
+      stages_(state.ports, settings.pabo.priorities != 0),
+      pabo_(settings.pabo, state.ports, fib, next_hop_),
+      ecn_(settings.ecn, state.ports),
       admitted_packets_(std::make_unique<OwnedCounter[]>(state.ports * kNumPriorities)),
       admitted_bytes_(std::make_unique<OwnedCounter[]>(state.ports * kNumPriorities)),
       max_occupancy_(std::make_unique<OwnedGauge[]>(state.ports * kNumPriorities)),
       credit_frames_(std::make_unique<OwnedCounter[]>(state.ports)),
-      drops_(state.ports),
-      pabo_counters_(state.ports),
-      ecn_counters_(state.ports) {
-  if (pabo_priorities_) bounce_policy_.emplace(settings.pabo, settings.pabo_seed);
-  for (size_t p = 0; p < settings.ecn.size(); ++p) {
-    const config::PortEcn& port = settings.ecn[p];
-    if (!port.queues) continue;
-    if (p >= 64 || static_cast<int>(p) >= state.ports)
-      throw std::invalid_argument("ECN marking on port " + std::to_string(p) +
-                                  ": FWD marks on ports 0-63 of this switch only");
-    ecn_profiles_.resize(static_cast<size_t>(state.ports) * kNumEgressQueues);
-    for (int q = 0; q < kNumPriorities; ++q) {
-      if (!has_priority(port.queues, q)) continue;
-      ecn_ports_by_queue_[q] |= uint64_t{1} << p;
-      ecn_profiles_[p * kNumEgressQueues + q].emplace(port.profile.k_min_bytes,
-                                                      port.profile.k_max_bytes, port.profile.p_max);
-    }
-  }
-  if (!ecn_profiles_.empty()) ecn_marker_.emplace(settings.ecn_seed);
+      drops_(state.ports) {
   if (settings.pyrrha) {
-    if (settings.input_queued || has_priority(settings.pabo_priorities, settings.pyrrha->priority))
+    const PyrrhaStageSettings& py = *settings.pyrrha;
+    if (settings.input_queued || pabo_.applies(py.pyrrha.priority))
       throw std::invalid_argument("Pyrrha needs output queueing and a priority without PABO");
-    pyrrha_ = std::make_unique<PyrrhaQueues>(*settings.pyrrha, settings.pyrrha_oracle,
-                                             settings.host_ports, state);
-    pyrrha_queue_ = settings.pyrrha->priority;
+    pyrrha_ = std::make_unique<PyrrhaQueues>(py.pyrrha, py.oracle, py.host_ports, state);
+    pyrrha_queue_ = py.pyrrha.priority;
   }
   handoffs_.resize(state.ports);
   for (int in = 0; in < state.ports; ++in)
     flood_last_.push_back(in == state.ports - 1 ? state.ports - 2 : state.ports - 1);
-  touched_stages_.reserve(stages_.size());
-  if (settings.input_queued) {
-    inputs_ = std::make_unique<InputQueues>(state.ports);
-    room_.resize(stages_.size());
-    room_poll_.resize(stages_.size(), 0);
-    grant_.resize(stages_.size(), -1);
-    grant_rank_.resize(stages_.size(), 0);
-    last_granted_.resize(stages_.size(), state.ports - 1);
-    requested_.reserve(stages_.size());
-  }
+  if (settings.input_queued)
+    crossbar_ = std::make_unique<InputCrossbar>(*settings.input_queued, state, stages_);
   // A burst of floods can drop at most one copy per packet per port.
   to_free_.reserve(static_cast<size_t>(kBurstSize) * (state.ports + 1));
-  runs_ = !tagger_ && !decrement_ttl_ && !pabo_priorities_ && !pyrrha_ && !ecn_marker_;
-  plain_ = runs_ && !inputs_;
+  runs_ =
+      !tagger_ && !next_hop_.decrements_ttl() && !pabo_.priorities() && !pyrrha_ && !ecn_.enabled();
+  plain_ = runs_ && !crossbar_;
 }
 
 FwdTask::~FwdTask() = default;
@@ -141,10 +97,11 @@ bool FwdTask::poll(uint64_t now_tsc) {
          ++i, in_port = in_port + 1 == state_.ports ? 0 : in_port + 1)
       busy |= take_input(in_port, false);
   }
-  if (inputs_) busy |= serve_inputs();
+  if (crossbar_) busy |= serve_inputs();
   if (pyrrha_) busy |= pyrrha_->serve();
-  if (inputs_ || pyrrha_)
-    held_.set((inputs_ ? inputs_->packets() : 0) + (pyrrha_ ? pyrrha_->held_packets() : 0));
+  if (crossbar_ || pyrrha_)
+    held_.set((crossbar_ ? crossbar_->fifos().packets() : 0) +
+              (pyrrha_ ? pyrrha_->held_packets() : 0));
   next_input_ = next_input_ + 1 == state_.ports ? 0 : next_input_ + 1;
   return busy;
 }
@@ -169,134 +126,9 @@ bool FwdTask::take_input(int in_port, bool marked) {
   return true;
 }
 
-[[gnu::always_inline]] inline bool FwdTask::take_room(int stage_index) {
-  if (room_poll_[stage_index] != serve_poll_) {
-    room_poll_[stage_index] = serve_poll_;
-    const unsigned free = rte_ring_free_count(
-        state_.egress_ring(stage_index / kNumEgressQueues, stage_index % kNumEgressQueues, input_));
-    room_[stage_index] = static_cast<uint16_t>(std::min<unsigned>(free, kBurstSize));
-  }
-  if (room_[stage_index] == 0) return false;
-  --room_[stage_index];
-  return true;
-}
-
-uint64_t FwdTask::egress_dequeued() const {
-  uint64_t sum = 0;
-  for (int port = 0; port < state_.ports; ++port) sum += state_.egress_dequeued[port].read();
-  return sum;
-}
-
 bool FwdTask::serve_inputs() {
-  if (inputs_->packets() == 0) return false;
-  // Read before the pass: room a TX task makes during it differs at the next poll.
-  const uint64_t dequeued = egress_dequeued();
-  if (serve_stuck_ && inputs_->pushes() == stuck_pushes_ && dequeued == stuck_dequeued_)
-    return false;
-  ++serve_poll_;
-  const int only_slot = inputs_->only_backlogged_slot();
-  const bool moved_any = only_slot >= 0 ? drain_only_input(only_slot)
-                         : input_turns_ ? match_input_turns()
-                                        : match_egress_round_robin();
+  const bool moved_any = crossbar_->serve(next_input_, input_);
   flush();
-  serve_stuck_ = !moved_any;
-  stuck_pushes_ = inputs_->pushes();
-  stuck_dequeued_ = dequeued;
-  return moved_any;
-}
-
-[[gnu::always_inline]] inline void FwdTask::move_head(int slot, int stage_index) {
-  Stage& stage = stages_[stage_index];
-  if (stage.count == 0) touched_stages_.push_back(stage_index);
-  stage.pkts[stage.count++] = inputs_->front(slot).packet;
-  inputs_->pop(slot);
-}
-
-[[gnu::always_inline]] inline int FwdTask::head_stage(int slot) const {
-  const InputQueues::Head head = inputs_->front(slot);
-  return head.egress_port * kNumEgressQueues + head.egress_queue;
-}
-
-bool FwdTask::drain_only_input(int slot) {
-  // A pass of either crossbar has this head alone to move: one head a pass, until its egress
-  // ring has no room (no FIFO gains a packet meanwhile). The egress round robin's grant goes
-  // to this input each time. So the heads bound for one egress move as a run, as many as its
-  // room takes, in the order those passes would move them.
-  const int port = slot / kNumPriorities;
-  bool moved = false;
-  while (!inputs_->empty(slot)) {
-    const int stage_index = head_stage(slot);
-    if (!take_room(stage_index)) break;
-    Stage& stage = stages_[stage_index];
-    if (stage.count == 0) touched_stages_.push_back(stage_index);
-    // take_room took one place of the room: the run may take the rest.
-    const unsigned n = inputs_->pop_run(slot, room_[stage_index] + 1u, stage.pkts + stage.count);
-    stage.count = static_cast<uint16_t>(stage.count + n);
-    room_[stage_index] = static_cast<uint16_t>(room_[stage_index] + 1u - n);
-    if (!input_turns_) last_granted_[stage_index] = port;
-    moved = true;
-  }
-  return moved;
-}
-
-bool FwdTask::match_input_turns() {
-  bool moved_any = false;
-  for (bool moved = true; moved;) {
-    moved = false;
-    for (int i = 0; i < state_.ports; ++i) {
-      const int port = (next_input_ + i) % state_.ports;
-      for_each_set_descending(inputs_->backlogged(port), [&](int prio) {
-        const int slot = InputQueues::slot(port, prio);
-        const int stage_index = head_stage(slot);
-        if (!take_room(stage_index)) return;  // head-of-line: this FIFO waits
-        move_head(slot, stage_index);
-        moved = true;
-      });
-    }
-    moved_any |= moved;
-  }
-  return moved_any;
-}
-
-bool FwdTask::match_egress_round_robin() {
-  bool moved_any = false;
-  // A crossbar, matched pass by pass: each head requests its egress queue; each egress queue
-  // with room grants one request, to the input next after the one it granted last (round
-  // robin), and the granted heads move. An input whose head is not granted waits, and so
-  // does everything behind it. Granting at the egress, not taking turns at the inputs, gives
-  // every input that requests an egress an equal share of it however many of its packets go
-  // elsewhere (input turns would shortchange an input whose packets are mixed).
-  for (;;) {
-    for (int i = 0; i < state_.ports; ++i) {
-      for_each_set(inputs_->backlogged(i), [&](int prio) {
-        const int slot = InputQueues::slot(i, prio);
-        const int stage_index = head_stage(slot);
-        // Rank by distance after the last granted input; a higher priority first within one.
-        const int rank = ((i - last_granted_[stage_index] - 1 + 2 * state_.ports) % state_.ports) *
-                             kNumPriorities +
-                         (kNumPriorities - 1 - prio);
-        if (grant_[stage_index] < 0) {
-          requested_.push_back(stage_index);
-        } else if (rank >= grant_rank_[stage_index]) {
-          return;
-        }
-        grant_[stage_index] = slot;
-        grant_rank_[stage_index] = rank;
-      });
-    }
-    bool moved = false;
-    for (int stage_index : requested_) {
-      const int slot = grant_[stage_index];
-      grant_[stage_index] = -1;
-      if (!take_room(stage_index)) continue;
-      move_head(slot, stage_index);
-      last_granted_[stage_index] = slot / kNumPriorities;
-      moved = true;
-    }
-    requested_.clear();
-    if (!moved) break;
-    moved_any = true;
-  }
   return moved_any;
 }
 
@@ -314,8 +146,9 @@ unsigned FwdTask::take_held(rte_mbuf** out, unsigned max) {
     handoff->count.store(static_cast<uint16_t>(left), std::memory_order_relaxed);
   }
   if (pyrrha_ && n < max) n += pyrrha_->take_held(out + n, max - n);
-  if (inputs_ && n < max) n += inputs_->take(out + n, max - n);
-  held_.set((inputs_ ? inputs_->packets() : 0) + (pyrrha_ ? pyrrha_->held_packets() : 0));
+  if (crossbar_ && n < max) n += crossbar_->fifos().take(out + n, max - n);
+  held_.set((crossbar_ ? crossbar_->fifos().packets() : 0) +
+            (pyrrha_ ? pyrrha_->held_packets() : 0));
   return n;
 }
 
@@ -400,8 +233,8 @@ void FwdTask::take_fates(rte_mbuf** pkts, unsigned n, int in_port, uint32_t look
   // Inlined (push_run's copies made it a call): the lab's bursts of one close no run.
   auto close_run = [&]() __attribute__((always_inline)) {
     if (n_followers)
-      inputs_->push_run(run.slot, followers, n_followers, static_cast<uint16_t>(run.out_port),
-                        run.priority);
+      crossbar_->fifos().push_run(run.slot, followers, n_followers,
+                                  static_cast<uint16_t>(run.out_port), run.priority);
     n_followers = 0;
     run.stage = nullptr;
   };
@@ -455,7 +288,7 @@ void FwdTask::take_fates(rte_mbuf** pkts, unsigned n, int in_port, uint32_t look
 }
 
 inline uint64_t FwdTask::run_mark(const PlainRun& run) const {
-  return inputs_ ? inputs_->pushes() : run.stage->count;
+  return crossbar_ ? crossbar_->fifos().pushes() : run.stage->count;
 }
 
 FwdTask::PlainRun FwdTask::open_run(int in_port, int target, const wire::FrameHeader& header) {
@@ -464,7 +297,7 @@ FwdTask::PlainRun FwdTask::open_run(int in_port, int target, const wire::FrameHe
   const uint8_t priority = classifier_.classify(header);
   const bool lossless = has_priority(lossless_, priority);
   PlainRun run{
-      .stage = &stages_[target * kNumEgressQueues + priority],
+      .stage = &stages_[EgressStages::index(target, priority)],
       .out_port = target,
       .slot = SwitchState::occupancy_slot(in_port, priority),
       .priority = priority,
@@ -477,7 +310,7 @@ FwdTask::PlainRun FwdTask::open_run(int in_port, int target, const wire::FrameHe
 
 template <bool kInputQueued>
 [[gnu::always_inline]] inline bool FwdTask::follow_run(rte_mbuf* m, const PlainRun& run) {
-  Stage& stage = *run.stage;
+  EgressStages::Stage& stage = *run.stage;
   // admit() and enqueue() on the views the run's first packet read in this burst (the
   // ingress's, or the queue's and the lossy pool's), raised since by the run's charges. What
   // they would refuse, or where a ring's room or a new peak must be read, they decide. (An
@@ -570,19 +403,12 @@ template <bool kPlain>
   burst_received_.blocks[priority] += wire::credit_blocks(rte_pktmbuf_pkt_len(m));
 
   if constexpr (!kPlain) {
-    if (decrement_ttl_ &&
-        wire::decrement_ttl(rte_pktmbuf_mtod(m, uint8_t*), header) == wire::TtlResult::kExpired)
+    if (next_hop_.decrements_ttl() && next_hop_.ttl_expired(m, header))
       return drop(m, in_port, DropReason::kTtlExpired);
   }
-  int out_port = target;
-  if (L2Fib::is_group(out_port)) {
-    const auto& group = ecmp_groups_[out_port - L2Fib::kGroupBase];
-    const auto key = flow_key(rte_pktmbuf_mtod(m, const uint8_t*), rte_pktmbuf_data_len(m), header);
-    out_port = group[topology::ecmp_member(topology::flow_hash(key, ecmp_seed_),
-                                           static_cast<int>(group.size()))];
-  }
+  const int out_port = next_hop_.out_port(target, m, header);
   if constexpr (!kPlain) {
-    if (has_priority(pabo_priorities_, priority) && out_port != L2Fib::kUnknown)
+    if (pabo_.applies(priority) && out_port != L2Fib::kUnknown)
       return admit_pabo(m, in_port, out_port, priority, header);  // back where it came from too
   }
   if (out_port == in_port) return drop(m, in_port, DropReason::kSamePort);
@@ -662,15 +488,15 @@ template <bool kPlain>
                                                     const wire::FrameHeader* ecn_header) {
   // `kPlain` (take_fates): no PABO, Pyrrha, input queues or ECN, each test folded away.
   const bool bounce_subqueue = !kPlain && pabo == PaboSubqueue::kBounce;
-  const int stage_index =
-      (bounce_subqueue ? bounce_stage_base_ : 0) + out_port * kNumEgressQueues + queue;
-  Stage& stage = stages_[stage_index];
+  const int stage_index = bounce_subqueue ? stages_.bounce_index(out_port, queue)
+                                          : EgressStages::index(out_port, queue);
+  EgressStages::Stage& stage = stages_[stage_index];
   // The ring's room is read when the stage is first used in the burst, and again only when
   // that says full: a packet is refused only if a read at that moment refuses it. (An
   // input-queued switch holds the packet in its input FIFO until the ring has room.)
-  // Pyrrha's queue: held in its OQ or an IQ (switch/pyrrha_queues.h), moved on by serve().
+  // Pyrrha's queue: held in its OQ or an IQ (switch/fwd/pyrrha_queues.h), moved on by serve().
   const bool pyrrha = !kPlain && queue == pyrrha_queue_;
-  const bool input_queued = !kPlain && inputs_;
+  const bool input_queued = !kPlain && crossbar_;
   if (!input_queued && !pyrrha && (stage.count == 0 || stage.count >= stage.room)) {
     rte_ring* ring = bounce_subqueue ? state_.bounce_rings[out_port][queue].get()
                                      : state_.egress_ring(out_port, queue, in_port);
@@ -683,9 +509,9 @@ template <bool kPlain>
 
   // Marked on enqueue (DCQCN §3.1: on the egress queue a packet joins), once it is sure to join.
   // Pyrrha's class is marked by the OQ or IQ it joins, once held (below).
-  const bool marks = !kPlain && ecn_header && (ecn_ports_by_queue_[queue] >> out_port & 1);
+  const bool marks = !kPlain && ecn_header && ecn_.marks(out_port, queue);
   if (marks && !pyrrha) [[unlikely]]
-    mark_ecn(m, *ecn_header, out_port, queue, queued_bytes(out_port, queue));
+    ecn_.mark(m, *ecn_header, out_port, queue, queued_bytes(out_port, queue));
 
   const uint32_t bytes = rte_pktmbuf_pkt_len(m);
   const int slot = SwitchState::occupancy_slot(in_port, priority);
@@ -698,7 +524,7 @@ template <bool kPlain>
   state_.meta(m) = meta;
   charge(meta, out_port);
   // What FWD has seen of those counts rises with its charges (a stale view too: it is unread).
-  (bounce_subqueue ? stages_[out_port * kNumEgressQueues + queue] : stage).seen_bytes +=
+  (bounce_subqueue ? stages_[EgressStages::index(out_port, queue)] : stage).seen_bytes +=
       meta.charged_bytes;
   // Only a lossless priority's ingress count is read. Asked of the priority, not of
   // `lossless`, which PABO's paths pass as false whatever the class (pabo_config.cc refuses
@@ -711,35 +537,17 @@ template <bool kPlain>
   if (lossless && occupancy + bytes > max_occupancy_[slot].read())
     max_occupancy_[slot].set(occupancy + bytes);
   if (input_queued) {
-    inputs_->push(slot, m, static_cast<uint16_t>(out_port), static_cast<uint8_t>(queue));
+    crossbar_->fifos().push(slot, m, static_cast<uint16_t>(out_port), static_cast<uint8_t>(queue));
     return true;
   }
   if (pyrrha) [[unlikely]] {
     // Every Pyrrha packet comes through admit(), which passes its header.
     const uint64_t ahead_bytes = pyrrha_->hold(m, in_port, out_port, *ecn_header);
-    if (marks) mark_ecn(m, *ecn_header, out_port, queue, ahead_bytes);
+    if (marks) ecn_.mark(m, *ecn_header, out_port, queue, ahead_bytes);
     return true;
   }
-  if (stage.count == 0) touched_stages_.push_back(stage_index);
-  stage.pkts[stage.count++] = m;
+  stages_.put(stage_index, m);
   return true;
-}
-
-void FwdTask::mark_ecn(rte_mbuf* m, const wire::FrameHeader& header, int out_port, int queue,
-                       uint64_t depth_bytes) {
-  const ecn::MarkingProbability& profile = *ecn_profiles_[out_port * kNumEgressQueues + queue];
-  uint8_t* frame = rte_pktmbuf_mtod(m, uint8_t*);
-  const wire::EcnCodepoint codepoint = wire::read_ecn(frame, header);
-  if (codepoint == wire::EcnCodepoint::kCe)
-    return ecn_counters_.increment(EcnCounters::kCeArrived, out_port, queue);
-  // q: the bytes ahead of it in the queue, before its own charge.
-  if (!ecn_marker_->marks(profile, depth_bytes)) return;
-  // RFC 3168 §5: a Not-ECT packet is not marked, and congestion alone never drops it here
-  // (the buffer's admission does that, for its own reasons).
-  if (codepoint == wire::EcnCodepoint::kNotEct)
-    return ecn_counters_.increment(EcnCounters::kNotEct, out_port, queue);
-  wire::mark_ce(frame, header);
-  ecn_counters_.increment(EcnCounters::kMarked, out_port, queue);
 }
 
 pabo::SubqueueDepth FwdTask::pabo_depth(int port, int queue, bool bounce_subqueue) const {
@@ -760,62 +568,11 @@ void FwdTask::admit_pabo(rte_mbuf* m, int in_port, int out_port, uint8_t priorit
   // PABO's queues are admitted by their sub-queues' capacities, not by the shared buffer;
   // their queue is their priority (no Tagger with PABO: the config refuses it).
   const int queue = priority;
-  const uint32_t bytes = rte_pktmbuf_pkt_len(m);
-  const bool bounced_before = header.bounces > 0;
-  if (bounced_before) pabo_counters_.increment(PaboCounters::kArrivedBounced, in_port, priority);
-  // The sub-queue it would join: the bounce one once it has been bounced (the authors' code).
-  const pabo::SubqueueDepth depth = pabo_depth(out_port, queue, bounced_before);
-  if (bounce_policy_->bounces(depth, bytes, header.bounces))
-    return bounce(m, in_port, priority, header);
-  if (bounce_policy_->full(depth, bytes, bounced_before)) {
-    pabo_counters_.increment(bounced_before ? PaboCounters::kBounceFull : PaboCounters::kNormalFull,
-                             out_port, priority);
-    return drop(m, in_port, DropReason::kQueueCapacity);
-  }
-  if (out_port == in_port && !header.has_pabo_shim())
-    return drop(m, in_port,
-                DropReason::kSamePort);  // only a bounced frame goes back the way it came
-  if (header.has_pabo_shim()) {
-    uint8_t* shim = rte_pktmbuf_mtod(m, uint8_t*) + header.pabo_offset;
-    wire::write_pabo_shim(shim, wire::forwarded(wire::read_pabo_shim(shim)));
-  }
-  if (bounced_before) pabo_counters_.increment(PaboCounters::kReforwarded, out_port, priority);
-  enqueue<false>(m, in_port, out_port, priority, queue, false, 0,
-                 bounced_before ? PaboSubqueue::kBounce : PaboSubqueue::kNormal, nullptr);
-}
-
-void FwdTask::bounce(rte_mbuf* m, int in_port, uint8_t priority, const wire::FrameHeader& header) {
-  const int queue = priority;
-  // Back by the FIB's port for its source, not the arrival port: after a second bounce the
-  // arrival port leads downstream (the authors' code). Unknown: the way it came.
-  int back = header.src.is_multicast() ? L2Fib::kUnknown : fib_.lookup(header.src);
-  if (L2Fib::is_group(back)) {
-    const auto& group = ecmp_groups_[back - L2Fib::kGroupBase];
-    const auto key = flow_key(rte_pktmbuf_mtod(m, const uint8_t*), rte_pktmbuf_data_len(m), header);
-    back = group[topology::ecmp_member(topology::flow_hash(key, ecmp_seed_),
-                                       static_cast<int>(group.size()))];
-  }
-  if (back == L2Fib::kUnknown) back = in_port;
-  const uint32_t bytes = rte_pktmbuf_pkt_len(m) +
-                         (header.has_pabo_shim() ? 0 : static_cast<uint32_t>(wire::kPaboShimBytes));
-  // No Eq. 4 there: it goes back if it fits (PABO §II-D; the authors' code).
-  if (bounce_policy_->full(pabo_depth(back, queue, true), bytes, true)) {
-    pabo_counters_.increment(PaboCounters::kBounceFull, back, priority);
-    return drop(m, in_port, DropReason::kQueueCapacity);
-  }
-  if (header.has_pabo_shim()) {
-    uint8_t* shim = rte_pktmbuf_mtod(m, uint8_t*) + header.pabo_offset;
-    wire::write_pabo_shim(shim, wire::bounced(wire::read_pabo_shim(shim)));
-  } else {
-    // The shim goes where the frame's EtherType was, behind any VLAN tags.
-    const size_t shim_offset = header.l3_offset - 2u;
-    if (!rte_pktmbuf_prepend(m, static_cast<uint16_t>(wire::kPaboShimBytes)))
-      return drop(m, in_port, DropReason::kNoHeadroom);
-    wire::insert_pabo_shim(rte_pktmbuf_mtod(m, uint8_t*) + wire::kPaboShimBytes, shim_offset,
-                           wire::bounced(wire::PaboShim{}));
-  }
-  pabo_counters_.increment(PaboCounters::kBounced, back, priority);
-  enqueue<false>(m, in_port, back, priority, queue, false, 0, PaboSubqueue::kBounce, nullptr);
+  const PaboPlacement place = pabo_.place(
+      m, in_port, out_port, priority, header,
+      [&](int port, bool bounce_subqueue) { return pabo_depth(port, queue, bounce_subqueue); });
+  if (place.port < 0) return drop(m, in_port, place.reason);
+  enqueue<false>(m, in_port, place.port, priority, queue, false, 0, place.subqueue, nullptr);
 }
 
 void FwdTask::read_lossy_pool() {
@@ -859,20 +616,7 @@ void FwdTask::drop(rte_mbuf* m, int in_port, DropReason reason) {
 }
 
 void FwdTask::flush() {
-  for (int index : touched_stages_) {
-    Stage& stage = stages_[index];
-    const bool bounce = index >= bounce_stage_base_;
-    const int port = (bounce ? index - bounce_stage_base_ : index) / kNumEgressQueues;
-    const int queue = index % kNumEgressQueues;  // bounce_stage_base_ is whole ports of queues
-    rte_ring* ring =
-        bounce ? state_.bounce_rings[port][queue].get() : state_.egress_ring(port, queue, input_);
-    // Always fits: admit() checked the free space.
-    rte_ring_sp_enqueue_bulk(ring, reinterpret_cast<void**>(stage.pkts), stage.count, nullptr);
-    state_.egress_enqueued[port].add(stage.count);
-    state_.tx_wakes.mark(port);
-    stage.count = 0;
-  }
-  touched_stages_.clear();
+  stages_.flush(state_, input_);
   if (!to_free_.empty()) {
     rte_pktmbuf_free_bulk(to_free_.data(), static_cast<unsigned>(to_free_.size()));
     to_free_.clear();

@@ -10,7 +10,7 @@
 // takes every input in turn either way.
 //
 // In an input-queued switch (FwdSettings::input_queued) an admitted packet joins its input's
-// FIFO instead (switch/input_queues.h), and FWD then moves the heads of the FIFOs to their
+// FIFO instead (switch/fwd/input_queues.h), and FWD then moves the heads of the FIFOs to their
 // egress queues, one packet per FIFO in turn, while the egress queue has room: test-pipeline's
 // worker, with head-of-line blocking per (input, priority) rather than for the whole switch.
 
@@ -25,58 +25,51 @@
 #include "core/task.h"
 #include "core/traffic_class.h"
 #include "core/units.h"
-#include "ecn/ecn_marker.h"
-#include "ecn/marking_probability.h"
-#include "pabo/bounce_policy.h"
-#include "pabo/bounce_settings.h"
-#include "params/ecn_params.h"
+#include "params/pyrrha_params.h"
 #include "switch/burst.h"
 #include "switch/burst_handoff.h"
 #include "switch/drop_counters.h"
-#include "switch/ecn_counters.h"
-#include "switch/input_queues.h"
+#include "switch/fwd/ecn_marking.h"
+#include "switch/fwd/egress_stages.h"
+#include "switch/fwd/input_crossbar.h"
+#include "switch/fwd/next_hop.h"
+#include "switch/fwd/pabo_stage.h"
+#include "switch/fwd/pyrrha_path_oracle.h"
+#include "switch/fwd/pyrrha_queues.h"
+#include "switch/fwd/tagger_stage.h"
 #include "switch/l2_fib.h"
-#include "switch/pabo_counters.h"
 #include "switch/priority_classifier.h"
-#include "switch/pyrrha_path_oracle.h"
-#include "switch/pyrrha_queues.h"
 #include "switch/shared_buffer_policy.h"
 #include "switch/switch_state.h"
-#include "switch/tagger_stage.h"
 #include "wire/frame_header.h"
 #include "wire/pabo_shim.h"
 
 namespace fcswitch {
 
+// Pyrrha (Pyrrha §4) on one priority: its table and queues (fwd/pyrrha_queues.h), the onward
+// paths of packets, and which ports face hosts.
+struct PyrrhaStageSettings {
+  config::PyrrhaSettings pyrrha;
+  std::shared_ptr<const PyrrhaPathOracle> oracle;
+  std::vector<bool> host_ports;
+};
+
+// What FWD does to every packet (classify, learn, look up, admit to the shared buffer), then
+// each feature's settings (lib/switch/fwd/): a feature left at its default is off, and its
+// checks are compiled out of a plain switch's path (FwdTask::take_fates).
 struct FwdSettings {
   PriorityMaps priority_maps;
   PriorityMask lossless_priorities = 0;
   SharedBufferConfig buffer;
   bool mac_learning = true;
-  std::shared_ptr<TaggerStage> tagger;  // null: no Tagger; classify by [classify] alone
-  // ECMP groups the FIB's group entries point at (L2Fib::kGroupBase + index), and this
-  // switch's hash seed.
-  std::vector<std::vector<uint16_t>> ecmp_groups;
-  uint32_t ecmp_seed = 0;
-  bool decrement_ttl = false;  // IP packets lose one TTL per switch; at 0 ttl_expired
-  bool input_queued = false;   // [switch] queueing = "input-hol"
-  bool input_turns = false;    // [switch] crossbar = "input-turns"
   // Per ingress port: the longest untagged frame its MTU allows (a VLAN tag adds 4 bytes).
   std::vector<uint32_t> max_frame_bytes = {};
-  // PABO (PABO §II): the priorities whose queues bounce (SwitchState's bounce sub-queues),
-  // how, and the seed of the draws.
-  PriorityMask pabo_priorities = 0;
-  pabo::BounceSettings pabo;
-  uint64_t pabo_seed = 0;
-  // ECN marking (RFC 3168; DCQCN §3.1) per egress port: the queues that mark and their
-  // profile (empty, or no queues: none), and the seed of the draws.
-  std::vector<config::PortEcn> ecn;
-  uint64_t ecn_seed = 0;
-  // Pyrrha (Pyrrha §4) on one priority: its table and queues (switch/pyrrha_queues.h), the
-  // onward paths of packets, and which ports face hosts.
-  std::optional<config::PyrrhaSettings> pyrrha;
-  std::shared_ptr<const PyrrhaPathOracle> pyrrha_oracle;
-  std::vector<bool> host_ports;
+  NextHopSettings next_hop;             // ECMP groups and TTL
+  std::shared_ptr<TaggerStage> tagger;  // null: no Tagger; classify by [classify] alone
+  std::optional<InputCrossbarSettings> input_queued;  // [switch] queueing = "input-hol"
+  PaboStageSettings pabo;                             // PABO (PABO §II) on its priorities
+  EcnMarkingSettings ecn;                             // ECN marking (RFC 3168; DCQCN §3.1)
+  std::optional<PyrrhaStageSettings> pyrrha;
 };
 
 class FwdTask : public Task {
@@ -85,7 +78,7 @@ class FwdTask : public Task {
   ~FwdTask() override;
   // The groups the FIB's group entries point at, replaced with the FIB (SwitchNode::replace_fib).
   void set_ecmp_groups(std::vector<std::vector<uint16_t>> groups) {
-    ecmp_groups_ = std::move(groups);
+    next_hop_.set_ecmp_groups(std::move(groups));
   }
 
   // Per (ingress port, priority): admitted packets and bytes (each flooded copy counts).
@@ -111,7 +104,7 @@ class FwdTask : public Task {
   // Packets admitted and waiting in the input FIFOs (input-queued) or Pyrrha's queues.
   uint64_t held() const { return held_.read(); }
   // Whether it ever holds any (held() is 0 otherwise): set up before the lcores start.
-  bool may_hold() const { return inputs_ || pyrrha_; }
+  bool may_hold() const { return crossbar_ || pyrrha_; }
   // Control thread, after the lcores have stopped: hands back what the input FIFOs hold, and
   // what RX handed over that FWD did not take (with its ingress port in the metadata).
   unsigned take_held(rte_mbuf** out, unsigned max);
@@ -120,8 +113,8 @@ class FwdTask : public Task {
   uint64_t flood_copies() const { return flood_copies_.read(); }
   uint64_t fib_full() const { return fib_full_.read(); }
   const DropCounters& drops() const { return drops_; }
-  const PaboCounters& pabo() const { return pabo_counters_; }
-  const EcnCounters& ecn() const { return ecn_counters_; }
+  const PaboCounters& pabo() const { return pabo_.counters(); }
+  const EcnCounters& ecn() const { return ecn_.counters(); }
   const TaggerStage* tagger() const { return tagger_.get(); }
   // Pyrrha's table and queues; null when the switch does not run Pyrrha.
   const PyrrhaQueues* pyrrha() const { return pyrrha_.get(); }
@@ -134,8 +127,6 @@ class FwdTask : public Task {
   bool poll(uint64_t now_tsc) override;
 
  private:
-  struct Stage;  // packets bound for one (egress port, queue), flushed after each input burst
-
   // What the first pass over a burst found a packet to be.
   enum class Fate : uint8_t {
     kForward,
@@ -184,7 +175,7 @@ class FwdTask : public Task {
   // An input-queued switch with no other feature (runs_) follows runs likewise, into its
   // input FIFO.
   struct PlainRun {
-    Stage* stage = nullptr;  // where its packets are staged; null: no run open
+    EgressStages::Stage* stage = nullptr;  // where its packets are staged; null: no run open
     int out_port = L2Fib::kUnknown;
     int slot = 0;  // (input, priority)
     uint8_t priority = 0;
@@ -215,15 +206,9 @@ class FwdTask : public Task {
   template <bool kPlain>
   bool enqueue(rte_mbuf* m, int in_port, int out_port, uint8_t priority, int queue, bool lossless,
                uint64_t occupancy, PaboSubqueue pabo, const wire::FrameHeader* ecn_header);
-  // ECN: the draw on (out_port, queue)'s profile at `depth_bytes`, the queue's depth before the
-  // packet joins, then CE on an ECT packet. Out of line: only ports with a marking queue call it.
-  [[gnu::noinline]] void mark_ecn(rte_mbuf* m, const wire::FrameHeader& header, int out_port,
-                                  int queue, uint64_t depth_bytes);
-  // PABO: Eq. 4 on the sub-queue the packet would join at `out_port`, then forward or bounce.
+  // PABO: its sub-queues' admission (fwd/pabo_stage.h), then the packet's enqueue or drop.
   void admit_pabo(rte_mbuf* m, int in_port, int out_port, uint8_t priority,
                   const wire::FrameHeader& header);
-  // Sends the packet back towards its source, into that port's bounce sub-queue, with n_p + 1.
-  void bounce(rte_mbuf* m, int in_port, uint8_t priority, const wire::FrameHeader& header);
   // u_q of Eq. 4: the packets and bytes in that sub-queue, the charge run's included.
   pabo::SubqueueDepth pabo_depth(int port, int queue, bool bounce_subqueue) const;
   // The bytes in the lossy pool, and in (the burst's input, `priority`): charged (FWD's own
@@ -264,14 +249,6 @@ class FwdTask : public Task {
   void take_pyrrha(rte_mbuf* m, int in_port);
   void flush();
   bool serve_inputs();
-  bool match_egress_round_robin();
-  bool match_input_turns();
-  // The matching when one input FIFO alone holds packets: its heads move while their egress
-  // rings have room, as pass after pass of either crossbar would move them.
-  bool drain_only_input(int slot);
-  int head_stage(int slot) const;  // the stage the head of that input FIFO goes to
-  void move_head(int slot, int stage_index);
-  bool take_room(int stage_index);  // one packet's room in that egress ring, in this poll
 
   SwitchState& state_;
   L2Fib& fib_;
@@ -279,11 +256,8 @@ class FwdTask : public Task {
   SharedBufferPolicy buffer_;
   PriorityMask lossless_;
   bool mac_learning_;
+  NextHop next_hop_;
   std::shared_ptr<TaggerStage> tagger_;
-  std::vector<std::vector<uint16_t>> ecmp_groups_;
-  uint32_t ecmp_seed_;
-  bool decrement_ttl_;
-  bool input_turns_;
   std::vector<uint32_t> max_frame_bytes_;
   std::vector<int> flood_last_;  // [ingress port]: the highest other port, -1 if none
   int next_input_ = 0;
@@ -307,21 +281,11 @@ class FwdTask : public Task {
   wire::MacAddress destinations_[kBurstSize];
   int targets_[kBurstSize];
 
-  // [port * kNumEgressQueues + queue], then the same for the PABO bounce sub-queues (their
-  // stage index is offset by bounce_stage_base_).
-  std::vector<Stage> stages_;
-  int bounce_stage_base_ = 0;
-  PriorityMask pabo_priorities_ = 0;
-  std::optional<pabo::BouncePolicy> bounce_policy_;
-  // ECN: [queue] bit p set when queue `queue` of egress port p marks (the one test a packet
-  // pays in a switch without [ecn]; ports 0-63, as the config allows), the profile of each
-  // [port * kNumEgressQueues + queue] that marks, and the draws.
-  std::array<uint64_t, kNumEgressQueues> ecn_ports_by_queue_{};
-  std::vector<std::optional<ecn::MarkingProbability>> ecn_profiles_;
-  std::optional<ecn::EcnMarker> ecn_marker_;
-  std::vector<int> touched_stages_;      // which stages hold packets
-  std::vector<rte_mbuf*> to_free_;       // dropped in this burst, freed together
-  std::unique_ptr<InputQueues> inputs_;  // input-queued only
+  EgressStages stages_;
+  PaboStage pabo_;
+  EcnMarking ecn_;
+  std::vector<rte_mbuf*> to_free_;           // dropped in this burst, freed together
+  std::unique_ptr<InputCrossbar> crossbar_;  // input-queued only
   std::unique_ptr<PyrrhaQueues> pyrrha_;
   // No Tagger, TTL, PABO, ECN, Pyrrha or input queues, all fixed at construction: its bursts
   // take take_fates<true>.
@@ -332,24 +296,6 @@ class FwdTask : public Task {
   int pyrrha_queue_ = -1;  // the egress queue Pyrrha holds; -1: none
   // [port]: RX(port)'s bursts, when it runs on FWD's lcore; null: through the fwd ring.
   std::vector<std::unique_ptr<BurstHandoff>> handoffs_;
-  // Per stage: what its egress ring can still take in this poll, valid when room_poll_ is
-  // this poll's (FWD is the ring's only producer: its free space only grows meanwhile).
-  std::vector<uint16_t> room_;
-  std::vector<uint64_t> room_poll_;
-  uint64_t serve_poll_ = 0;
-  // The last pass over the input FIFOs moved nothing (every head's egress ring was full):
-  // the packets pushed and taken from egress rings then. Until either changes, a pass would
-  // move nothing again, and is not made.
-  bool serve_stuck_ = false;
-  uint64_t stuck_pushes_ = 0;
-  uint64_t stuck_dequeued_ = 0;
-  uint64_t egress_dequeued() const;  // Σ SwitchState::egress_dequeued over the ports
-  // The crossbar's matching, per stage: the input FIFO (slot) granted in this pass and its
-  // rank, or -1; the input port it granted last; the stages requested in this pass.
-  std::vector<int> grant_;
-  std::vector<int> grant_rank_;
-  std::vector<int> last_granted_;
-  std::vector<int> requested_;
 
   std::unique_ptr<OwnedCounter[]> admitted_packets_;
   std::unique_ptr<OwnedCounter[]> admitted_bytes_;
@@ -394,8 +340,6 @@ class FwdTask : public Task {
   OwnedCounter flood_copies_;
   OwnedCounter fib_full_;
   DropCounters drops_;
-  PaboCounters pabo_counters_;
-  EcnCounters ecn_counters_;
 };
 
 }  // namespace fcswitch

@@ -42,7 +42,7 @@ struct SwitchState {
   // one FIFO lane each, or one lane per ingress port that TX serves round robin, so that every
   // input gets its turn at the egress whatever the queue holds (queueing = "input-fair").
   // With queueing = "input-hol" they are a short output stage behind FWD's input FIFOs
-  // (switch/input_queues.h), as test-pipeline's TX rings.
+  // (switch/fwd/input_queues.h), as test-pipeline's TX rings.
   std::vector<std::array<std::vector<dpdk::RingPtr>, kNumEgressQueues>> egress_rings;
   int lanes = 1;
   rte_ring* egress_ring(int port, int queue, int ingress_port) const {
@@ -95,7 +95,7 @@ struct SwitchState {
   };
   std::unique_ptr<PostedCount[]> control_posted;
   // [port]: Pyrrha's messages (pyrrha::Message) that FWD's congestion-root table sends out of
-  // port p (switch/pyrrha_queues.h). FWD produces, TX(p) consumes and frames them ahead of
+  // port p (switch/fwd/pyrrha_queues.h). FWD produces, TX(p) consumes and frames them ahead of
   // data (switch/pyrrha_framer.h). Empty unless the switch runs Pyrrha (add_pyrrha_rings).
   std::vector<dpdk::RingPtr> pyrrha_rings;
   void add_pyrrha_rings(const std::string& name_prefix);

@@ -27,7 +27,7 @@
 #include "scenario/scenario_file.h"
 #include "switch/control_pool.h"
 #include "switch/port_io.h"
-#include "switch/pyrrha_path_oracle.h"
+#include "switch/fwd/pyrrha_path_oracle.h"
 #include "switch/ring_port_io.h"
 #include "switch/switch_state.h"
 #include "switch/tx_task.h"

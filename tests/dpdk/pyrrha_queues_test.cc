@@ -1,4 +1,4 @@
-// Pyrrha's queues in FWD (switch/pyrrha_queues.h; issue 20): packets classified by their
+// Pyrrha's queues in FWD (switch/fwd/pyrrha_queues.h; issue 20): packets classified by their
 // predicted path into the OQ or an isolation queue, held while their root is paused, moved
 // through the tiers, sent through a short egress stage with a byte round robin, and never
 // reordered within a flow. The switch's state and mbufs are real; the "TX" is the test taking
@@ -16,7 +16,7 @@
 
 #include "core/packet_meta.h"
 #include "frame_builder.h"
-#include "switch/pyrrha_queues.h"
+#include "switch/fwd/pyrrha_queues.h"
 #include "switch/switch_state.h"
 #include "test_constants.h"
 #include "wire/frame_header.h"

@@ -1,4 +1,4 @@
-#include "switch/input_queues.h"
+#include "switch/fwd/input_queues.h"
 
 #include <gtest/gtest.h>
 

@@ -77,6 +77,10 @@ def check(lib: pathlib.Path) -> list[str]:
             m = OURS.match(line.strip())
             if m and m.group(1) not in allowed:
                 problems.append(f"{where}: lib/{folder} includes lib/{m.group(1)}, a layer above it")
+            # FWD's features (lib/switch/fwd/) are below the task that calls them.
+            if (path.relative_to(lib).parts[:2] == ("switch", "fwd") and
+                    line.strip().startswith('#include "switch/fwd_task.h"')):
+                problems.append(f"{where}: a FWD feature includes the FWD task above it")
             if folder in PURE and IMPURE_HEADER.match(line.strip()):
                 problems.append(f"{where}: lib/{folder} is pure but includes {line.strip()[9:]}")
     return problems

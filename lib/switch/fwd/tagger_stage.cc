@@ -1,4 +1,4 @@
-#include "switch/tagger_stage.h"
+#include "switch/fwd/tagger_stage.h"
 
 #include "wire/dscp_rewrite.h"
 

@@ -1,4 +1,4 @@
-#include "switch/pyrrha_queues.h"
+#include "switch/fwd/pyrrha_queues.h"
 
 #include <rte_ring.h>
 #include <rte_ring_elem.h>

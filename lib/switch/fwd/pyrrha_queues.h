@@ -33,7 +33,7 @@
 #include "params/pyrrha_params.h"
 #include "pyrrha/congestion_root_table.h"
 #include "pyrrha/pyrrha_message.h"
-#include "switch/pyrrha_path_oracle.h"
+#include "switch/fwd/pyrrha_path_oracle.h"
 #include "switch/switch_state.h"
 #include "wire/frame_header.h"
 #include "wire/pyrrha_frame.h"

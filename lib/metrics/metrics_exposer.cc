@@ -10,11 +10,6 @@
 
 namespace fcswitch::metrics {
 
-namespace {
-constexpr int kServingThreads = 8;
-constexpr int kRequestTimeoutMs = 1000;
-}  // namespace
-
 MetricsExposer::MetricsExposer(const std::string& listen, std::vector<NamedSwitch> switches)
     : MetricsExposer(listen, std::make_shared<SwitchCollector>(std::move(switches))) {}
 
@@ -25,10 +20,8 @@ MetricsExposer::MetricsExposer(const std::string& listen,
   // as a broken scrape.
   engine_metric_catalog();
   try {
-    // Several serving threads, each waiting at most a short while for a request: a client that
-    // connects and sends nothing holds one thread for request_timeout_ms, not every scrape for
-    // civetweb's default 30 s. The threads sleep between scrapes (seconds apart), off the
-    // datapath's cores' work.
+    // kServingThreads and kRequestTimeoutMs (the header says why), not prometheus-cpp's 2
+    // threads, each waiting civetweb's 30 s for a request.
     exposer_ = std::make_unique<prometheus::Exposer>(std::vector<std::string>{
         "listening_ports", listen, "num_threads", std::to_string(kServingThreads),
         "request_timeout_ms", std::to_string(kRequestTimeoutMs)});

@@ -26,6 +26,14 @@ class MetricsExposer {
 
   int port() const;  // the one it listens on
 
+  // Civetweb gives each connection a thread until it is done: one that sends nothing holds its
+  // thread for the request timeout. Enough threads that 16 idle connections reconnecting as
+  // soon as they are dropped, beside 20 scrapers, leave threads free (a scrape then waits for
+  // none of them), and a timeout that bounds what a scrape waits when they do not. The threads
+  // sleep between scrapes (seconds apart), off the datapath's cores' work.
+  static constexpr int kServingThreads = 48;
+  static constexpr int kRequestTimeoutMs = 500;
+
  private:
   std::shared_ptr<prometheus::Collectable> collector_;
   std::unique_ptr<prometheus::Exposer> exposer_;

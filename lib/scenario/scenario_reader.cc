@@ -73,6 +73,7 @@ void ScenarioReader::read() {
   for (std::string& w : problems_.take_warnings()) out_.warnings.push_back(std::move(w));
   for (std::string& w : node_config_warnings_.lines(sketches_.size()))
     out_.warnings.push_back(std::move(w));
+  for (std::string& w : route_warnings_) out_.warnings.push_back(std::move(w));
   for (std::string& p : node_config_problems_.lines(sketches_.size()))
     node_problems_.push_back(std::move(p));
   std::vector<std::string> all = problems_.take();

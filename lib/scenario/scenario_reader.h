@@ -175,7 +175,8 @@ class ScenarioReader {
   };
   PerNodeLines node_config_problems_;
   PerNodeLines node_config_warnings_;
-  toml::table tagger_rules_;  // [lab] tagger_rules, parsed
+  std::vector<std::string> route_warnings_;  // compute_routes: hosts the network cuts off
+  toml::table tagger_rules_;                 // [lab] tagger_rules, parsed
   std::string tagger_rules_file_;
   // [topology]
   RoutingMode routing_ = RoutingMode::kStatic;

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "scenario/route_memory.h"
 #include "scenario/scenario_route_walk.h"
 #include "topology/flow_hash.h"
 #include "topology/host_connectivity.h"
@@ -45,6 +46,15 @@ void ScenarioReader::compute_routes() {
     }
   }
   topo.finish();
+  if (const auto problem =
+          route_memory_problem(topo.switches(), topo.host_ports(), available_memory_bytes())) {
+    node_problems_.push_back(fmt::format(
+        "{}: topology.routing: expected routes that fit in half the memory available, found {}",
+        out_.file, *problem));
+    routing.mode = RoutingMode::kStatic;
+    routes_moot_ = true;
+    return;
+  }
   try {
     routing.initial = routing.routes();
   } catch (const std::exception& error) {
@@ -60,6 +70,18 @@ void ScenarioReader::compute_routes() {
       topo.switches(), ecmp_seed_.value_or(static_cast<uint32_t>(out_.seed)));
   // A flow between hosts the network does not join would send into nothing: say so.
   const topology::HostConnectivity reach = topology::host_connectivity(topo);
+  // Hosts cut off from the rest (a sparse Jellyfish, a failure draw kept as drawn): the run may
+  // go ahead, but not without saying so (their flows are refused below).
+  if (!reach.all_connected()) {
+    std::string names;
+    for (size_t i = 0; i < reach.cut_off.size() && i < 5; ++i)
+      names += (i ? ", " : "") + hosts.at(reach.cut_off[i]).name;
+    if (reach.cut_off.size() > 5) names += fmt::format(" and {} more", reach.cut_off.size() - 5);
+    route_warnings_.push_back(fmt::format(
+        "{}: topology: {} of {} hosts cannot reach the part of the network holding the most "
+        "hosts ({}); {} host pairs in all cannot reach each other",
+        out_.file, reach.cut_off.size(), hosts.size(), names, reach.disconnected_pairs));
+  }
   for (const FlowSpec& flow : out_.flows) {
     const topology::HostId a = hosts.find(sketches_[flow.src].name);
     const topology::HostId b = hosts.find(sketches_[flow.dst].name);

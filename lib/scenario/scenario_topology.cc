@@ -13,6 +13,7 @@
 
 #include "config/config_problems.h"
 #include "config/table_reader.h"
+#include "scenario/route_memory.h"
 #include "topology/host_connectivity.h"
 #include "topology/link_failures.h"
 #include "topology/topology_spec.h"
@@ -87,6 +88,18 @@ void ScenarioReader::read_topology() {
              fmt::format("\"{}\" ({})", *spec, error.what()));
     topology_refused_ = true;
     return;
+  }
+  // Its routes, if they cannot fit, refused now rather than after the network is laid out
+  // (fat-tree:64: a second here against 24 s there; compute_routes asks again of the whole
+  // network, the scenario's own nodes included).
+  if (routing_ != RoutingMode::kStatic) {
+    if (const auto problem =
+            route_memory_problem(topo.switches(), topo.host_ports(), available_memory_bytes())) {
+      r.refuse("spec", "a network whose routes fit in half the memory available",
+               fmt::format("\"{}\" ({})", *spec, *problem));
+      topology_refused_ = true;
+      return;
+    }
   }
   if (fixed_failures &&
       !fail_named_links(topo, *fixed_failures, keep_connected, *failures_reader)) {

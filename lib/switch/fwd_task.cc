@@ -72,9 +72,9 @@ FwdTask::FwdTask(const FwdSettings& settings, SwitchState& state, L2Fib& fib)
     crossbar_ = std::make_unique<InputCrossbar>(*settings.input_queued, state, stages_);
   // A burst of floods can drop at most one copy per packet per port.
   to_free_.reserve(static_cast<size_t>(kBurstSize) * (state.ports + 1));
-  runs_ =
-      !tagger_ && !next_hop_.decrements_ttl() && !pabo_.priorities() && !pyrrha_ && !ecn_.enabled();
-  plain_ = runs_ && !crossbar_;
+  // ECN marks a run's packets one by one as they follow it (follow_run): runs still pay.
+  runs_ = !tagger_ && !next_hop_.decrements_ttl() && !pabo_.priorities() && !pyrrha_;
+  plain_ = runs_ && !crossbar_ && !ecn_.enabled();
 }
 
 FwdTask::~FwdTask() = default;
@@ -223,7 +223,7 @@ template <bool kPlain>
 void FwdTask::take_fates(rte_mbuf** pkts, unsigned n, int in_port, uint32_t lookup_mask) {
   // In order: what a packet does to shared state (ABR, the buffer) happens in the order the
   // packets arrived.
-  // Not plain but runs_: input-queued, and nothing else.
+  // Not plain but runs_: input-queued or marking ECN, and nothing else.
   const bool runs = kPlain || runs_;
   PlainRun run;
   // An input-queued run's packets after its first, pushed into their FIFO together when the
@@ -244,8 +244,10 @@ void FwdTask::take_fates(rte_mbuf** pkts, unsigned n, int in_port, uint32_t look
     if (runs && run.stage) {
       if (fates_[i] == Fate::kForward && target == run.out_port &&
           classifier_.classify(headers_[i]) == run.priority &&
-          (kPlain ? follow_run<false>(m, run) : follow_run<true>(m, run))) {
-        if constexpr (!kPlain) followers[n_followers++] = m;
+          (kPlain      ? follow_run<false, false>(m, headers_[i], run)
+           : crossbar_ ? follow_run<true, true>(m, headers_[i], run)
+                       : follow_run<false, true>(m, headers_[i], run))) {
+        if (!kPlain && crossbar_) followers[n_followers++] = m;
         continue;
       }
       close_run();
@@ -302,14 +304,16 @@ FwdTask::PlainRun FwdTask::open_run(int in_port, int target, const wire::FrameHe
       .slot = SwitchState::occupancy_slot(in_port, priority),
       .priority = priority,
       .lossless = lossless,
+      .marks = ecn_.marks(target, priority),
       .meta = std::bit_cast<uint64_t>(make_packet_meta(
           static_cast<uint8_t>(in_port), priority, priority, !lossless, PaboSubqueue::kNone, 0))};
   run.mark_before = run_mark(run);
   return run;
 }
 
-template <bool kInputQueued>
-[[gnu::always_inline]] inline bool FwdTask::follow_run(rte_mbuf* m, const PlainRun& run) {
+template <bool kInputQueued, bool kMayMark>
+[[gnu::always_inline]] inline bool FwdTask::follow_run(rte_mbuf* m, const wire::FrameHeader& header,
+                                                       const PlainRun& run) {
   EgressStages::Stage& stage = *run.stage;
   // admit() and enqueue() on the views the run's first packet read in this burst (the
   // ingress's, or the queue's and the lossy pool's), raised since by the run's charges. What
@@ -328,6 +332,9 @@ template <bool kInputQueued>
       return false;
     lossy_pool_seen_ += bytes;
   }
+  // Drawn where enqueue() draws: once it is sure to join, on the depth before its charge.
+  if (kMayMark && run.marks) [[unlikely]]
+    ecn_.mark(m, header, run.out_port, run.priority, queued_bytes(run.out_port, run.priority));
   state_.meta(m) = std::bit_cast<PacketMeta>(run.meta | uint64_t{bytes} << 32);
   // The charge run is the run's (its first packet's charges), as charge() would find it.
   charge_run_.meta.charged_bytes += bytes;

@@ -12,6 +12,7 @@
 #include "config/config_error.h"
 #include "config/text_file.h"
 #include "scenario/lab_scenario.h"
+#include "scenario/route_memory.h"
 #include "scenario/scenario_file.h"
 
 namespace fcswitch::lab {
@@ -272,6 +273,62 @@ TEST(LabScenario, FlowsThatCannotRunAsWrittenAreRefused) {
                 "(20000000 ns), found 25000000 ns",
                 "bad.toml:56:8: flows[2].dscp: expected priority or dscp, not both, found dscp "
                 "beside priority on line 55"}));
+}
+
+// The route table grows as switches × hosts: a network whose routes cannot fit is refused with
+// the figures before they are computed (fat-tree:64 spent a minute and died of bad_alloc),
+// while the papers' largest lab networks pass on a machine like CI's (24 GiB).
+TEST(LabScenario, RoutesThatCannotFitInMemoryAreRefusedBeforeTheyAreComputed) {
+  constexpr uint64_t kGiB = uint64_t{1} << 30;
+  // fat-tree:64: 5 120 switches, 65 536 hosts.
+  EXPECT_EQ(route_memory_problem(5120, 65536, 24 * kGiB),
+            "5120 switches routing to 65536 hosts: about 17.5 GiB of routes, 24.0 GiB available");
+  // GFC §6.2.3's and Pyrrha's fat-tree K = 16 (320 switches, 1 024 hosts), and K = 32 (1 280
+  // switches, 8 192 hosts: 0.5 GiB of routes).
+  EXPECT_EQ(route_memory_problem(320, 1024, 24 * kGiB), std::nullopt);
+  EXPECT_EQ(route_memory_problem(1280, 8192, 24 * kGiB), std::nullopt);
+  EXPECT_GT(available_memory_bytes(), 0u);
+  // A scenario's: fat-tree:110 (15 125 switches, 332 750 hosts, 262.5 GiB of routes: refused
+  // wherever this runs) at its spec, in a second rather than after it is laid out.
+  const std::vector<std::string> problems = problems_of(
+      config::read_text_file(std::string(FCSWITCH_SOURCE_DIR) + "/config/lab/fat-tree-k4.toml"),
+      {"topology.spec=fat-tree:110"});
+  ASSERT_FALSE(problems.empty());
+  EXPECT_EQ(problems.front().rfind(
+                "--set topology.spec=fat-tree:110:1:15: topology.spec: expected a network whose "
+                "routes fit in half the memory available, found \"fat-tree:110\" (15125 switches "
+                "routing to 332750 hosts: about 262.5 GiB of routes, ",
+                0),
+            0u)
+      << problems.front();
+}
+
+// Hosts the network cuts off are said to be, by name, even when no flow asks for them (a
+// Jellyfish of 2 network ports a switch falls apart into rings).
+TEST(LabScenario, HostsCutOffFromTheNetworkAreWarnedOf) {
+  const LabScenario s = parse_lab_scenario(R"([lab]
+name = "cut"
+duration = "1ms"
+clock = "virtual"
+[topology]
+spec = "jellyfish:10,4,2"
+)",
+                                           "cut.toml", {});
+  EXPECT_EQ(s.warnings,
+            std::vector<std::string>{
+                "cut.toml: topology: 6 of 20 hosts cannot reach the part of the network holding "
+                "the most hosts (J3h1, J3h2, J8h1, J8h2, J9h1 and 1 more); 84 host pairs in all "
+                "cannot reach each other"});
+  // A connected one says nothing.
+  EXPECT_TRUE(parse_lab_scenario(R"([lab]
+name = "whole"
+duration = "1ms"
+clock = "virtual"
+[topology]
+spec = "fat-tree:4"
+)",
+                                 "whole.toml", {})
+                  .warnings.empty());
 }
 
 // A port name given twice on one switch is named as such, not as a port without a link.

@@ -115,7 +115,9 @@ int run(const Options& options) {
   const std::vector<Run> runs = plan_runs(options);
   std::vector<fcswitch::lab::LabScenario> scenarios;
   for (const Run& r : runs)
-    scenarios.push_back(fcswitch::lab::load_lab_scenario(options.scenario, r.sets));
+    // A sweep's value is its run's last override (plan_runs).
+    scenarios.push_back(fcswitch::lab::load_lab_scenario(
+        options.scenario, r.sets, r.label.empty() ? SIZE_MAX : r.sets.size() - 1));
   for (const auto& s : scenarios) {
     for (const std::string& w : s.warnings) spdlog::warn("{}", w);
     fcswitch::lab::check_csv_size(s);  // every run's, before the first starts

@@ -141,10 +141,11 @@ void ScenarioReader::read_deadlock() {
 }
 
 LabScenario parse_lab_scenario(std::string_view text, const std::string& file,
-                               const std::vector<std::string>& overrides) {
+                               const std::vector<std::string>& overrides, size_t sweep_from) {
   toml::table root = config::parse_toml_text(text, file);
   std::vector<std::string> problems;
-  for (const std::string& assignment : overrides) apply_override(root, assignment, problems);
+  for (size_t i = 0; i < overrides.size(); ++i)
+    apply_override(root, overrides[i], problems, i >= sweep_from ? "--sweep" : "--set");
   if (!problems.empty()) throw config::ConfigError(std::move(problems));
   LabScenario scenario;
   scenario.file = file;
@@ -159,8 +160,9 @@ LabScenario parse_lab_scenario(std::string_view text, const std::string& file,
   return scenario;
 }
 
-LabScenario load_lab_scenario(const std::string& path, const std::vector<std::string>& overrides) {
-  return parse_lab_scenario(config::read_text_file(path), path, overrides);
+LabScenario load_lab_scenario(const std::string& path, const std::vector<std::string>& overrides,
+                              size_t sweep_from) {
+  return parse_lab_scenario(config::read_text_file(path), path, overrides, sweep_from);
 }
 
 }  // namespace fcswitch::lab

@@ -49,14 +49,14 @@ void deep_merge(toml::table& into, toml::table&& from) {
 }
 
 void apply_override(toml::table& root, const std::string& assignment,
-                    std::vector<std::string>& problems) {
+                    std::vector<std::string>& problems, std::string_view option) {
   const size_t eq = assignment.find('=');
   if (eq == std::string::npos || eq == 0) {
     problems.push_back(
-        fmt::format("--set {}: expected key=value, found no '=' after a key", assignment));
+        fmt::format("{} {}: expected key=value, found no '=' after a key", option, assignment));
     return;
   }
-  const std::string source = fmt::format("--set {}", assignment);
+  const std::string source = fmt::format("{} {}", option, assignment);
   const auto merge = [&](const std::string& text) {
     std::vector<std::string> path;
     deep_merge(

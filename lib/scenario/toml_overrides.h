@@ -3,6 +3,7 @@
 // read, and a node's own keys over the sections every node shares.
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <toml++/toml.h>
@@ -14,8 +15,9 @@ namespace fcswitch::lab {
 void deep_merge(toml::table& into, toml::table&& from);
 
 // "a.b.c=value" → merged into `root`. A value that is not TOML is taken as a string
-// (`--set flow_control.priority.3.engine=pfc`).
+// (`--set flow_control.priority.3.engine=pfc`). `option`: the command-line option it came from
+// ("--set", or "--sweep" for one value of a sweep), which places what is said about it.
 void apply_override(toml::table& root, const std::string& assignment,
-                    std::vector<std::string>& problems);
+                    std::vector<std::string>& problems, std::string_view option = "--set");
 
 }  // namespace fcswitch::lab

@@ -72,9 +72,10 @@ FwdTask::FwdTask(const FwdSettings& settings, SwitchState& state, L2Fib& fib)
     crossbar_ = std::make_unique<InputCrossbar>(*settings.input_queued, state, stages_);
   // A burst of floods can drop at most one copy per packet per port.
   to_free_.reserve(static_cast<size_t>(kBurstSize) * (state.ports + 1));
-  // ECN marks a run's packets one by one as they follow it (follow_run): runs still pay.
-  runs_ = !tagger_ && !next_hop_.decrements_ttl() && !pabo_.priorities() && !pyrrha_;
-  plain_ = runs_ && !crossbar_ && !ecn_.enabled();
+  // ECN marks and Tagger rewrites a run's packets one by one as they follow it (follow_run):
+  // runs still pay.
+  runs_ = !next_hop_.decrements_ttl() && !pabo_.priorities() && !pyrrha_;
+  plain_ = runs_ && !crossbar_ && !ecn_.enabled() && !tagger_;
 }
 
 FwdTask::~FwdTask() = default;
@@ -223,7 +224,7 @@ template <bool kPlain>
 void FwdTask::take_fates(rte_mbuf** pkts, unsigned n, int in_port, uint32_t lookup_mask) {
   // In order: what a packet does to shared state (ABR, the buffer) happens in the order the
   // packets arrived.
-  // Not plain but runs_: input-queued or marking ECN, and nothing else.
+  // Not plain but runs_: input-queued, marking ECN or rewriting Tagger's tags, and nothing else.
   const bool runs = kPlain || runs_;
   PlainRun run;
   // An input-queued run's packets after its first, pushed into their FIFO together when the
@@ -234,7 +235,7 @@ void FwdTask::take_fates(rte_mbuf** pkts, unsigned n, int in_port, uint32_t look
   auto close_run = [&]() __attribute__((always_inline)) {
     if (n_followers)
       crossbar_->fifos().push_run(run.slot, followers, n_followers,
-                                  static_cast<uint16_t>(run.out_port), run.priority);
+                                  static_cast<uint16_t>(run.out_port), run.queue);
     n_followers = 0;
     run.stage = nullptr;
   };
@@ -244,6 +245,7 @@ void FwdTask::take_fates(rte_mbuf** pkts, unsigned n, int in_port, uint32_t look
     if (runs && run.stage) {
       if (fates_[i] == Fate::kForward && target == run.out_port &&
           classifier_.classify(headers_[i]) == run.priority &&
+          (kPlain || run_tag(headers_[i]) == run.tag) &&
           (kPlain      ? follow_run<false, false>(m, headers_[i], run)
            : crossbar_ ? follow_run<true, true>(m, headers_[i], run)
                        : follow_run<false, true>(m, headers_[i], run))) {
@@ -295,23 +297,29 @@ inline uint64_t FwdTask::run_mark(const PlainRun& run) const {
 
 FwdTask::PlainRun FwdTask::open_run(int in_port, int target, const wire::FrameHeader& header) {
   if (target == L2Fib::kUnknown || L2Fib::is_group(target) || target == in_port) return {};
-  // As forward() and admit() take them without Tagger: the queue is the priority's.
+  // As forward() and admit() take them: the queue is the priority's, or Tagger's for the tag.
   const uint8_t priority = classifier_.classify(header);
   const bool lossless = has_priority(lossless_, priority);
-  PlainRun run{
-      .stage = &stages_[EgressStages::index(target, priority)],
-      .out_port = target,
-      .slot = SwitchState::occupancy_slot(in_port, priority),
-      .priority = priority,
-      .lossless = lossless,
-      .marks = ecn_.marks(target, priority),
-      .meta = std::bit_cast<uint64_t>(make_packet_meta(
-          static_cast<uint8_t>(in_port), priority, priority, !lossless, PaboSubqueue::kNone, 0))};
+  PlainRun run{.out_port = target,
+               .slot = SwitchState::occupancy_slot(in_port, priority),
+               .priority = priority,
+               .queue = priority,
+               .lossless = lossless,
+               .tag = run_tag(header),
+               .tagging = {}};
+  if (run.tag < kNoTag) {
+    run.tagging = tagger_->decide(static_cast<uint8_t>(run.tag), in_port, target);
+    run.queue = run.tagging.queue;
+  }
+  run.stage = &stages_[EgressStages::index(target, run.queue)];
+  run.marks = ecn_.marks(target, run.queue);
+  run.meta = std::bit_cast<uint64_t>(make_packet_meta(
+      static_cast<uint8_t>(in_port), priority, run.queue, !lossless, PaboSubqueue::kNone, 0));
   run.mark_before = run_mark(run);
   return run;
 }
 
-template <bool kInputQueued, bool kMayMark>
+template <bool kInputQueued, bool kFeatures>
 [[gnu::always_inline]] inline bool FwdTask::follow_run(rte_mbuf* m, const wire::FrameHeader& header,
                                                        const PlainRun& run) {
   EgressStages::Stage& stage = *run.stage;
@@ -332,9 +340,14 @@ template <bool kInputQueued, bool kMayMark>
       return false;
     lossy_pool_seen_ += bytes;
   }
-  // Drawn where enqueue() draws: once it is sure to join, on the depth before its charge.
-  if (kMayMark && run.marks) [[unlikely]]
-    ecn_.mark(m, header, run.out_port, run.priority, queued_bytes(run.out_port, run.priority));
+  if constexpr (kFeatures) {
+    // Rewritten as admit() rewrites it (the run's decision: the same tag, ingress and egress),
+    // once it is sure to be admitted, so that a packet left to forward() is not rewritten twice.
+    if (run.tag < kNoTag) tagger_->apply(run.tagging, rte_pktmbuf_mtod(m, uint8_t*), header);
+    // Drawn where enqueue() draws: once it is sure to join, on the depth before its charge.
+    if (run.marks) [[unlikely]]
+      ecn_.mark(m, header, run.out_port, run.queue, queued_bytes(run.out_port, run.queue));
+  }
   state_.meta(m) = std::bit_cast<PacketMeta>(run.meta | uint64_t{bytes} << 32);
   // The charge run is the run's (its first packet's charges), as charge() would find it.
   charge_run_.meta.charged_bytes += bytes;

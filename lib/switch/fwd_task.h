@@ -172,20 +172,30 @@ class FwdTask : public Task {
   // bound for the same, follow it on follow_run's few checks: the target, charges and views
   // that packet settled are theirs too (a burst of one flow is one run). Compact plain
   // forwarding: FWD 46–50 → 39 cycles a packet, 16.2 → 17.6 Mpps (three alternating runs).
-  // A switch that is input-queued or marks ECN, with no other feature (runs_), follows runs
-  // likewise: into its input FIFO; each packet drawn for its mark. ECN marking every frame:
-  // FWD 43 → 39 cycles a packet (forwarding.sh on hugepages).
+  // A switch that is input-queued, marks ECN or runs Tagger, with no other feature (runs_),
+  // follows runs likewise: into its input FIFO; each packet drawn for its mark; each rewritten
+  // by the decision the run's tag, ingress and egress got once. ECN marking every frame: FWD
+  // 43 → 39 cycles a packet (forwarding.sh on hugepages).
+  static constexpr int kNoTag = 256;
   struct PlainRun {
     EgressStages::Stage* stage = nullptr;  // where its packets are staged; null: no run open
     int out_port = L2Fib::kUnknown;
-    int slot = 0;  // (input, priority)
-    uint8_t priority = 0;
+    int slot = 0;          // (input, priority)
+    uint8_t priority = 0;  // the ingress class its packets are charged to
+    uint8_t queue = 0;     // the egress queue they join: the priority's, or Tagger's
     bool lossless = false;
-    bool marks = false;        // its queue marks ECN (fwd/ecn_marking.h): each packet is drawn
-    uint64_t mark_before = 0;  // run_mark() before the packet that opened it
-    uint64_t meta = 0;         // its packets' PacketMeta but their charged_bytes
+    bool marks = false;             // its queue marks ECN (fwd/ecn_marking.h): each packet is drawn
+    int tag = kNoTag;               // run_tag() of its packets
+    TaggerStage::Decision tagging;  // Tagger's, for that tag (tag < kNoTag)
+    uint64_t mark_before = 0;       // run_mark() before the packet that opened it
+    uint64_t meta = 0;              // its packets' PacketMeta but their charged_bytes
   };
   // The run a packet bound for `target` would open (no stage: one it cannot open).
+  // What a run's packets share for Tagger (its rewrite depends on the tag alone, given the
+  // ports): the DSCP of an IP packet where Tagger runs; kNoTag where it does not apply.
+  int run_tag(const wire::FrameHeader& header) const {
+    return tagger_ && header.l3 != wire::L3Kind::kOther ? header.dscp : kNoTag;
+  }
   PlainRun open_run(int in_port, int target, const wire::FrameHeader& header);
   // What grows by one when forward() takes a packet into the run's stage (its count), or into
   // an input FIFO (their pushes).
@@ -194,8 +204,8 @@ class FwdTask : public Task {
   // caller pushes the run's packets when the run closes): admission, charges, views, as
   // forward() would; false, having changed nothing, when forward() must decide (a refusal, a
   // full stage, a new peak).
-  // `kMayMark`: the switch marks ECN somewhere (not plain).
-  template <bool kInputQueued, bool kMayMark>
+  // `kFeatures`: the switch may mark ECN or rewrite tags (not plain).
+  template <bool kInputQueued, bool kFeatures>
   bool follow_run(rte_mbuf* m, const wire::FrameHeader& header, const PlainRun& run);
   // `target`: what the FIB said of the destination (L2Fib::learn_and_look_up).
   template <bool kPlain>
@@ -293,8 +303,8 @@ class FwdTask : public Task {
   // No Tagger, TTL, PABO, ECN, Pyrrha or input queues, all fixed at construction: its bursts
   // take take_fates<true>.
   bool plain_ = false;
-  // No Tagger, TTL, PABO, ECN or Pyrrha: plain, or input-queued and nothing else. Its bursts
-  // follow runs (PlainRun).
+  // No TTL, PABO or Pyrrha: plain, or input-queued, marking ECN or rewriting tags besides. Its
+  // bursts follow runs (PlainRun).
   bool runs_ = false;
   int pyrrha_queue_ = -1;  // the egress queue Pyrrha holds; -1: none
   // [port]: RX(port)'s bursts, when it runs on FWD's lcore; null: through the fwd ring.

@@ -104,6 +104,9 @@ expect_refused "$fclab" '--sweep flow_control.engine: expected each value once, 
   "$scenario" --check --sweep flow_control.engine=pfc,cbfc,pfc
 expect_refused "$fclab" '--sweep lab.name: expected values that can name a directory, found "../x"' \
   "$scenario" --check --sweep lab.name=a,../x
+# A bad value of a sweep is placed at the --sweep that gave it (it was named a --set).
+expect_refused "$fclab" '^--sweep flow_control.engine=bogus:1:' \
+  "$scenario" --check --sweep flow_control.engine=pfc,bogus
 # --metrics HOST:0 says the port the kernel gave (it said port 0).
 out=$("$fclab" "$scenario" --out "$dir/metrics" --no-plots --quiet --set lab.duration=1ms \
   --metrics 127.0.0.1:0 2>&1)

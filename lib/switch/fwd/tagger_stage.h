@@ -25,9 +25,26 @@ class TaggerStage {
   // `table` was built from settings.rules for this switch's ports (config validation did it).
   TaggerStage(const TaggerSettings& settings, tagger::TagRewriteTable table);
 
+  // What steps 2 and 3 do to a packet tagged `tag` from `in_port` to `out_port`: the rule that
+  // matched (kNoRule: none), the tag it leaves with and its egress queue. The same for every
+  // packet of a run (FwdTask: one tag, ingress and egress), so a run looks it up once.
+  struct Decision {
+    uint16_t rule = tagger::TagRewriteTable::kNoRule;
+    uint8_t new_tag = 0;
+    uint8_t queue = kLossyQueue;
+  };
+  Decision decide(uint8_t tag, int in_port, int out_port) const;
+  // Counts the decision for one packet (tagged `header.dscp`) and rewrites its DSCP when the tag
+  // changes.
+  void apply(const Decision& decision, uint8_t* frame, const wire::FrameHeader& header);
+
   // Steps 2 and 3 for the copy of an IP packet that leaves by `out_port`: rewrites its DSCP
   // when the tag changes and returns the egress queue.
-  uint8_t rewrite(uint8_t* frame, const wire::FrameHeader& header, int in_port, int out_port);
+  uint8_t rewrite(uint8_t* frame, const wire::FrameHeader& header, int in_port, int out_port) {
+    const Decision decision = decide(header.dscp, in_port, out_port);
+    apply(decision, frame, header);
+    return decision.queue;
+  }
 
   // Counted by rewrite(): hits per rule; packets whose tag was written (rewritten or
   // demoted); packets of a lossless tag no rule matched (demoted to the lossy tag and queue);

@@ -24,6 +24,7 @@
 
 #include "../cli_checks.h"
 #include "../crash_report.h"
+#include "../ethdev_port_rules.h"
 #include "../stop_signals.h"
 #include "config/config_error.h"
 #include "dpdk/eal_session.h"
@@ -58,8 +59,8 @@ double unix_now_s() {
 
 int run(const Options& options) {
   using Clock = std::chrono::steady_clock;
-  const fcswitch::host::HostProgramConfig config =
-      fcswitch::host::load_host_program_config(options.config_path);
+  const fcswitch::host::HostProgramConfig config = fcswitch::host::load_host_program_config(
+      options.config_path, fcswitch::cli::ethdev_port_rules());
   for (const std::string& warning : config.node.warnings) spdlog::warn("{}", warning);
   spdlog::info("config {}: host {} ({}), {} flows, port {} on {}", config.file, config.node.name,
                fcswitch::host::ipv4_text(config.ip), config.flows.size(),

@@ -28,6 +28,7 @@
 #include "dpdk/lcore_runner.h"
 #include "dpdk/link_watch.h"
 #include "dpdk/tsc_calibration.h"
+#include "ethdev_port_rules.h"
 #include "gfc_params_command.h"
 #include "metrics/metrics_exposer.h"
 #include "metrics/occupancy_trace.h"
@@ -152,19 +153,9 @@ bool drain(fcswitch::SwitchNode& node, double timeout_s) {
   return false;
 }
 
-// Every fcswitch port is an ethdev: the build's limit is said before EAL starts (with more,
-// the EAL refuses the next vdev and the port seems to have a bad device string).
-// The switch's port masks have 64 bits whatever DPDK allows (config::PortLimit's default).
-constexpr fcswitch::config::PortLimit kEthdevLimit =
-    RTE_MAX_ETHPORTS < 64 ? fcswitch::config::PortLimit{RTE_MAX_ETHPORTS,
-                                                        "RTE_MAX_ETHPORTS: the ethdevs this DPDK "
-                                                        "build can have; fclab's ports are not "
-                                                        "ethdevs"}
-                          : fcswitch::config::PortLimit{};
-
 int run(const Options& options) {
   const fcswitch::config::SwitchConfig config =
-      fcswitch::config::load_switch_config(options.config_path, kEthdevLimit);
+      fcswitch::config::load_switch_config(options.config_path, fcswitch::cli::ethdev_port_rules());
   for (const std::string& warning : config.warnings) spdlog::warn("{}", warning);
   spdlog::info(
       "config {}: switch {}, {} ports, layout {} ({} worker lcores), lossless priorities 0x{:02x}",
@@ -257,7 +248,7 @@ int run(const Options& options) {
 
 int selftest(const Options& options) {
   const fcswitch::config::SwitchConfig config =
-      fcswitch::config::load_switch_config(options.config_path, kEthdevLimit);
+      fcswitch::config::load_switch_config(options.config_path, fcswitch::cli::ethdev_port_rules());
   const int from = config.port_index(options.from_port);
   const int to = config.port_index(options.to_port);
   if (from < 0 || to < 0 || from == to) {

@@ -332,20 +332,20 @@ std::vector<std::string> device_keys(std::string_view device) {
 }
 
 // Returns each port's flow_control and ecn tables.
-PortSubTables read_ports(TableReader& root, SwitchConfig& config, PortLimit limit) {
+PortSubTables read_ports(TableReader& root, SwitchConfig& config, const PortRules& rules) {
   PortSubTables sub_tables;
   const toml::array* ports = root.array("ports", true);
   if (!ports) return sub_tables;
   ConfigProblems& problems = root.problems();
   if (ports->empty()) problems.expected(ports->source(), "ports", "at least one port", "none");
-  limit.ports = std::min<size_t>(limit.ports, 64);
-  if (ports->size() > limit.ports)
-    problems.expected(ports->get(limit.ports)->source(), fmt::format("ports[{}]", limit.ports),
-                      fmt::format("at most {} ports ({})", limit.ports, limit.why),
+  const size_t limit = std::min<size_t>(rules.ports, 64);
+  if (ports->size() > limit)
+    problems.expected(ports->get(limit)->source(), fmt::format("ports[{}]", limit),
+                      fmt::format("at most {} ports ({})", limit, rules.why),
                       fmt::format("{} ports", ports->size()));
   std::map<std::string, size_t> names;
   std::map<std::string, size_t> devices;
-  for (size_t i = 0; i < ports->size() && i < limit.ports; ++i) {  // past it: refused above
+  for (size_t i = 0; i < ports->size() && i < limit; ++i) {  // past it: refused above
     const toml::node& node = *ports->get(i);
     const auto* table = node.as_table();
     if (!table) {
@@ -368,6 +368,10 @@ PortSubTables read_ports(TableReader& root, SwitchConfig& config, PortLimit limi
       if (!devices.emplace(key, i).second)
         problems.note(table->get("device")->source(), fmt::format("ports[{}].device", i),
                       fmt::format("{} is already the device of ports[{}]", key, devices[key]));
+    if (rules.device_arguments && !port.device.empty())
+      if (const auto refusal = rules.device_arguments(port.device))
+        problems.expected(table->get("device")->source(), fmt::format("ports[{}].device", i),
+                          refusal->expected, refusal->found);
     config.ports.push_back(std::move(port));
   }
   return sub_tables;
@@ -650,12 +654,14 @@ std::string task_name(const TaskRef& task, const SwitchConfig& config) {
   return "?";
 }
 
-SwitchConfig parse_switch_config(std::string_view text, const std::string& file, PortLimit limit) {
-  return read_switch_config(parse_toml_text(text, file), file, {}, limit);
+SwitchConfig parse_switch_config(std::string_view text, const std::string& file,
+                                 const PortRules& rules) {
+  return read_switch_config(parse_toml_text(text, file), file, {}, rules);
 }
 
 SwitchConfig read_switch_config(const toml::table& root, const std::string& file,
-                                std::span<const std::string_view> read_elsewhere, PortLimit limit) {
+                                std::span<const std::string_view> read_elsewhere,
+                                const PortRules& rules) {
   ConfigProblems problems(file);
   SwitchConfig config;
   config.file = file;
@@ -663,7 +669,7 @@ SwitchConfig read_switch_config(const toml::table& root, const std::string& file
   read_switch_section(reader, config);
   read_eal(reader, config);
   const PortSubTables port_tables =
-      read_ports(reader, config, limit);  // before sections naming ports
+      read_ports(reader, config, rules);  // before sections naming ports
   read_classify(reader, config);
   read_tagger(reader, config);  // needs ports and lossless priorities
   read_buffer(reader, config);
@@ -682,8 +688,8 @@ SwitchConfig read_switch_config(const toml::table& root, const std::string& file
   return config;
 }
 
-SwitchConfig load_switch_config(const std::string& path, PortLimit limit) {
-  return parse_switch_config(read_text_file(path), path, limit);
+SwitchConfig load_switch_config(const std::string& path, const PortRules& rules) {
+  return parse_switch_config(read_text_file(path), path, rules);
 }
 
 }  // namespace fcswitch::config

@@ -2,6 +2,8 @@
 // Reads `fcswitch CONFIG.toml` into SwitchConfig (params/switch_params.h), validated.
 // `config/*.toml` documents each key.
 
+#include <functional>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -14,10 +16,16 @@
 
 namespace fcswitch::config {
 
-// The most ports a switch may have, and why (in the message refusing more).
-struct PortLimit {
-  size_t ports = 64;
-  std::string_view why = "port masks have 64 bits";
+// What the program that opens the ports allows of them (fcswitch and fchost: their DPDK's).
+struct PortRules {
+  size_t ports = 64;                                 // the most ports a switch may have
+  std::string_view why = "port masks have 64 bits";  // in the message refusing more
+  // What a device's driver would refuse of its arguments (expected, found); nullopt when
+  // nothing. Unset: devices are not checked (the lab's ports are not ethdevs).
+  struct Refusal {
+    std::string expected, found;
+  };
+  std::function<std::optional<Refusal>(std::string_view device)> device_arguments;
 };
 
 // The same from a parsed table (the lab builds one per switch from its scenario); values
@@ -25,13 +33,13 @@ struct PortLimit {
 // `read_elsewhere`: top-level keys the caller reads itself (fchost's [host] and [[flows]]).
 SwitchConfig read_switch_config(const toml::table& root, const std::string& file,
                                 std::span<const std::string_view> read_elsewhere = {},
-                                PortLimit limit = {});
+                                const PortRules& rules = {});
 // Reads and validates `path`. Throws ConfigError with every problem found. fcswitch gives
-// the ethdevs its DPDK build can have as `limit`.
-SwitchConfig load_switch_config(const std::string& path, PortLimit limit = {});
+// the ethdevs its DPDK build can have, and its drivers' keys, as `rules`.
+SwitchConfig load_switch_config(const std::string& path, const PortRules& rules = {});
 // The same from text; `file` names it in messages.
 SwitchConfig parse_switch_config(std::string_view text, const std::string& file,
-                                 PortLimit limit = {});
+                                 const PortRules& rules = {});
 
 class TableReader;
 

@@ -168,9 +168,18 @@ EalSession::EalSession(const EalPlan& plan) {
   if (rte_eal_init(static_cast<int>(args.size()), argv.data()) < 0) {
     // DPDK leaves rte_errno at 0 for some refusals (another primary holds the prefix's lock):
     // point at its own lines above and at the likeliest cause.
+    // Its runtime directory is made before most refusals (an unknown driver): removed when
+    // empty, so a refused start leaves nothing; one that holds another process's files stays.
+    std::error_code ignored;
+    if (const char* dir = rte_eal_get_runtime_dir(); dir && *dir)
+      std::filesystem::remove(dir, ignored);
     std::string prefix = "rte";
     for (const auto& a : args)
       if (a.rfind("--file-prefix=", 0) == 0) prefix = a.substr(14);
+    if (rte_errno == ENODEV)  // the EAL could not take a --vdev or -a device
+      throw std::runtime_error(
+          "rte_eal_init failed: a device the EAL could not take (the EAL lines above name it: "
+          "a driver this DPDK has not got, or a misspelt driver name?)");
     throw std::runtime_error(fmt::format(
         "rte_eal_init failed: {} (the EAL lines above say why; if another DPDK process runs "
         "with file prefix \"{}\", stop it or give this one another --file-prefix)",

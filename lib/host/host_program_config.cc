@@ -155,7 +155,8 @@ std::string ipv4_text(uint32_t address) {
                      address & 0xff);
 }
 
-HostProgramConfig parse_host_program_config(std::string_view text, const std::string& file) {
+HostProgramConfig parse_host_program_config(std::string_view text, const std::string& file,
+                                            const config::PortRules& rules) {
   const toml::table root = config::parse_toml_text(text, file);
   HostProgramConfig out;
   out.file = file;
@@ -171,7 +172,7 @@ HostProgramConfig parse_host_program_config(std::string_view text, const std::st
   constexpr std::string_view kHostSections[] = {"host", "flows"};
   std::vector<std::string> messages;
   try {
-    out.node = config::read_switch_config(root, file, kHostSections);
+    out.node = config::read_switch_config(root, file, kHostSections, rules);
     if (const toml::array* ports = root.get_as<toml::array>("ports"); ports && ports->size() > 1)
       problems.expected(ports->get(1)->source(), "ports[1]",
                         "exactly one [[ports]]: the host's NIC", "a second one");
@@ -189,8 +190,9 @@ HostProgramConfig parse_host_program_config(std::string_view text, const std::st
   return out;
 }
 
-HostProgramConfig load_host_program_config(const std::string& path) {
-  return parse_host_program_config(config::read_text_file(path), path);
+HostProgramConfig load_host_program_config(const std::string& path,
+                                           const config::PortRules& rules) {
+  return parse_host_program_config(config::read_text_file(path), path, rules);
 }
 
 }  // namespace fcswitch::host

@@ -46,9 +46,12 @@ struct HostProgramConfig {
 
 inline constexpr uint32_t kMaxHostFlowIds = 65536;
 
-HostProgramConfig parse_host_program_config(std::string_view text, const std::string& file);
+// `rules`: what the program allows of the host's port (config::PortRules).
+HostProgramConfig parse_host_program_config(std::string_view text, const std::string& file,
+                                            const config::PortRules& rules = {});
 // Reads and validates `path`. Throws config::ConfigError with every problem found.
-HostProgramConfig load_host_program_config(const std::string& path);
+HostProgramConfig load_host_program_config(const std::string& path,
+                                           const config::PortRules& rules = {});
 
 // "10.0.0.1" as a host-order address; nullopt when it is not dotted-quad IPv4.
 std::optional<uint32_t> parse_ipv4(std::string_view text);

@@ -75,6 +75,31 @@ printf '[switch]\nname = "s"\n[[ports]]\nname = "p0"\ndevice = "net_null0"\n[tra
   > "$dir/trace.toml"
 expect_refused "$fcswitch" 'trace.toml:7:8: trace.file: expected a file this process can write, found "" (an empty name)' \
   "$dir/trace.toml" --check
+# A device argument its driver does not declare is named, with the keys it does, at --check
+# and before a start, by fcswitch and fchost ("its driver refused" named no argument); a
+# driver the EAL has not got leaves no runtime directory behind.
+printf '[switch]\nname = "s"\n[[ports]]\nname = "p0"\ndevice = "net_null0,bogus_arg=1"\n' \
+  > "$dir/arg.toml"
+arg_problem='arg.toml:5:10: ports\[0\].device: expected arguments that driver net_null declares (size=<int> copy=<int> no-rx=0|1), found key "bogus_arg"'
+expect_refused "$fcswitch" "$arg_problem" "$dir/arg.toml" --check
+expect_refused "$fcswitch" "$arg_problem" "$dir/arg.toml" --duration 1
+printf '[switch]\nname = "h"\n[host]\nip = "10.0.0.1"\n[[ports]]\nname = "nic"\ndevice = "net_null0,nope=1"\n' \
+  > "$dir/host_arg.toml"
+expect_refused "$fchost" 'host_arg.toml:7:10: ports\[0\].device: expected arguments that driver net_null declares .*, found key "nope"' \
+  "$dir/host_arg.toml" --check
+prefix=fcbaddrv_$$
+printf '[switch]\nname = "s"\n[eal]\nargs = ["--no-huge", "--no-pci", "-m", "256", "--file-prefix=%s"]\n[[ports]]\nname = "p0"\ndevice = "net_bogus0"\n' \
+  "$prefix" > "$dir/driver.toml"
+expect_refused "$fcswitch" "rte_eal_init failed: a device the EAL could not take" "$dir/driver.toml" --duration 1
+runtime=/var/run/dpdk
+[ "$(id -u)" = 0 ] || runtime=${XDG_RUNTIME_DIR:-/tmp}/dpdk
+if [ -e "$runtime/$prefix" ]; then
+  echo "FAIL: a refused driver left $runtime/$prefix"
+  failed=1
+  rm -rf "${runtime:?}/$prefix"
+else
+  echo "ok: a refused driver left no $runtime/$prefix"
+fi
 # A report that cannot be written at the end (a disk that filled since the start: /dev/full)
 # fails the run with the path and why, exit 4.
 cat > "$dir/rings.toml" <<EOF

@@ -20,7 +20,8 @@ phase_done build
 # test binaries), fcswitch and fchost for the soak, and the fuzz targets: the DPDK,
 # integration and lab tests run on build/ only.
 tools/sanitizer-build.sh build-san unit_tests workload_unit_tests fcswitch fchost \
-  frame_header_fuzz control_frame_fuzz switch_config_fuzz lab_scenario_fuzz || exit 1
+  frame_header_fuzz control_frame_fuzz switch_config_fuzz lab_scenario_fuzz \
+  scenario_values_fuzz || exit 1
 phase_done "sanitizer build"
 
 passed=0

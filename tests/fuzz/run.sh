@@ -8,7 +8,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 build=${1:-build-san}
-targets=(frame_header_fuzz control_frame_fuzz switch_config_fuzz lab_scenario_fuzz)
+targets=(frame_header_fuzz control_frame_fuzz switch_config_fuzz lab_scenario_fuzz
+  scenario_values_fuzz)
 tools/sanitizer-build.sh "$build" "${targets[@]}"
 out=$build/fuzz
 mkdir -p "$out"
@@ -34,19 +35,33 @@ lab_seeds="$out/lab_seeds"
 rm -rf "$config_seeds" "$lab_seeds" && mkdir -p "$config_seeds" "$lab_seeds"
 cp config/*.toml config/lab/*.toml tests/configs/bad/*.toml "$config_seeds/"
 cp config/lab/*.toml tests/lab/*.toml "$lab_seeds/"
-fuzz() {  # TARGET RUNS MAX_LEN SEEDS: its output in $out/TARGET.log, ".failed" beside it on a crash
+fuzz() {  # TARGET RUNS MAX_LEN [SEEDS]: its output in $out/TARGET.log, ".failed" beside it on a crash
   mkdir -p "$out/corpus_$1"
   rm -f "$out/$1.failed"
-  "$build/tests/fuzz/$1" -runs="$2" -max_len="$3" -seed=1 -timeout=10 "$out/corpus_$1" "$4" \
+  "$build/tests/fuzz/$1" -runs="$2" -max_len="$3" -seed=1 -timeout=10 "$out/corpus_$1" ${4:+"$4"} \
     > "$out/$1.log" 2>&1 || touch "$out/$1.failed"
 }
-# Two at a time (the CI machine's two CPUs): the scenario reader, the longest, beside the rest.
-# About 900 scenarios a second under ASan+UBSan (each builds its network's routes): half a
-# minute's worth.
-fuzz lab_scenario_fuzz "${FUZZ_LAB_RUNS:-30000}" 8192 "$lab_seeds" &
-fuzz frame_header_fuzz "${FUZZ_RUNS:-2000000}" 256 "$seeds"
-fuzz control_frame_fuzz "${FUZZ_RUNS:-2000000}" 256 "$seeds"
+# Two at a time (the CI machine's two CPUs), about 45 s each way: the text fuzzers beside the
+# config readers on values. About 900 text scenarios a second under ASan+UBSan (each builds
+# its network's routes), 300 edited ones (each a whole shipped scenario).
+(
+  fuzz lab_scenario_fuzz "${FUZZ_LAB_RUNS:-30000}" 8192 "$lab_seeds"
+  fuzz frame_header_fuzz "${FUZZ_RUNS:-2000000}" 256 "$seeds"
+  fuzz control_frame_fuzz "${FUZZ_RUNS:-2000000}" 256 "$seeds"
+) &
 fuzz switch_config_fuzz "${FUZZ_CONFIG_RUNS:-200000}" 8192 "$config_seeds"
+# The values fuzzer edits the shipped scenarios, parsed and where they are (the files they
+# name resolve): its input is the choice of edits, seeded with fixed random bytes.
+values_seeds="$out/values_seeds"
+rm -rf "$values_seeds" && mkdir -p "$values_seeds"
+/usr/bin/python3 -c "
+import random, sys
+r = random.Random(1)
+for i in range(200):
+    open(f'{sys.argv[1]}/{i:03d}', 'wb').write(bytes(r.randrange(256) for _ in range(48)))
+" "$values_seeds"
+FCSWITCH_SCENARIO_SEEDS=config/lab:tests/lab fuzz scenario_values_fuzz \
+  "${FUZZ_VALUES_RUNS:-8000}" 256 "$values_seeds"
 wait
 status=0
 for target in "${targets[@]}"; do

@@ -23,7 +23,7 @@
 #include "fc/counter_descriptor.h"
 #include "fc/feedback_out.h"
 #include "fc/occupancy_band.h"
-#include "shaping/wire_framing.h"
+#include "shaping/rate_limiter.h"
 
 namespace fcswitch::fc {
 
@@ -120,6 +120,15 @@ struct EngineContext {
   // schedule restarts (shaping/rate_limiter.h). 0 in virtual time.
   shaping::WireFraming framing{};
   uint64_t limiter_catch_up_ticks = 0;
+  // The port's rate-limiter profile (the four above), built once and shared by its queues'
+  // limiters; null where a context is made by hand (a test): each engine then builds its own.
+  std::shared_ptr<const shaping::RateLimiterProfile> limiter_profile{};
+
+  std::shared_ptr<const shaping::RateLimiterProfile> shared_limiter_profile() const {
+    return limiter_profile ? limiter_profile
+                           : std::make_shared<const shaping::RateLimiterProfile>(
+                                 link.rate_bps, ticks, framing, limiter_catch_up_ticks);
+  }
 };
 
 struct EngineInstance {

@@ -52,8 +52,8 @@ void GfcBufferFeedbackGenerator::counters(const CounterSink& sink) const {
 GfcBufferEgressGate::GfcBufferEgressGate(const GfcStageTable& table, const EngineContext& context)
     : table_(table),
       opcode_(context.stage_opcode),
-      limiter_(context.link.rate_bps, context.ticks, context.framing,
-               context.limiter_catch_up_ticks) {
+      profile_(context.shared_limiter_profile()),
+      limiter_(*profile_) {
   rate_gauge_.set(limiter_.rate_bps());
 }
 
@@ -69,13 +69,14 @@ void GfcBufferEgressGate::on_message(const ControlMessage& message) {
     stage = table_.stages();
   }
   stage_ = stage;
-  limiter_.set_rate(table_.rate_bps(stage));  // GFC §5.1: an array look-up, no arithmetic
+  limiter_.set_rate(*profile_,
+                    table_.rate_bps(stage));  // GFC §5.1: an array look-up, no arithmetic
   stage_gauge_.set(static_cast<uint64_t>(stage));
   rate_gauge_.set(limiter_.rate_bps());
 }
 
 uint64_t GfcBufferEgressGate::next_action_ticks() const {
-  return limiter_.unlimited() ? kNeverTicks : limiter_.next_open_ticks();
+  return limiter_.unlimited(*profile_) ? kNeverTicks : limiter_.next_open_ticks();
 }
 
 namespace {

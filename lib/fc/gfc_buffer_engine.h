@@ -61,10 +61,10 @@ class GfcBufferEgressGate final : public EgressGate {
   void poll(uint64_t) override {}
   bool polled() const override { return false; }
   uint16_t budget(uint64_t now_ticks, const uint32_t* bytes, uint16_t count) const override {
-    return static_cast<uint16_t>(limiter_.budget(now_ticks, bytes, count));
+    return static_cast<uint16_t>(limiter_.budget(*profile_, now_ticks, bytes, count));
   }
   void commit(uint64_t now_ticks, const uint32_t* bytes, uint16_t count) override {
-    limiter_.commit(now_ticks, bytes, count);
+    limiter_.commit(*profile_, now_ticks, bytes, count);
   }
   uint64_t next_action_ticks() const override;
   void counters(const CounterSink& sink) const override;
@@ -75,6 +75,7 @@ class GfcBufferEgressGate final : public EgressGate {
  private:
   GfcStageTable table_;
   uint16_t opcode_;
+  std::shared_ptr<const shaping::RateLimiterProfile> profile_;  // the port's
   shaping::RateLimiter limiter_;
   int stage_ = 0;
   OwnedGauge stage_gauge_;  // stage_ and the rate, for readers on other threads

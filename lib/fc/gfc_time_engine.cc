@@ -9,9 +9,7 @@
 namespace fcswitch::fc {
 
 GfcTimeEgressGate::GfcTimeEgressGate(const GfcLinearMap& map, const EngineContext& context)
-    : map_(map),
-      limiter_(context.link.rate_bps, context.ticks, context.framing,
-               context.limiter_catch_up_ticks) {
+    : map_(map), profile_(context.shared_limiter_profile()), limiter_(*profile_) {
   rate_gauge_.set(limiter_.rate_bps());
   min_rate_.set(limiter_.rate_bps());
 }
@@ -22,19 +20,19 @@ void GfcTimeEgressGate::on_message(const ControlMessage& message) {
   // GFC §5.2: remaining buffer FCCL − FCTBS, mapped linearly to a rate.
   const uint64_t remaining =
       static_cast<uint64_t>(credit_.credit_blocks()) * wire::kCreditBlockBytes;
-  limiter_.set_rate(map_.rate_bps(remaining));
+  limiter_.set_rate(*profile_, map_.rate_bps(remaining));
   rate_gauge_.set(limiter_.rate_bps());
   if (limiter_.rate_bps() < min_rate_.read()) min_rate_.set(limiter_.rate_bps());
 }
 
 void GfcTimeEgressGate::commit(uint64_t now, const uint32_t* bytes, uint16_t count) {
   credit_.commit(now, bytes, count);
-  limiter_.commit(now, bytes, count);
+  limiter_.commit(*profile_, now, bytes, count);
 }
 
 uint64_t GfcTimeEgressGate::next_action_ticks() const {
   // Credits open only with a message; the limiter by itself.
-  return limiter_.unlimited() ? kNeverTicks : limiter_.next_open_ticks();
+  return limiter_.unlimited(*profile_) ? kNeverTicks : limiter_.next_open_ticks();
 }
 
 namespace {

@@ -35,7 +35,7 @@ class GfcTimeEgressGate final : public EgressGate, public CreditSender {
   // A packet needs both the limiter and the credits; each allows a prefix of the head, so
   // together the shorter one.
   uint16_t budget(uint64_t now_ticks, const uint32_t* bytes, uint16_t count) const override {
-    const auto paced = static_cast<uint16_t>(limiter_.budget(now_ticks, bytes, count));
+    const auto paced = static_cast<uint16_t>(limiter_.budget(*profile_, now_ticks, bytes, count));
     return paced ? credit_.budget(now_ticks, bytes, paced) : 0;
   }
   void commit(uint64_t now_ticks, const uint32_t* bytes, uint16_t count) override;
@@ -48,6 +48,7 @@ class GfcTimeEgressGate final : public EgressGate, public CreditSender {
  private:
   GfcLinearMap map_;
   CbfcEgressGate credit_;
+  std::shared_ptr<const shaping::RateLimiterProfile> profile_;  // the port's
   shaping::RateLimiter limiter_;
   OwnedGauge rate_gauge_;
   OwnedGauge min_rate_;

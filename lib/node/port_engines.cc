@@ -17,6 +17,8 @@ fc::EngineContext port_engine_context(const config::PortConfig& port, uint64_t b
   context.stage_opcode = port.flow_control.stage_opcode;
   context.framing = shaping::WireFraming{port.wire_overhead_bytes, kEthernetMinFrameBytes};
   context.limiter_catch_up_ticks = ticks.from_ns(port.flow_control.limiter_catch_up_ns);
+  context.limiter_profile = std::make_shared<const shaping::RateLimiterProfile>(
+      context.link.rate_bps, ticks, context.framing, context.limiter_catch_up_ticks);
   return context;
 }
 

@@ -19,13 +19,14 @@ class PortPacer {
   unsigned admit(uint64_t now_ticks, const uint32_t* frame_bytes, unsigned count);
   bool may_send(uint64_t now_ticks) const { return limiter_.may_send(now_ticks); }
   void on_send(uint64_t now_ticks, uint32_t frame_bytes) {
-    limiter_.on_send(now_ticks, frame_bytes);
+    limiter_.on_send(profile_, now_ticks, frame_bytes);
   }
   uint64_t next_open_ticks() const { return limiter_.next_open_ticks(); }
   uint64_t rate_bps() const { return limiter_.rate_bps(); }
-  bool unlimited() const { return limiter_.unlimited(); }
+  bool unlimited() const { return limiter_.unlimited(profile_); }
 
  private:
+  RateLimiterProfile profile_;  // the port's own: one schedule follows it
   RateLimiter limiter_;
 };
 

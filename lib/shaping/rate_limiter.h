@@ -27,55 +27,73 @@ namespace fcswitch::shaping {
 
 inline constexpr uint64_t kNoLineRate = UINT64_MAX;
 
+// What every queue paced on one port (or every flow of one host) shares, built once: the line
+// rate, the clock, the framing and the catch-up allowance. The per-queue state below is given
+// it on each call, as DPDK's rte_meter takes its profile beside its state.
+struct RateLimiterProfile {
+  RateLimiterProfile(uint64_t line_rate_bps, const TickRate& ticks, const WireFraming& framing = {},
+                     uint64_t catch_up_ticks = 0)
+      : line_rate_bps(line_rate_bps),
+        hz(ticks.hz),
+        framing(framing),
+        catch_up_ticks(catch_up_ticks) {}
+
+  uint64_t line_rate_bps;
+  uint64_t hz;
+  WireFraming framing;
+  uint64_t catch_up_ticks;
+};
+
+// One queue's schedule (six words): at the profile's line rate until set_rate says otherwise.
 class RateLimiter {
  public:
-  RateLimiter(uint64_t line_rate_bps, const TickRate& ticks, const WireFraming& framing = {},
-              uint64_t catch_up_ticks = 0);
+  explicit RateLimiter(const RateLimiterProfile& profile) : rate_bps_(profile.line_rate_bps) {}
 
   // Takes effect for the next packet: the gap after the last one is recomputed at the new
   // rate (its sub-tick remainder is dropped: at most one tick, once per change). 0 stops the
   // queue until a rate above 0 is set.
-  void set_rate(uint64_t rate_bps);
+  void set_rate(const RateLimiterProfile& profile, uint64_t rate_bps);
   uint64_t rate_bps() const { return rate_bps_; }
-  uint64_t line_rate_bps() const { return line_rate_bps_; }
-  bool unlimited() const { return rate_bps_ >= line_rate_bps_; }
+  bool unlimited(const RateLimiterProfile& profile) const {
+    return rate_bps_ >= profile.line_rate_bps;
+  }
 
   bool may_send(uint64_t now_ticks) const { return now_ticks >= next_open_ticks_; }
   // A frame of `frame_bytes` (without FCS) starts now.
-  void on_send(uint64_t now_ticks, uint32_t frame_bytes);
+  void on_send(const RateLimiterProfile& profile, uint64_t now_ticks, uint32_t frame_bytes);
   // How many of the frames, in order, may start now, each after the ones before it started:
   // what may_send/on_send would allow one by one, without changing the schedule.
-  unsigned budget(uint64_t now_ticks, const uint32_t* frame_bytes, unsigned count) const {
+  unsigned budget(const RateLimiterProfile& profile, uint64_t now_ticks,
+                  const uint32_t* frame_bytes, unsigned count) const {
     if (!may_send(now_ticks)) return 0;
-    if (unlimited()) return count;  // R_c = 0: the schedule stays at or before now
+    if (unlimited(profile)) return count;  // R_c = 0: the schedule stays at or before now
     RateLimiter ahead = *this;
     unsigned n = 0;
-    while (n < count && ahead.may_send(now_ticks)) ahead.on_send(now_ticks, frame_bytes[n++]);
+    while (n < count && ahead.may_send(now_ticks))
+      ahead.on_send(profile, now_ticks, frame_bytes[n++]);
     return n;
   }
   // The first `count` of them started now.
-  void commit(uint64_t now_ticks, const uint32_t* frame_bytes, unsigned count) {
+  void commit(const RateLimiterProfile& profile, uint64_t now_ticks, const uint32_t* frame_bytes,
+              unsigned count) {
     if (count == 0) return;
-    on_send(now_ticks, frame_bytes[0]);
+    on_send(profile, now_ticks, frame_bytes[0]);
     // R_c = 0: the first left the queue open from its start, so each later one is on
     // schedule by the same test, starts there too and changes only the last length (what a
     // rate change reschedules from). GFC's stage 0 sends this way.
-    if (rate_bps_ != 0 && unlimited()) {
-      last_bits_ = framing_.wire_bits(frame_bytes[count - 1]);
+    if (rate_bps_ != 0 && unlimited(profile)) {
+      last_bits_ = profile.framing.wire_bits(frame_bytes[count - 1]);
       return;
     }
-    for (unsigned i = 1; i < count; ++i) on_send(now_ticks, frame_bytes[i]);
+    for (unsigned i = 1; i < count; ++i) on_send(profile, now_ticks, frame_bytes[i]);
   }
   // When the queue may send next; kNeverTicks while the rate is 0.
   uint64_t next_open_ticks() const { return next_open_ticks_; }
 
  private:
-  void schedule_after(uint64_t start_ticks, uint64_t start_remainder, uint64_t bits);
+  void schedule_after(const RateLimiterProfile& profile, uint64_t start_ticks,
+                      uint64_t start_remainder, uint64_t bits);
 
-  uint64_t line_rate_bps_;
-  uint64_t hz_;
-  WireFraming framing_;
-  uint64_t catch_up_ticks_;
   uint64_t rate_bps_;
   bool sent_ = false;
   uint64_t last_start_ticks_ = 0;

@@ -20,7 +20,8 @@ HostSource::HostSource(std::string name, SwitchState& state, rte_mempool* pool,
       pool_(pool),
       ticks_(ticks),
       framing_(framing),
-      line_rate_bps_(line_rate_bps) {}
+      line_rate_bps_(line_rate_bps),
+      flow_pacing_(shaping::kNoLineRate, ticks, framing) {}
 
 HostSource::~HostSource() = default;
 
@@ -66,10 +67,8 @@ void HostSource::add_flow(const FlowSpec& spec, std::vector<uint8_t> frame, Flow
             kNeverTicks,
             false};
   if (spec.rate_bps) {
-    // Exact pacing from the flow's start: no line rate of its own, no catch-up (the source
-    // is polled whenever it said it would act).
-    flow.pacer.emplace(shaping::kNoLineRate, ticks_, framing_, 0);
-    flow.pacer->set_rate(spec.rate_bps);
+    flow.pacer.emplace(flow_pacing_);
+    flow.pacer->set_rate(flow_pacing_, spec.rate_bps);
   }
   const uint64_t frames =
       spec.size_bytes ? (spec.size_bytes + spec.frame_bytes - 1) / spec.frame_bytes : 0;
@@ -89,8 +88,8 @@ void HostSource::add_flow(const FlowSpec& spec, std::vector<uint8_t> frame, Flow
       flow.timely.emplace(transport.timely, line_rate_bps_, ticks_);
       flow.frame_ticks = ticks_.for_bits(framing_.wire_bits(spec.frame_bytes), line_rate_bps_);
     }
-    flow.pacer.emplace(shaping::kNoLineRate, ticks_, framing_, 0);
-    flow.pacer->set_rate(rate);
+    flow.pacer.emplace(flow_pacing_);
+    flow.pacer->set_rate(flow_pacing_, rate);
     sent.rate_bps.set(rate);
   }
   if (flow.window) sent.window_bytes.set(flow.window->cwnd_bytes());
@@ -258,7 +257,7 @@ void HostSource::run_dcqcn(Flow& flow, uint64_t now) {
 
 void HostSource::set_rate(Flow& flow, uint64_t rate) {
   if (rate == flow.pacer->rate_bps()) return;
-  flow.pacer->set_rate(rate);
+  flow.pacer->set_rate(flow_pacing_, rate);
   flow.sent->rate_bps.set(rate);
 }
 
@@ -332,7 +331,7 @@ bool HostSource::send_one(Flow& flow, uint64_t now) {
   if (flow.window || flow.dcqcn) schedule_timers(static_cast<size_t>(&flow - flows_.data()));
   flow.sent->packets.increment();
   flow.sent->bytes.add(length);
-  if (flow.pacer) flow.pacer->on_send(now, length);
+  if (flow.pacer) flow.pacer->on_send(flow_pacing_, now, length);
   if (!flow.window && flow.spec.size_bytes && flow.bytes >= flow.spec.size_bytes)
     flow.sent->done_ticks.set(now);
   return true;

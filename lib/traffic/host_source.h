@@ -195,6 +195,9 @@ class HostSource : public Task {
   TickRate ticks_;
   shaping::WireFraming framing_;
   uint64_t line_rate_bps_;
+  // Every flow's pacer follows it: exact pacing from the flow's start, no line rate of its own,
+  // no catch-up (the source is polled whenever it said it would act).
+  shaping::RateLimiterProfile flow_pacing_;
   std::vector<Flow> flows_;
   // A host of a Poisson workload holds all of a run's flows from the start, so a poll does not
   // look at every one. `live_`: the flows started by the last poll and not then finished, by

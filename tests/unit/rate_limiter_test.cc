@@ -40,15 +40,16 @@ TEST_P(RateLimiterAccuracy, ExactLongRunRateAndEveryGapToTheTick) {
   const auto [hz, rate] = GetParam();
   const TickRate ticks{hz};
   const WireFraming framing;
-  RateLimiter limiter(kNoLineRate, ticks);
-  limiter.set_rate(rate);
+  const RateLimiterProfile profile(kNoLineRate, ticks);
+  RateLimiter limiter(profile);
+  limiter.set_rate(profile, rate);
   const auto sizes = mixed_sizes(100'000, static_cast<uint32_t>(rate % 1000));
   uint64_t now = 1000;  // not zero: the schedule is relative to the first packet
   const uint64_t first = now;
   __uint128_t bits = 0;
   for (uint32_t size : sizes) {
     ASSERT_TRUE(limiter.may_send(now));
-    limiter.on_send(now, size);
+    limiter.on_send(profile, now, size);
     const uint64_t b = framing.wire_bits(size);
     bits += b;
     const uint64_t gap = limiter.next_open_ticks() - now;
@@ -78,8 +79,9 @@ INSTANTIATE_TEST_SUITE_P(
 // is kept, so after 10^5 packets the queue still opens at ⌊Σ L·hz / R⌋.
 TEST(RateLimiter, LatePollsWithinCatchUpDoNotDrift) {
   const uint64_t hz = 2'394'231'000, rate = 5'000'000'000, catch_up = 5000;
-  RateLimiter limiter(k10G, TickRate{hz}, WireFraming{}, catch_up);
-  limiter.set_rate(rate);
+  const RateLimiterProfile profile(k10G, TickRate{hz}, WireFraming{}, catch_up);
+  RateLimiter limiter(profile);
+  limiter.set_rate(profile, rate);
   std::mt19937 gen(7);
   std::uniform_int_distribution<uint64_t> lateness(0, catch_up);
   const auto sizes = mixed_sizes(100'000, 3);
@@ -87,7 +89,7 @@ TEST(RateLimiter, LatePollsWithinCatchUpDoNotDrift) {
   const uint64_t first = now;
   __uint128_t bits = 0;
   for (uint32_t size : sizes) {
-    limiter.on_send(now, size);
+    limiter.on_send(profile, now, size);
     bits += WireFraming{}.wire_bits(size);
     now = limiter.next_open_ticks() + lateness(gen);
   }
@@ -95,45 +97,49 @@ TEST(RateLimiter, LatePollsWithinCatchUpDoNotDrift) {
 }
 
 TEST(RateLimiter, LateBeyondCatchUpRestartsTheSchedule) {
-  RateLimiter limiter(k10G, TickRate{}, WireFraming{}, 100);  // ticks are ns
-  limiter.set_rate(1'000'000'000);
-  limiter.on_send(0, 1226);  // (1226 + 24) × 8 = 10000 bits: 10 µs at 1 Gb/s
+  const RateLimiterProfile profile(k10G, TickRate{}, WireFraming{}, 100);  // ticks are ns
+  RateLimiter limiter(profile);
+  limiter.set_rate(profile, 1'000'000'000);
+  limiter.on_send(profile, 0, 1226);  // (1226 + 24) × 8 = 10000 bits: 10 µs at 1 Gb/s
   EXPECT_EQ(limiter.next_open_ticks(), 10'000u);
-  limiter.on_send(10'050, 1226);  // 50 ns late: kept
+  limiter.on_send(profile, 10'050, 1226);  // 50 ns late: kept
   EXPECT_EQ(limiter.next_open_ticks(), 20'000u);
-  limiter.on_send(1'000'000, 1226);  // idle for long: restarts 100 ns (catch-up) before now
+  limiter.on_send(profile, 1'000'000,
+                  1226);  // idle for long: restarts 100 ns (catch-up) before now
   EXPECT_EQ(limiter.next_open_ticks(), 1'009'900u);
 }
 
 // GFC §5.3: R_c = (C − R_r)/R_r · R_l. At R_r = C/2 the wait after the packet equals its own
 // wire time; at R_r = C there is none.
 TEST(RateLimiter, WaitIsTheirRcAndNoneAtLineRate) {
-  RateLimiter limiter(k10G, TickRate{});
-  limiter.set_rate(k10G / 2);
-  limiter.on_send(0, 1226);                             // R_l = 10000 bits / 10 Gb/s = 1000 ns
+  const RateLimiterProfile profile(k10G, TickRate{});
+  RateLimiter limiter(profile);
+  limiter.set_rate(profile, k10G / 2);
+  limiter.on_send(profile, 0, 1226);                    // R_l = 10000 bits / 10 Gb/s = 1000 ns
   EXPECT_EQ(limiter.next_open_ticks(), 1000u + 1000u);  // R_l + R_c
-  limiter.set_rate(k10G / 4);
+  limiter.set_rate(profile, k10G / 4);
   EXPECT_EQ(limiter.next_open_ticks(), 1000u + 3000u);  // R_c = 3 R_l
-  limiter.set_rate(k10G);
-  EXPECT_TRUE(limiter.unlimited());
+  limiter.set_rate(profile, k10G);
+  EXPECT_TRUE(limiter.unlimited(profile));
   EXPECT_TRUE(limiter.may_send(0));
-  limiter.on_send(5, 9000);
+  limiter.on_send(profile, 5, 9000);
   EXPECT_TRUE(limiter.may_send(5));
   EXPECT_EQ(limiter.next_open_ticks(), 5u);
 }
 
 // A rate change applies to the gap after the last packet, not only to the packet after next.
 TEST(RateLimiter, RateChangeTakesEffectForTheNextPacket) {
-  RateLimiter limiter(k10G, TickRate{});
-  limiter.set_rate(1'000'000'000);
-  limiter.on_send(100, 1000);  // 8192 bits
+  const RateLimiterProfile profile(k10G, TickRate{});
+  RateLimiter limiter(profile);
+  limiter.set_rate(profile, 1'000'000'000);
+  limiter.on_send(profile, 100, 1000);  // 8192 bits
   EXPECT_EQ(limiter.next_open_ticks(), 100u + 8192u);
-  limiter.set_rate(5'000'000'000);
+  limiter.set_rate(profile, 5'000'000'000);
   EXPECT_EQ(limiter.next_open_ticks(), 100u + 1638u);  // 1638.4 ns, rounded down
-  limiter.set_rate(0);
+  limiter.set_rate(profile, 0);
   EXPECT_EQ(limiter.next_open_ticks(), kNeverTicks);
   EXPECT_FALSE(limiter.may_send(1'000'000'000));
-  limiter.set_rate(2'000'000'000);
+  limiter.set_rate(profile, 2'000'000'000);
   EXPECT_EQ(limiter.next_open_ticks(), 100u + 4096u);
 }
 
@@ -141,25 +147,26 @@ TEST(RateLimiter, RateChangeTakesEffectForTheNextPacket) {
 // catch-up allowance lets a late poll send several at once.
 TEST(RateLimiter, BudgetMatchesOneByOneAndChangesNothing) {
   const uint32_t bytes[] = {1226, 1226, 1226, 1226};  // 10000 bits each: 2000 ns at 5 Gb/s
-  RateLimiter limiter(k10G, TickRate{}, WireFraming{}, 5000);
-  limiter.set_rate(k10G / 2);
-  EXPECT_EQ(limiter.budget(0, bytes, 4), 1u);  // the first opens the schedule
-  limiter.commit(0, bytes, 1);
+  const RateLimiterProfile profile(k10G, TickRate{}, WireFraming{}, 5000);
+  RateLimiter limiter(profile);
+  limiter.set_rate(profile, k10G / 2);
+  EXPECT_EQ(limiter.budget(profile, 0, bytes, 4), 1u);  // the first opens the schedule
+  limiter.commit(profile, 0, bytes, 1);
   EXPECT_EQ(limiter.next_open_ticks(), 2000u);
-  EXPECT_EQ(limiter.budget(1999, bytes, 4), 0u);
+  EXPECT_EQ(limiter.budget(profile, 1999, bytes, 4), 0u);
   // 4000 ns late, within the 5000 ns allowance: the schedule is kept, the packets due at 2000,
   // 4000 and 6000 may go now, the one due at 8000 not yet.
-  EXPECT_EQ(limiter.budget(6000, bytes, 4), 3u);
+  EXPECT_EQ(limiter.budget(profile, 6000, bytes, 4), 3u);
   EXPECT_EQ(limiter.next_open_ticks(), 2000u);  // asking moved nothing
   RateLimiter one_by_one = limiter;
   unsigned sent = 0;
-  while (sent < 4 && one_by_one.may_send(6000)) one_by_one.on_send(6000, bytes[sent++]);
+  while (sent < 4 && one_by_one.may_send(6000)) one_by_one.on_send(profile, 6000, bytes[sent++]);
   EXPECT_EQ(sent, 3u);
-  limiter.commit(6000, bytes, 3);
+  limiter.commit(profile, 6000, bytes, 3);
   EXPECT_EQ(limiter.next_open_ticks(), one_by_one.next_open_ticks());
   // At line rate there is no gap: all of them.
-  limiter.set_rate(k10G);
-  EXPECT_EQ(limiter.budget(6000, bytes, 4), 4u);
+  limiter.set_rate(profile, k10G);
+  EXPECT_EQ(limiter.budget(profile, 6000, bytes, 4), 4u);
 }
 
 // At line rate (GFC stage 0) a burst's commit is one send and the last length: the state it
@@ -169,16 +176,17 @@ TEST(RateLimiter, BudgetMatchesOneByOneAndChangesNothing) {
 TEST(RateLimiter, CommitAtLineRateLeavesWhatOneByOneLeaves) {
   const uint32_t bytes[] = {60, 1514, 9000, 200};
   for (const uint64_t catch_up : {uint64_t{0}, uint64_t{5000}}) {
-    RateLimiter burst(k10G, TickRate{}, WireFraming{}, catch_up);
-    burst.set_rate(k10G);
+    const RateLimiterProfile profile(k10G, TickRate{}, WireFraming{}, catch_up);
+    RateLimiter burst(profile);
+    burst.set_rate(profile, k10G);
     RateLimiter one_by_one = burst;
     for (const uint64_t now : {uint64_t{100}, uint64_t{100}, uint64_t{20'000}}) {
-      burst.commit(now, bytes, 4);
-      for (uint32_t b : bytes) one_by_one.on_send(now, b);
+      burst.commit(profile, now, bytes, 4);
+      for (uint32_t b : bytes) one_by_one.on_send(profile, now, b);
       ASSERT_EQ(burst.next_open_ticks(), one_by_one.next_open_ticks()) << now;
       RateLimiter slowed = burst, slowed_one_by_one = one_by_one;
-      slowed.set_rate(1'000'000'000);
-      slowed_one_by_one.set_rate(1'000'000'000);
+      slowed.set_rate(profile, 1'000'000'000);
+      slowed_one_by_one.set_rate(profile, 1'000'000'000);
       EXPECT_EQ(slowed.next_open_ticks(), slowed_one_by_one.next_open_ticks()) << now;
       EXPECT_EQ(slowed.next_open_ticks(), now - (now == 20'000 ? catch_up : 0) + 1'792u)
           << "200 bytes: 1792 bits on the wire at 1 Gb/s after the burst's start";
@@ -187,10 +195,11 @@ TEST(RateLimiter, CommitAtLineRateLeavesWhatOneByOneLeaves) {
 }
 
 TEST(RateLimiter, RateZeroBeforeAnyPacketHoldsTheQueue) {
-  RateLimiter limiter(k10G, TickRate{});
-  limiter.set_rate(0);
+  const RateLimiterProfile profile(k10G, TickRate{});
+  RateLimiter limiter(profile);
+  limiter.set_rate(profile, 0);
   EXPECT_FALSE(limiter.may_send(0));
-  limiter.set_rate(1'000'000);
+  limiter.set_rate(profile, 1'000'000);
   EXPECT_TRUE(limiter.may_send(0));
 }
 

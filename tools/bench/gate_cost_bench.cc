@@ -106,11 +106,12 @@ void GfcTimeHalfRate(benchmark::State& state) {
 BENCHMARK(GfcTimeHalfRate);
 
 void RateLimiterAlone(benchmark::State& state) {
-  shaping::RateLimiter limiter(k10G, TickRate{2'600'000'000});
-  limiter.set_rate(k10G / 3);
+  const shaping::RateLimiterProfile profile(k10G, TickRate{2'600'000'000});
+  shaping::RateLimiter limiter(profile);
+  limiter.set_rate(profile, k10G / 3);
   run_sender(
       state, k10G / 3, [&](uint64_t now) { return limiter.may_send(now); },
-      [&](uint64_t now) { limiter.on_send(now, kFrameBytes); }, [](uint64_t, uint64_t) {});
+      [&](uint64_t now) { limiter.on_send(profile, now, kFrameBytes); }, [](uint64_t, uint64_t) {});
 }
 BENCHMARK(RateLimiterAlone);
 

@@ -40,9 +40,10 @@ struct Result {
 Result run(uint64_t rate_bps, uint32_t frame_bytes, uint64_t tsc_hz, int milliseconds) {
   using namespace fcswitch;
   const TickRate ticks{tsc_hz};
-  shaping::RateLimiter limiter(shaping::kNoLineRate, ticks, shaping::WireFraming{},
-                               ticks.from_ns(2000));
-  limiter.set_rate(rate_bps);
+  const shaping::RateLimiterProfile profile(shaping::kNoLineRate, ticks, shaping::WireFraming{},
+                                            ticks.from_ns(2000));
+  shaping::RateLimiter limiter(profile);
+  limiter.set_rate(profile, rate_bps);
   const shaping::WireFraming framing;
   std::vector<double> late_ns;
   late_ns.reserve(1 << 20);
@@ -57,7 +58,7 @@ Result run(uint64_t rate_bps, uint32_t frame_bytes, uint64_t tsc_hz, int millise
     if (frames)
       late_ns.push_back(static_cast<double>(now - limiter.next_open_ticks()) * 1e9 /
                         static_cast<double>(tsc_hz));
-    limiter.on_send(now, frame_bytes);
+    limiter.on_send(profile, now, frame_bytes);
     ++frames;
     bits += framing.wire_bits(frame_bytes);
     if ((frames & 63) == 0 && Clock::now() >= end) break;

@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
@@ -63,32 +64,73 @@ std::vector<DriverParams> parse_pmd_info(std::string_view library_bytes) {
     const size_t begin = at + kTag.size();
     const std::string_view json =
         library_bytes.substr(begin, library_bytes.find('\0', begin) - begin);
-    DriverParams driver{json_string(json, "name"), json_string(json, "params")};
+    DriverParams driver{json_string(json, "name"), json_string(json, "params"),
+                        json.find("\"pci_ids\": []") != std::string_view::npos};
     if (!driver.driver.empty()) drivers.push_back(std::move(driver));
   }
   return drivers;
 }
 
-std::optional<DriverParams> find_driver_params(std::string_view device,
-                                               const std::string& pmd_dir) {
-  if (is_pci_address(device)) return std::nullopt;  // its driver is known only once probed
-  const std::string name = device_name(device);
-  // DPDK binds a vdev to the driver whose name (net_null) begins the device's (net_null0); a
-  // driver lives in librte_<its name's start>.so (net_virtio_user in librte_net_virtio.so).
-  std::optional<DriverParams> best;
+namespace {
+
+// The drivers declared in the libraries of `pmd_dir` whose file stem ("net_null" of
+// librte_net_null.so) passes `read`.
+template <typename Read>
+std::vector<DriverParams> drivers_in(const std::string& pmd_dir, Read read) {
+  std::vector<DriverParams> drivers;
   std::error_code error;
   for (const auto& entry : std::filesystem::directory_iterator(pmd_dir, error)) {
     const std::string file = entry.path().filename().string();
     if (file.rfind("librte_", 0) != 0 || !file.ends_with(".so")) continue;
-    const std::string stem = file.substr(7, file.size() - 10);
-    if (name.rfind(stem, 0) != 0) continue;
+    if (!read(std::string_view(file).substr(7, file.size() - 10))) continue;
     for (DriverParams& driver : parse_pmd_info(read_bytes(entry.path())))
-      if (name.rfind(driver.driver, 0) == 0 &&
-          (!best || driver.driver.size() > best->driver.size()))
-        best = std::move(driver);
+      drivers.push_back(std::move(driver));
   }
+  return drivers;
+}
+
+// The driver DPDK binds a vdev to: the one whose name (net_null) begins the device's
+// (net_null0), the longest if several do.
+std::optional<DriverParams> driver_of(const std::string& name, std::vector<DriverParams> drivers) {
+  std::optional<DriverParams> best;
+  for (DriverParams& driver : drivers)
+    if (name.rfind(driver.driver, 0) == 0 && (!best || driver.driver.size() > best->driver.size()))
+      best = std::move(driver);
+  return best;
+}
+
+}  // namespace
+
+std::optional<DriverParams> find_driver_params(std::string_view device,
+                                               const std::string& pmd_dir) {
+  if (is_pci_address(device)) return std::nullopt;  // its driver is known only once probed
+  const std::string name = device_name(device);
+  // A driver mostly lives in librte_<its name's start>.so (net_virtio_user in
+  // librte_net_virtio.so): only those libraries are read.
+  std::optional<DriverParams> best = driver_of(
+      name, drivers_in(pmd_dir, [&](std::string_view stem) { return name.starts_with(stem); }));
   if (!best || best->params.empty()) return std::nullopt;
   return best;
+}
+
+std::string unknown_vdev_driver(std::string_view device, const std::string& pmd_dir) {
+  const std::string name = device_name(device);
+  if (is_pci_address(device) || !name.starts_with("net_")) return "";  // eth_* are aliases
+  // Every network driver's library (net_tun lives in librte_net_tap.so): 15 MB on Debian's
+  // DPDK 22.11, read only for a device no library's name began.
+  std::vector<DriverParams> drivers =
+      drivers_in(pmd_dir, [](std::string_view stem) { return stem.starts_with("net_"); });
+  if (drivers.empty() || driver_of(name, drivers)) return "";  // not this DPDK's layout, or known
+  std::vector<std::string> vdevs;
+  for (const DriverParams& driver : drivers)
+    if (driver.virtual_device) vdevs.push_back(driver.driver);
+  std::sort(vdevs.begin(), vdevs.end());
+  return fmt::format("a driver of this DPDK at the start of its name (its virtual ones: {})",
+                     fmt::join(vdevs, ", "));
+}
+
+std::string unknown_vdev_driver(std::string_view device) {
+  return unknown_vdev_driver(device, RTE_EAL_PMD_PATH);
 }
 
 std::optional<DriverParams> find_driver_params(std::string_view device) {
@@ -106,6 +148,8 @@ std::vector<std::string> undeclared_keys(std::string_view device, std::string_vi
 
 std::optional<DriverArgumentProblem> driver_argument_problem(std::string_view device,
                                                              const std::string& pmd_dir) {
+  if (std::string expected = unknown_vdev_driver(device, pmd_dir); !expected.empty())
+    return DriverArgumentProblem{std::move(expected), fmt::format("\"{}\"", device_name(device))};
   const std::optional<DriverParams> driver = find_driver_params(device, pmd_dir);
   if (!driver) return std::nullopt;
   const std::vector<std::string> keys = undeclared_keys(device, driver->params);

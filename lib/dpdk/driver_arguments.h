@@ -15,8 +15,9 @@
 namespace fcswitch::dpdk {
 
 struct DriverParams {
-  std::string driver;  // "net_null"
-  std::string params;  // as declared: "size=<int> copy=<int> no-rx=0|1"
+  std::string driver;           // "net_null"
+  std::string params;           // as declared: "size=<int> copy=<int> no-rx=0|1"
+  bool virtual_device = false;  // a vdev's driver (it matches no PCI id)
 };
 
 // The driver a vdev ("net_null0,size=64") binds to, among the libraries of `pmd_dir` (the
@@ -24,6 +25,12 @@ struct DriverParams {
 // device whose driver is not there (an alias, another DPDK) or one that declares no keys.
 std::optional<DriverParams> find_driver_params(std::string_view device, const std::string& pmd_dir);
 std::optional<DriverParams> find_driver_params(std::string_view device);
+
+// For a vdev named net_* that no network driver of `pmd_dir`'s libraries begins (net_bogus0):
+// what was expected, naming the virtual drivers there; "" otherwise (a known driver, an
+// eth_* alias, a PCI address, a directory without DPDK's libraries).
+std::string unknown_vdev_driver(std::string_view device, const std::string& pmd_dir);
+std::string unknown_vdev_driver(std::string_view device);
 
 // The driver's name and declared keys from the PMD_INFO_STRINGs in a library's bytes.
 std::vector<DriverParams> parse_pmd_info(std::string_view library_bytes);
@@ -34,8 +41,9 @@ std::vector<DriverParams> parse_pmd_info(std::string_view library_bytes);
 // is ever named here; at worst a bad key that is the tail of a good one passes to the EAL.
 std::vector<std::string> undeclared_keys(std::string_view device, std::string_view params);
 
-// What the device's driver would refuse of its arguments, as a config error's expected and
-// found; nullopt when every key is declared or nothing is known of the driver.
+// What the device's driver would refuse of its arguments (or that there is no such driver), as
+// a config error's expected and found; nullopt when every key is declared or nothing is known
+// of the driver.
 struct DriverArgumentProblem {
   std::string expected;  // "keys net_null declares (size=<int> copy=<int> no-rx=0|1)"
   std::string found;     // "bogus_arg"

@@ -57,7 +57,7 @@ TEST(DriverArguments, TheDriverIsTheLongestNameThatBeginsTheDevice) {
   std::filesystem::create_directories(dir);
   std::ofstream(dir / "librte_net_fake.so", std::ios::binary) << kTwoDrivers;
   std::ofstream(dir / "librte_net_other.so", std::ios::binary)
-      << "PMD_INFO_STRING= {\"name\": \"net_other\", \"params\": \"x=1\"}"s;
+      << "PMD_INFO_STRING= {\"name\": \"net_other\", \"params\": \"x=1\", \"pci_ids\": []}"s;
 
   const auto problem = driver_argument_problem("net_fake_long0,size=64", dir.string());
   ASSERT_TRUE(problem);
@@ -68,9 +68,15 @@ TEST(DriverArguments, TheDriverIsTheLongestNameThatBeginsTheDevice) {
   EXPECT_EQ(two->expected, "arguments that driver net_fake declares (size=<int> no-rx=0|1)");
   EXPECT_EQ(two->found, "keys \"bogus_arg\", \"nope\"");
   EXPECT_FALSE(driver_argument_problem("net_fake0,size=64,no-rx=1", dir.string()));
-  // Nothing known of the driver, or a PCI device (its driver is known once probed): the EAL
-  // decides.
-  EXPECT_FALSE(driver_argument_problem("net_unknown0,bogus=1", dir.string()));
+  // A net_* vdev no driver there begins is no driver at all; an eth_* name may be an alias.
+  const auto unknown = driver_argument_problem("net_unknown0,bogus=1", dir.string());
+  ASSERT_TRUE(unknown);
+  EXPECT_EQ(unknown->expected,
+            "a driver of this DPDK at the start of its name (its virtual ones: net_fake, "
+            "net_fake_long, net_other)");
+  EXPECT_EQ(unknown->found, "\"net_unknown0\"");
+  EXPECT_FALSE(driver_argument_problem("eth_unknown0,bogus=1", dir.string()));
+  // A PCI device (its driver is known once probed), or no DPDK libraries: the EAL decides.
   EXPECT_FALSE(driver_argument_problem("0000:03:00.0,bogus=1", dir.string()));
   EXPECT_FALSE(driver_argument_problem("net_fake0,bogus=1", (dir / "absent").string()));
   std::filesystem::remove_all(dir);
@@ -89,6 +95,11 @@ TEST(DriverArguments, TheInstalledNullDriverNamesTheKeyItWouldRefuse) {
   EXPECT_FALSE(driver_argument_problem("net_pcap0,rx_pcap=/a.pcap,tx_pcap=/b.pcap"));
   EXPECT_FALSE(driver_argument_problem("net_tap0,iface=fc0"));
   EXPECT_FALSE(driver_argument_problem("net_af_packet0,iface=veth0"));
+  // net_tun lives in librte_net_tap.so: known, though no library is named for it.
+  EXPECT_FALSE(driver_argument_problem("net_tun0,iface=tun0"));
+  const auto unknown = driver_argument_problem("net_bogus0");
+  ASSERT_TRUE(unknown);
+  EXPECT_NE(unknown->expected.find(" net_null, "), std::string::npos) << unknown->expected;
 }
 
 }  // namespace

@@ -61,7 +61,7 @@ for i in range(200):
     open(f'{sys.argv[1]}/{i:03d}', 'wb').write(bytes(r.randrange(256) for _ in range(48)))
 " "$values_seeds"
 FCSWITCH_SCENARIO_SEEDS=config/lab:tests/lab fuzz scenario_values_fuzz \
-  "${FUZZ_VALUES_RUNS:-8000}" 256 "$values_seeds"
+  "${FUZZ_VALUES_RUNS:-6000}" 256 "$values_seeds"
 wait
 status=0
 for target in "${targets[@]}"; do

@@ -88,9 +88,15 @@ printf '[switch]\nname = "h"\n[host]\nip = "10.0.0.1"\n[[ports]]\nname = "nic"\n
 expect_refused "$fchost" 'host_arg.toml:7:10: ports\[0\].device: expected arguments that driver net_null declares .*, found key "nope"' \
   "$dir/host_arg.toml" --check
 prefix=fcbaddrv_$$
-printf '[switch]\nname = "s"\n[eal]\nargs = ["--no-huge", "--no-pci", "-m", "256", "--file-prefix=%s"]\n[[ports]]\nname = "p0"\ndevice = "net_bogus0"\n' \
-  "$prefix" > "$dir/driver.toml"
-expect_refused "$fcswitch" "rte_eal_init failed: a device the EAL could not take" "$dir/driver.toml" --duration 1
+printf '[switch]\nname = "s"\n[eal]\nargs = ["--no-huge", "--no-pci", "-m", "256", "--file-prefix=%s"]\n[[ports]]\nname = "p0"\ndevice = "%s"\n' \
+  "$prefix" net_bogus0 > "$dir/driver.toml"
+expect_refused "$fcswitch" 'driver.toml:7:10: ports\[0\].device: expected a driver of this DPDK at the start of its name (its virtual ones: .*net_memif, .*net_null, .*), found "net_bogus0"' \
+  "$dir/driver.toml" --check
+# One the EAL is given past the config (after --): the EAL refuses it.
+printf '[switch]\nname = "s"\n[eal]\nargs = ["--no-huge", "--no-pci", "-m", "256", "--file-prefix=%s"]\n[[ports]]\nname = "p0"\ndevice = "%s"\n' \
+  "$prefix" net_null0 > "$dir/eal_driver.toml"
+expect_refused "$fcswitch" "rte_eal_init failed: a device the EAL could not take" \
+  "$dir/eal_driver.toml" --duration 1 -- --vdev=net_bogus1
 runtime=/var/run/dpdk
 [ "$(id -u)" = 0 ] || runtime=${XDG_RUNTIME_DIR:-/tmp}/dpdk
 if [ -e "$runtime/$prefix" ]; then

@@ -5,16 +5,16 @@
 namespace fcswitch {
 
 rte_ring* EgressStages::ring(const SwitchState& state, int index, int input) const {
-  const bool bounce = index >= bounce_base_;
-  const int port = (bounce ? index - bounce_base_ : index) / kNumEgressQueues;
+  const int port = port_of(index);
   const int queue = index % kNumEgressQueues;  // bounce_base_ is whole ports of queues
-  return bounce ? state.bounce_rings[port][queue].get() : state.egress_ring(port, queue, input);
+  return index >= bounce_base_ ? state.bounce_rings[port][queue].get()
+                               : state.egress_ring(port, queue, input);
 }
 
 void EgressStages::flush(SwitchState& state, int input) {
   for (int index : touched_) {
     Stage& stage = stages_[index];
-    const int port = (index >= bounce_base_ ? index - bounce_base_ : index) / kNumEgressQueues;
+    const int port = port_of(index);
     // Always fits: the stage's room was checked as it was filled.
     rte_ring_sp_enqueue_bulk(ring(state, index, input), reinterpret_cast<void**>(stage.pkts),
                              stage.count, nullptr);

@@ -62,6 +62,10 @@ class EgressStages {
   void flush(SwitchState& state, int input);
 
  private:
+  int port_of(int index) const {
+    return (index >= bounce_base_ ? index - bounce_base_ : index) / kNumEgressQueues;
+  }
+
   // [port * kNumEgressQueues + queue], then the same for the PABO bounce sub-queues (from
   // bounce_base_).
   std::vector<Stage> stages_;

@@ -107,10 +107,8 @@ std::optional<DriverParams> find_driver_params(std::string_view device,
   const std::string name = device_name(device);
   // A driver mostly lives in librte_<its name's start>.so (net_virtio_user in
   // librte_net_virtio.so): only those libraries are read.
-  std::optional<DriverParams> best = driver_of(
+  return driver_of(
       name, drivers_in(pmd_dir, [&](std::string_view stem) { return name.starts_with(stem); }));
-  if (!best || best->params.empty()) return std::nullopt;
-  return best;
 }
 
 std::string unknown_vdev_driver(std::string_view device, const std::string& pmd_dir) {
@@ -148,10 +146,13 @@ std::vector<std::string> undeclared_keys(std::string_view device, std::string_vi
 
 std::optional<DriverArgumentProblem> driver_argument_problem(std::string_view device,
                                                              const std::string& pmd_dir) {
-  if (std::string expected = unknown_vdev_driver(device, pmd_dir); !expected.empty())
-    return DriverArgumentProblem{std::move(expected), fmt::format("\"{}\"", device_name(device))};
   const std::optional<DriverParams> driver = find_driver_params(device, pmd_dir);
-  if (!driver) return std::nullopt;
+  if (!driver) {  // not where its name points: perhaps no such driver at all
+    std::string expected = unknown_vdev_driver(device, pmd_dir);
+    if (expected.empty()) return std::nullopt;
+    return DriverArgumentProblem{std::move(expected), fmt::format("\"{}\"", device_name(device))};
+  }
+  if (driver->params.empty()) return std::nullopt;  // declares none: the EAL decides
   const std::vector<std::string> keys = undeclared_keys(device, driver->params);
   if (keys.empty()) return std::nullopt;
   return DriverArgumentProblem{

@@ -21,8 +21,9 @@ struct DriverParams {
 };
 
 // The driver a vdev ("net_null0,size=64") binds to, among the libraries of `pmd_dir` (the
-// EAL's plugin directory by default), and the keys it declares; nullopt for a PCI address, a
-// device whose driver is not there (an alias, another DPDK) or one that declares no keys.
+// EAL's plugin directory by default) named for its name's start (librte_net_null.so), and the
+// keys it declares; nullopt for a PCI address or a driver not found there (net_tun, in
+// librte_net_tap.so; an alias; another DPDK).
 std::optional<DriverParams> find_driver_params(std::string_view device, const std::string& pmd_dir);
 std::optional<DriverParams> find_driver_params(std::string_view device);
 

@@ -45,7 +45,7 @@ fuzz() {  # TARGET RUNS MAX_LEN [SEEDS]: its output in $out/TARGET.log, ".failed
 # config readers on values. About 900 text scenarios a second under ASan+UBSan (each builds
 # its network's routes), 200 edited ones (each a whole shipped scenario).
 (
-  fuzz lab_scenario_fuzz "${FUZZ_LAB_RUNS:-25000}" 8192 "$lab_seeds"
+  fuzz lab_scenario_fuzz "${FUZZ_LAB_RUNS:-20000}" 8192 "$lab_seeds"
   fuzz frame_header_fuzz "${FUZZ_RUNS:-2000000}" 256 "$seeds"
   fuzz control_frame_fuzz "${FUZZ_RUNS:-2000000}" 256 "$seeds"
 ) &
@@ -61,7 +61,7 @@ for i in range(200):
     open(f'{sys.argv[1]}/{i:03d}', 'wb').write(bytes(r.randrange(256) for _ in range(48)))
 " "$values_seeds"
 FCSWITCH_SCENARIO_SEEDS=config/lab:tests/lab fuzz scenario_values_fuzz \
-  "${FUZZ_VALUES_RUNS:-4000}" 256 "$values_seeds"
+  "${FUZZ_VALUES_RUNS:-3000}" 256 "$values_seeds"
 wait
 status=0
 for target in "${targets[@]}"; do

@@ -91,12 +91,13 @@ std::vector<DriverParams> drivers_in(const std::string& pmd_dir, Read read) {
 
 // The driver DPDK binds a vdev to: the one whose name (net_null) begins the device's
 // (net_null0), the longest if several do.
-std::optional<DriverParams> driver_of(const std::string& name, std::vector<DriverParams> drivers) {
-  std::optional<DriverParams> best;
-  for (DriverParams& driver : drivers)
-    if (name.rfind(driver.driver, 0) == 0 && (!best || driver.driver.size() > best->driver.size()))
-      best = std::move(driver);
-  return best;
+std::optional<DriverParams> driver_of(const std::string& name,
+                                      const std::vector<DriverParams>& drivers) {
+  const DriverParams* best = nullptr;
+  for (const DriverParams& driver : drivers)
+    if (name.starts_with(driver.driver) && (!best || driver.driver.size() > best->driver.size()))
+      best = &driver;
+  return best ? std::optional<DriverParams>(*best) : std::nullopt;
 }
 
 }  // namespace

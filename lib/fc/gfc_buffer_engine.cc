@@ -69,8 +69,8 @@ void GfcBufferEgressGate::on_message(const ControlMessage& message) {
     stage = table_.stages();
   }
   stage_ = stage;
-  limiter_.set_rate(*profile_,
-                    table_.rate_bps(stage));  // GFC §5.1: an array look-up, no arithmetic
+  // GFC §5.1: an array look-up, no arithmetic.
+  limiter_.set_rate(*profile_, table_.rate_bps(stage));
   stage_gauge_.set(static_cast<uint64_t>(stage));
   rate_gauge_.set(limiter_.rate_bps());
 }

@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
 #include <stdexcept>
 
 #include "switch/control_pool.h"
@@ -24,8 +25,14 @@ PortHost::PortHost(const HostProgramConfig& config, uint64_t tick_hz)
   const config::PortConfig& nic = config_.node.ports.front();
   if (!dpdk::device_exists(nic)) throw std::runtime_error(dpdk::missing_device_message(nic));
   const std::string& name = config_.node.name;
+  // Every frame the host sends whole in one mbuf (traffic/host_egress.h): jumbo flows too.
+  uint32_t largest_frame_bytes = 0;
+  for (const HostFlow& flow : config_.flows)
+    largest_frame_bytes = std::max(largest_frame_bytes, flow.spec.frame_bytes);
+  const auto data_room = static_cast<uint16_t>(
+      std::max<uint32_t>(RTE_MBUF_DEFAULT_BUF_SIZE, RTE_PKTMBUF_HEADROOM + largest_frame_bytes));
   data_pool_ = rte_pktmbuf_pool_create((name + "_pool").c_str(), config_.node.mbufs,
-                                       config_.node.mbuf_cache, 0, RTE_MBUF_DEFAULT_BUF_SIZE,
+                                       config_.node.mbuf_cache, 0, data_room,
                                        static_cast<int>(rte_socket_id()) < 0 ? 0 : rte_socket_id());
   if (!data_pool_)
     throw std::runtime_error(

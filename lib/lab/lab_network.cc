@@ -13,6 +13,7 @@
 
 #include "core/units.h"
 #include "lab/deadlock_detector.h"
+#include "lab/lab_frame_pool.h"
 #include "lab/lab_path_oracle.h"
 #include "lab/lab_sampler.h"
 #include "lab/link_fifo_port_io.h"
@@ -72,11 +73,7 @@ LabNetwork::LabNetwork(const LabScenario& scenario)
 }
 
 void LabNetwork::build() {
-  data_pool_ =
-      rte_pktmbuf_pool_create("lab_data", scenario_.mbufs, 256, 0, RTE_MBUF_DEFAULT_BUF_SIZE, 0);
-  if (!data_pool_)
-    throw std::runtime_error(
-        fmt::format("lab data pool of {} mbufs: {}", scenario_.mbufs, rte_strerror(rte_errno)));
+  data_pool_ = create_lab_frame_pool("lab_data", scenario_.mbufs, 256);
   const size_t n = scenario_.nodes.size();
   size_t ports = 0;
   for (const LabNode& node : scenario_.nodes) {
@@ -701,6 +698,7 @@ LabResult LabNetwork::collect(const LabSampler& sampler, uint64_t end) const {
     r.fct = fct_report(scenario_.flows, outcomes_of(r.flows), flow_paths());
   // Every lab flow's frame is a data-pool mbuf until a sink or a drop frees it.
   r.conservation.in_flight = rte_mempool_in_use_count(data_pool_);
+  r.pool_mbufs = scenario_.mbufs;
   return r;
 }
 

@@ -9,6 +9,7 @@
 #include <stdexcept>
 
 #include "results/feedback_share.h"
+#include "scenario/lab_scenario.h"
 
 namespace fcswitch::lab {
 
@@ -284,6 +285,14 @@ std::string human_summary(const LabResult& r) {
     s += fmt::format("failed links ({}{}): {}\n", r.failed_links.size(),
                      r.failure_seed ? fmt::format(", draw seed {}", *r.failure_seed) : "",
                      fmt::join(r.failed_links, " "));
+  uint64_t mbuf_waits = 0;
+  for (const PortResult& p : r.ports) mbuf_waits += p.source_mbuf_waits;
+  // A source that finds the pool empty waits: the run is then the pool's, not the scenario's.
+  if (mbuf_waits)
+    s += fmt::format(
+        "POOL RAN OUT: sources waited {} times for one of the {} mbufs ([lab] mbufs), so they "
+        "sent slower than the scenario says; run again with mbufs = {}\n",
+        mbuf_waits, r.pool_mbufs, std::min<uint64_t>(2ull * r.pool_mbufs + 1, kMaxLabMbufs));
   if (r.cbd) s += cbd_line(r.cbd) + "\n";
   s += fmt::format("deadlock: {}\n", deadlock_text(r.deadlock));
   if (r.deadlock.detected) {

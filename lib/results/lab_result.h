@@ -142,6 +142,7 @@ struct LabResult {
   Conservation conservation;
   uint64_t lossless_drops = 0;  // drops of frames of lossless priorities: must stay 0
   unsigned pool_in_use_after_shutdown = 0;
+  unsigned pool_mbufs = 0;  // [lab] mbufs: the frames the network may hold at once
   // How the run went (stdout only: not deterministic in wall-clock terms).
   double wall_s = 0;
   uint64_t clock_steps = 0;

@@ -131,6 +131,9 @@ struct DeadlockSettings {
   uint64_t check_interval_ns = 500'000;
 };
 
+// The most [lab] mbufs a scenario may ask (2^22 − 1: 1.8 GB of lab frames).
+inline constexpr unsigned kMaxLabMbufs = 4'194'303;
+
 struct LabScenario {
   std::string file;
   std::string name;
@@ -148,7 +151,7 @@ struct LabScenario {
   uint64_t csv_limit_bytes = 1'000'000'000;
   uint64_t start_jitter_ns = 0;  // each flow starts up to this much late, drawn from the seed
   unsigned tx_ring_frames = 4;   // every port's NIC TX ring, in frames
-  unsigned mbufs = 32767;        // the hosts' shared data pool
+  unsigned mbufs = 32767;        // the hosts' shared data pool, at most kMaxLabMbufs
   DeadlockSettings deadlock;
   std::vector<LabNode> nodes;
   std::vector<LabLinkSpec> links;

@@ -103,7 +103,7 @@ void ScenarioReader::read_lab() {
   if (auto j = r.duration_ns("start_jitter", 0, kScenarioMaxDurationNs)) out_.start_jitter_ns = *j;
   if (auto n = r.integer("tx_ring_frames", 1, 4096))
     out_.tx_ring_frames = static_cast<unsigned>(*n);
-  if (auto n = r.integer("mbufs", 1023, 4'194'303)) out_.mbufs = static_cast<unsigned>(*n);
+  if (auto n = r.integer("mbufs", 1023, kMaxLabMbufs)) out_.mbufs = static_cast<unsigned>(*n);
   if (auto f = r.string("tagger_rules")) read_tagger_rules(r, *f);
   if (auto f = r.boolean("flood_unrouted")) flood_unrouted_ = *f;
   r.reject_unknown_keys();

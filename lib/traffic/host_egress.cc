@@ -3,6 +3,7 @@
 #include <rte_mbuf.h>
 #include <rte_ring.h>
 
+#include <algorithm>
 #include <cstring>
 
 #include "core/packet_meta.h"
@@ -18,10 +19,12 @@ HostEnqueue enqueue_host_frame(SwitchState& state, rte_mempool* pool,
     return HostEnqueue::kQueueFull;
   rte_mbuf* m = rte_pktmbuf_alloc(pool);
   if (!m) return HostEnqueue::kNoMbuf;
-  const auto length = static_cast<uint16_t>(frame.size());
+  const auto length = static_cast<uint32_t>(frame.size());
+  // The lab's pool holds a frame's headers only (lab/lab_frame_pool.h); fchost's, all of it.
+  const auto carried = static_cast<uint16_t>(std::min<uint32_t>(length, rte_pktmbuf_tailroom(m)));
   auto* data = rte_pktmbuf_mtod(m, uint8_t*);
-  std::memcpy(data, frame.data(), length);
-  m->data_len = length;
+  std::memcpy(data, frame.data(), carried);
+  m->data_len = carried;
   m->pkt_len = length;
   if (sequence != kNoStamp) stamp_flow_sequence(data, sequence);
   if (send_time != kNoStamp) stamp_flow_send_time(data, send_time);

@@ -152,7 +152,7 @@ void HostSink::take_pyrrha_frame(const uint8_t* data, uint32_t length) {
   root_pauses_->apply(to_pyrrha_message(decoded.frame, HostSource::kNicPort));
 }
 
-void HostSink::receive(const uint8_t* data, uint32_t length, uint64_t now,
+void HostSink::receive(const uint8_t* data, uint32_t length, uint32_t wire_bytes, uint64_t now,
                        const wire::PaboShim* shim) {
   constexpr int port = HostSource::kNicPort;
   const wire::ControlFrameKind kind = wire::control_frame_kind(data, length, 0);
@@ -176,7 +176,7 @@ void HostSink::receive(const uint8_t* data, uint32_t length, uint64_t now,
   // Every frame the link brought counts for CBFC's ABR, ours or not: the switch counted it in
   // its FCTBS when it sent it.
   state_.received_blocks[SwitchState::occupancy_slot(port, classifier_.classify(header))].add(
-      wire::credit_blocks(length));
+      wire::credit_blocks(wire_bytes));
   if (header.dst == mac_ && take_transport_frame(data, length, now)) return;  // ACK, CNP
   // A flow's frame reaching another host (flooded: no route to its destination) is not a
   // delivery: counting it would credit the flow once per host the flood reached.
@@ -213,7 +213,7 @@ void HostSink::receive(const uint8_t* data, uint32_t length, uint64_t now,
   if (magnitude > flow.max_displacement.read()) flow.max_displacement.set(magnitude);
   flow.displacement[displacement_bucket(magnitude)].increment();
   flow.packets.increment();
-  flow.bytes.add(length);
+  flow.bytes.add(wire_bytes);
   if (flow.complete_at_bytes && flow.bytes.read() >= flow.complete_at_bytes) {
     flow.complete_at_bytes = 0;  // told once
     if (on_complete_) on_complete_(stamp->flow, now);
@@ -263,7 +263,8 @@ bool HostSink::poll(uint64_t now) {
       }
     }
     pkts[done++] = m;
-    receive(rte_pktmbuf_mtod(m, const uint8_t*), rte_pktmbuf_data_len(m), now, bounced);
+    receive(rte_pktmbuf_mtod(m, const uint8_t*), rte_pktmbuf_data_len(m), rte_pktmbuf_pkt_len(m),
+            now, bounced);
   }
   if (done) rte_pktmbuf_free_bulk(pkts, done);
   return n > 0;

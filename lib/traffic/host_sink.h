@@ -49,7 +49,7 @@ struct FlowReceived {
   OwnedCounter bytes;
   OwnedCounter missing;    // sequence numbers skipped: frames lost on the way
   OwnedCounter reordered;  // frames older than one already received
-  // Reorder Density (lab/reorder_density.h, PABO Fig. 12): distinct frames received out of
+  // Reorder Density (traffic/reorder_density.h, PABO Fig. 12): distinct frames received out of
   // their send order (d ≠ 0), the largest |d|, and how many had each |d| bucket.
   OwnedCounter displaced;
   OwnedGauge max_displacement;
@@ -126,7 +126,9 @@ class HostSink : public Task {
   bool poll(uint64_t now_ticks) override;
 
  private:
-  void receive(const uint8_t* data, uint32_t length, uint64_t now,
+  // `length` bytes of the frame are at `data` (a lab frame's headers only:
+  // lab/lab_frame_pool.h); `wire_bytes` is its length on the link.
+  void receive(const uint8_t* data, uint32_t length, uint32_t wire_bytes, uint64_t now,
                const wire::PaboShim* shim = nullptr);
   // A bounced frame of one of our flows came back: sent again from the bounce queue (true:
   // the mbuf is taken), or refused when that is full.

@@ -3,6 +3,9 @@
 // conservation in every run, and the CSV limit of a run (the scenario reader's errors are in
 // tests/unit/scenario_test.cc).
 
+#include <rte_mbuf.h>
+#include <rte_mempool.h>
+
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
@@ -16,6 +19,7 @@
 
 #include "../lab_scenario_texts.h"
 #include "config/config_error.h"
+#include "lab/lab_frame_pool.h"
 #include "lab/lab_network.h"
 #include "lab/lab_sampler.h"
 #include "metrics/queue_trace_columns.h"
@@ -105,8 +109,76 @@ TEST(LabSink, AFloodedFrameCountsOnlyAtItsDestination) {
   }
 }
 
+// A lab frame carries its headers only (lab/lab_frame_pool.h): what a jumbo frame costs on the
+// links, in the queues and at the sink is its wire length, and it fits an mbuf of 256 bytes
+// (before, the lab copied its 9000 bytes into a 2 KB buffer and crashed).
+TEST(LabFrames, AJumboFrameCarriesItsHeadersAndCountsItsLength) {
+  const std::string text = R"([lab]
+duration = "1ms"
+[switch]
+lossless_priorities = [3]
+mac_learning = false
+[[hosts]]
+name = "A"
+[[hosts]]
+name = "B"
+[[switches]]
+name = "S1"
+ports = [{ name = "a", mtu = 9000 }, { name = "b", mtu = 9000 }]
+routes = { A = "a", B = "b" }
+[[links]]
+a = "A"
+b = "S1:a"
+[[links]]
+a = "B"
+b = "S1:b"
+[[flows]]
+from = "A"
+to = "B"
+priority = 3
+frame = "9000B"
+size = "90000B"
+[[flows]]
+from = "B"
+to = "A"
+priority = 3
+frame = "9014B"
+size = "90140B"
+)";
+  LabNetwork network(parse_lab_scenario(text, "jumbo.toml", {}));
+  rte_mempool* pool = rte_mempool_lookup("lab_data");
+  ASSERT_NE(pool, nullptr);
+  EXPECT_EQ(rte_pktmbuf_data_room_size(pool), RTE_PKTMBUF_HEADROOM + kLabFrameCarriedBytes);
+  const LabResult r = network.run();
+  ASSERT_EQ(r.flows.size(), 2u);
+  EXPECT_EQ(r.flows[0].received_packets, 10u);
+  EXPECT_EQ(r.flows[0].received_bytes, 90'000u);
+  // 9014 bytes is an IP packet of 9000 plus the Ethernet header: the MTU's largest frame.
+  EXPECT_EQ(r.flows[1].received_packets, 10u);
+  EXPECT_EQ(r.flows[1].received_bytes, 90'140u);
+  expect_conserved(r);  // no drop either: not oversize
+}
+
+// The ring's queues hold more frames than 1 023 mbufs: the sources wait for mbufs, and the
+// summary says so first, with a pool twice the size to run again with.
+TEST(LabFrames, APoolThatRunsOutIsReported) {
+  const LabResult small = run(kRing, {"flow_control.engine=pfc", "lab.mbufs=1023"});
+  uint64_t waits = 0;
+  for (const PortResult& p : small.ports) waits += p.source_mbuf_waits;
+  EXPECT_GT(waits, 0u);
+  const std::string human = human_summary(small);
+  EXPECT_NE(human.find(fmt::format("POOL RAN OUT: sources waited {} times for one of the 1023 "
+                                   "mbufs ([lab] mbufs), so they sent slower than the scenario "
+                                   "says; run again with mbufs = 2047",
+                                   waits)),
+            std::string::npos)
+      << human;
+  EXPECT_TRUE(small.conservation.holds());
+}
+
 TEST(LabGfcRing, PfcDeadlocksOnTheThreeRingQueues) {
   const LabResult r = run(kRing, {"flow_control.engine=pfc"});
+  EXPECT_EQ(human_summary(r).find("POOL RAN OUT"), std::string::npos);  // 32 767 hold the ring
   expect_ring_cycle(r);
   for (const FlowResult& f : r.flows) {
     EXPECT_EQ(f.tail_throughput_bps, 0) << f.from << "→" << f.to;  // and stays there

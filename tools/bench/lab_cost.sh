@@ -83,11 +83,11 @@ run "gfc-ring gfc-buffer, 10 ms" config/lab/gfc-ring.toml --set flow_control.eng
 run "fat-tree k=8 enterprise 0.5, 1 ms" config/lab/fat-tree-enterprise.toml \
   --set topology.spec=fat-tree:8 \
   --set 'workloads=[{ kind = "poisson", cdf = "enterprise", load = 0.5, priority = 3 }]' \
-  --set lab.duration=1ms --set lab.mbufs=131071 -- -m 4096
+  --set lab.duration=1ms --set lab.mbufs=131071
 if [ "${K16:-0}" = 1 ]; then
   run "fat-tree k=16 enterprise 0.3, 1 ms" config/lab/fat-tree-enterprise.toml \
     --set topology.spec=fat-tree:16 --set lab.duration=1ms \
-    --set switch.egress_queue_packets=2048 --set lab.mbufs=262143 -- -m 8192
+    --set switch.egress_queue_packets=2048 --set lab.mbufs=262143
 fi
 echo
 cat "$out/split.txt"

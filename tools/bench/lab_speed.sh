@@ -12,6 +12,7 @@
 #     (flows keep moving), with smaller rings so that it fits in memory and a data pool large
 #     enough that no host waits for mbufs (a waiting host is polled every round);
 #   - fat-trees: k = 8 with 8 flows and the enterprise workload, k = 16 at GFC §6.2.3's scale,
+#     the k = 8 permutation beside htsim (and k = 16 with PERM_K16=1),
 #     and k = 4's enterprise workload over 5 ms and over 200 ms (LONG_DURATION=…), raw and over
 #     the window transport: a long run should cost no more a hop than a short one.
 # The virtual clock's cost should follow the traffic, not the size of the network (docs/architecture.md
@@ -95,7 +96,7 @@ done
 ring_toml 500 >"$out/ring-500.toml"
 run "ring-500 output/gfc-buffer" "$out/ring-500.toml" --set flow_control.engine=gfc-buffer \
   --set lab.duration=${RING500_DURATION:-2ms} --set lab.mbufs=262143 \
-  --set switch.egress_queue_packets=1024 --set switch.fwd_ring_packets=512 -- -m 4096
+  --set switch.egress_queue_packets=1024 --set switch.fwd_ring_packets=512
 
 # Fat-trees: cost follows the busy part (8 flows on k = 8), and GFC §6.2.3's scale (k = 16,
 # 1 024 hosts, the enterprise workload at 0.3, 5 % failed links).
@@ -104,10 +105,54 @@ run "fat-tree k=8, 8 flows, pfc" config/lab/fat-tree-k4.toml --set topology.spec
 run "fat-tree k=8 enterprise 0.5, pfc" config/lab/fat-tree-enterprise.toml \
   --set topology.spec=fat-tree:8 \
   --set 'workloads=[{ kind = "poisson", cdf = "enterprise", load = 0.5, priority = 3 }]' \
-  --set lab.duration=${FATTREE_DURATION:-2ms} --set lab.mbufs=131071 -- -m 4096
+  --set lab.duration=${FATTREE_DURATION:-2ms} --set lab.mbufs=131071
 run "fat-tree k=16 enterprise 0.3, pfc" config/lab/fat-tree-enterprise.toml \
   --set topology.spec=fat-tree:16 --set lab.duration=${FATTREE_DURATION:-2ms} \
-  --set switch.egress_queue_packets=2048 --set lab.mbufs=262143 -- -m 8192
+  --set switch.egress_queue_packets=2048 --set lab.mbufs=262143
+# A permutation on a fat-tree (every host sends one line-rate flow to a host in another pod,
+# every host receives one), 10 Gb/s links of 1 µs, PFC, 10 ms: the yardstick against htsim
+# (../shared/anchors/htsim). Where htsim is built there (HTSIM_DIR, default /tmp/htsim), its
+# run_perm.sh runs both on the same permutation and its two lines are printed; else fclab alone.
+# k = 16 (1 024 hosts, 22 M hops) takes minutes: PERM_K16=1.
+perm_toml() {  # K MBUFS: gen_perm.py's permutation (seed 1) as a scenario
+  python3 - "$1" "$2" <<'EOF2'
+import random, sys
+k, mbufs = int(sys.argv[1]), int(sys.argv[2])
+n, per_pod, half = k * k * k // 4, k * k // 4, k // 2
+pod = lambda h: h // per_pod
+rng = random.Random(1)
+dst = list(range(n))
+rng.shuffle(dst)
+while True:  # swap a same-pod destination with another host's until none is left
+    bad = [i for i in range(n) if pod(i) == pod(dst[i])]
+    if not bad:
+        break
+    i, j = rng.choice(bad), rng.randrange(n)
+    if pod(i) != pod(dst[j]) and pod(j) != pod(dst[i]):
+        dst[i], dst[j] = dst[j], dst[i]
+name = lambda h: f"T{h // half + 1}h{h % half + 1}"
+print(f'[lab]\nname = "perm-k{k}"\nduration = "10ms"\nclock = "virtual"\nseed = 1\n'
+      f'sample_interval = "1ms"\nmbufs = {mbufs}\n[topology]\nspec = "fat-tree:{k}"\n'
+      'rate = "10Gbps"\ndelay = "1us"\nrouting = "shortest"\n[switch]\n'
+      'lossless_priorities = [3]\nmac_learning = false\n'
+      + ('egress_queue_packets = 8192\n' if k >= 16 else '')
+      + '[buffer]\nlossless_ingress = "1MB"\n[flow_control]\nengine = "pfc"\n'
+      'response_time = "90us"')
+for i in range(n):
+    print(f'[[flows]]\nfrom = "{name(i)}"\nto = "{name(dst[i])}"\npriority = 3')
+EOF2
+}
+anchor=../shared/anchors/htsim
+for k in 8 ${PERM_K16:+16}; do
+  if [ -x "${HTSIM_DIR:-/tmp/htsim}/sim/datacenter/htsim_roce" ] && [ -x "$anchor/run_perm.sh" ]; then
+    "$anchor/run_perm.sh" "$fclab" "$k" 10 "${HTSIM_DIR:-/tmp/htsim}" | sed 's/^/  /'
+  else
+    mbufs=262143; [ "$k" -ge 16 ] && mbufs=2097151
+    perm_toml "$k" "$mbufs" >"$out/perm-k$k.toml"
+    run "fat-tree k=$k permutation, pfc" "$out/perm-k$k.toml"
+  fi
+done
+
 # A long workload run: a host is given all of its run's flows at the start, so its polls must
 # not cost more as the run grows (hops per second here near the 5 ms run's).
 run "fat-tree k=4 enterprise 0.3, 5 ms" config/lab/fat-tree-enterprise.toml --set lab.duration=5ms

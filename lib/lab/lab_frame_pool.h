@@ -1,0 +1,28 @@
+#pragma once
+// The mbufs of the lab's data frames. A lab frame carries only the bytes that anything reads or
+// writes: Ethernet, VLAN, PABO's shim, IPv4 and UDP headers and our stamp
+// (traffic/flow_frame.h), all within its first kLabFrameCarriedBytes. Its wire length is its
+// pkt_len, which links, queues, engines, counters and the wire framing read, as they do on a
+// full frame in fcswitch; the switch code is the same (data_len bounds what is parsed,
+// pkt_len is what a frame costs). A frame in flight then takes 448 bytes, not a 2 KB buffer.
+//
+// The pool lies on anonymous memory of its own, in transparent huge pages where the kernel
+// gives them (madvise mode, Debian's default), packed without regard to page boundaries: the
+// lab's frames never meet a device, so their IOVA is never read. Under --no-huge the EAL's own
+// memory is 4 KB pages, on which DPDK keeps an mbuf inside one page: one mbuf a page.
+
+#include <rte_mempool.h>
+
+#include <cstdint>
+#include <string>
+
+namespace fcswitch::lab {
+
+// Ethernet 14 + VLAN 4 + IPv4 with options 60 + UDP 8 + our stamp 24 = 110 (PABO's 10-byte shim
+// is prepended into the headroom).
+inline constexpr uint16_t kLabFrameCarriedBytes = 128;
+
+// Throws std::runtime_error naming the pool when it cannot be made.
+rte_mempool* create_lab_frame_pool(const std::string& name, unsigned mbufs, unsigned cache);
+
+}  // namespace fcswitch::lab

@@ -86,7 +86,7 @@ void run_until_stopped(fcswitch::SwitchNode& node, const Options& options,
         std::chrono::duration_cast<std::chrono::nanoseconds>(now - start).count()));
     // A stall (packets held, nothing moving) is said once when it reaches a second, and when
     // it ends: in a ring under PFC, the deadlock's evidence from this switch.
-    if (!stall_logged && stall.stalled_ns() >= 1'000'000'000) {
+    if (!stall_logged && stall.stalled_ns() >= fcswitch::StallWatch::kReportedStallNs) {
       spdlog::warn("stalled: {}", stall.describe());
       stall_logged = true;
     } else if (stall_logged && !stall.stalled()) {
@@ -211,9 +211,9 @@ int run(const Options& options) {
     for (const std::string& line : node.response_time_budget().check(node))
       spdlog::warn("{}", line);  // the last interval, short of a second
     fcswitch::ShutdownCheck check;
-    check.stalled_at_stop_ns = stall.stalled_ns();
+    check.stalled_at_stop_ns = stall.stalled_at_stop_ns();
     check.longest_stall_ns = stall.longest_ns();
-    check.blocked_at_stop = stall.blocked_queues();
+    check.blocked_at_stop = stall.blocked_at_stop();
     node.stop_rx();
     check.run_seconds = std::chrono::duration<double>(Clock::now() - started).count();
     check.drained = drain(node, options.drain_timeout_s);

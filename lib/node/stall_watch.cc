@@ -33,6 +33,11 @@ void StallWatch::observe(uint64_t now_ns) {
       for (int prio = 0; prio < kNumPriorities; ++prio)
         blocked_at_start_[static_cast<size_t>(p) * kNumPriorities + prio] = blocked_ns(p, prio);
   } else if (!stuck) {
+    if (stalled_ns() >= kReportedStallNs) {
+      ended_at_ns_ = now_ns;
+      ended_length_ns_ = stalled_ns();
+      ended_blocked_ = blocked_queues();
+    }
     stalled_since_ns_ = 0;
   }
   last_ = std::move(now);
@@ -52,6 +57,16 @@ std::vector<BlockedQueue> StallWatch::blocked_queues() const {
       if (grew * 10 >= stall * 9) out.push_back({p, prio});
     }
   return out;
+}
+
+uint64_t StallWatch::stalled_at_stop_ns() const {
+  if (stalled()) return stalled_ns();
+  return ended_near_stop() ? ended_length_ns_ : 0;
+}
+
+std::vector<BlockedQueue> StallWatch::blocked_at_stop() const {
+  if (stalled()) return blocked_queues();
+  return ended_near_stop() ? ended_blocked_ : std::vector<BlockedQueue>{};
 }
 
 std::string StallWatch::describe() const {

@@ -133,6 +133,61 @@ TEST(StallWatch, AStarvedLcoreNeitherEndsAStallNorStartsOne) {
   EXPECT_EQ(ports.mbufs_in_use(), 0u);
 }
 
+// The peers stop together, and one taking its port down may move what waited for it just
+// before this switch's stop: a stall of a second or more that ended within kStopGraceNs of the
+// stop is the stall at the stop, with its queues; one that ended longer before is not.
+TEST(StallWatch, AStallThatEndsAsThePeersStopIsTheStallAtTheStop) {
+  RingPorts ports("hstop");
+  auto node = make_switch(ports);
+  traffic::FrameSpec spec;
+  spec.dst = kH1Mac;
+  spec.src = kSinkMac;
+  spec.dscp = 8 * kLossless;
+  spec.size = 1000;
+  ports.send(kSink, traffic::build_frame(spec));
+  StallWatch watch(*node);
+  constexpr uint64_t kMs = 1'000'000;
+  poll(*node, 1 * kMs);
+  watch.observe(1 * kMs);
+  for (uint64_t t = 100; t <= 1200; t += 100) {
+    poll(*node, t * kMs);
+    poll(*node, t * kMs + 1);
+    watch.observe(t * kMs + 1);
+  }
+  ASSERT_TRUE(watch.stalled());
+  EXPECT_EQ(watch.stalled_at_stop_ns(), 1199 * kMs + 1);
+
+  // The credits come (h1's peer going away would do the same): the frame goes at 1 210 ms.
+  wire::CreditFrame grant{wire::MacAddress{kPeerMac}, 1u << kLossless, {}};
+  grant.entry[kLossless] = wire::CreditEntry{0, 1'000};
+  std::vector<uint8_t> bytes(wire::kCreditFrameBytes);
+  wire::encode_credit(grant, bytes.data());
+  ports.send(kH1, bytes);
+  poll(*node, 1210 * kMs);
+  poll(*node, 1210 * kMs + 1);
+  watch.observe(1210 * kMs);
+  ASSERT_FALSE(watch.stalled());
+  EXPECT_EQ(watch.stalled_ns(), 0u);
+  EXPECT_EQ(watch.stalled_at_stop_ns(), 1199 * kMs + 1);  // stopped now: the stall it ended in
+  const auto blocked = watch.blocked_at_stop();
+  ASSERT_EQ(blocked.size(), 1u);
+  EXPECT_EQ(blocked[0].port, kH1);
+  EXPECT_EQ(blocked[0].priority, kLossless);
+  poll(*node, 1460 * kMs);
+  poll(*node, 1460 * kMs + 1);
+  watch.observe(1460 * kMs);  // 250 ms after: still within the grace
+  EXPECT_EQ(watch.stalled_at_stop_ns(), 1199 * kMs + 1);
+  poll(*node, 1461 * kMs);
+  poll(*node, 1461 * kMs + 1);
+  watch.observe(1461 * kMs);  // past it: moving at the stop
+  EXPECT_EQ(watch.stalled_at_stop_ns(), 0u);
+  EXPECT_TRUE(watch.blocked_at_stop().empty());
+  EXPECT_EQ(watch.longest_ns(), 1199 * kMs + 1);
+  ports.drain(kH1);
+  node.reset();
+  EXPECT_EQ(ports.mbufs_in_use(), 0u);
+}
+
 // A port that takes nothing (its link down: the rehearsal's switches before the hosts start)
 // keeps our own credit frame waiting. Nothing moves, but no data is held: not a stall.
 TEST(StallWatch, OurFlowControlFramesWaitingForAPortAreNoStall) {

@@ -341,6 +341,7 @@ LabResult LabNetwork::run(const std::string& out_dir, ProgressLine* progress,
     if (now >= next_sample) {
       sampler.sample(now);
       next_sample += sample_every;
+      if (!pool_ran_out_) say_if_pool_ran_out(now);
     }
     if (now >= next_check) {
       detector.check(now);
@@ -700,6 +701,20 @@ LabResult LabNetwork::collect(const LabSampler& sampler, uint64_t end) const {
   r.conservation.in_flight = rte_mempool_in_use_count(data_pool_);
   r.pool_mbufs = scenario_.mbufs;
   return r;
+}
+
+void LabNetwork::say_if_pool_ran_out(uint64_t now) {
+  for (const auto& host : hosts_)
+    if (host && host->source().alloc_failures()) {
+      pool_ran_out_ = true;
+      spdlog::warn(
+          "{:.3f} ms: the pool of {} mbufs ([lab] mbufs) ran out: sources wait for frames to "
+          "come back, so from here the run is the pool's, not the scenario's; run again with "
+          "mbufs = {}",
+          static_cast<double>(ticks_.to_ns(now)) / 1e6, scenario_.mbufs,
+          larger_lab_pool(scenario_.mbufs));
+      return;
+    }
 }
 
 void LabNetwork::shut_down(LabResult& result) {

@@ -90,6 +90,8 @@ class LabNetwork {
   bool apply_events(uint64_t now);
   void reinstall_routes(int node);  // its static routes over the current routed ones
   void shut_down(LabResult& result);
+  // At a sample: says once, when a source first found the data pool empty.
+  void say_if_pool_ran_out(uint64_t now);
 
   LabScenario scenario_;
   TickRate ticks_;
@@ -105,6 +107,7 @@ class LabNetwork {
   FlowSentRecords sent_;
   FlowReceivedRecords received_;
   bool interrupted_ = false;
+  bool pool_ran_out_ = false;  // said already
   uint64_t clock_steps_ = 0;
   std::vector<size_t> first_port_;  // per node: its first port's index in LabResult::ports
   size_t next_event_ = 0;           // into scenario_.events

@@ -133,6 +133,10 @@ struct DeadlockSettings {
 
 // The most [lab] mbufs a scenario may ask (2^22 − 1: 1.8 GB of lab frames).
 inline constexpr unsigned kMaxLabMbufs = 4'194'303;
+// The pool to run again with when `mbufs` ran out: twice the size (2^n − 1 stays so).
+constexpr unsigned larger_lab_pool(unsigned mbufs) {
+  return mbufs >= kMaxLabMbufs / 2 ? kMaxLabMbufs : 2 * mbufs + 1;
+}
 
 struct LabScenario {
   std::string file;

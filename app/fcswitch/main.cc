@@ -61,15 +61,14 @@ struct Options {
 // Runs until a signal, the duration, or (with exit_on_idle) the switch has settled for that
 // long. Logs drops at most once a second, when they changed; writes the trace out as it fills.
 void run_until_stopped(fcswitch::SwitchNode& node, const Options& options,
-                       fcswitch::metrics::OccupancyTrace* trace, fcswitch::StallWatch& stall) {
+                       fcswitch::metrics::OccupancyTrace* trace, fcswitch::StallWatch& stall,
+                       fcswitch::dpdk::LinkWatch& links) {
   const auto start = Clock::now();
   bool stall_logged = false;
   auto last_log = start;
   std::string last_drops;
   fcswitch::SwitchProgress quiet_since = node.progress();
   auto quiet_at = Clock::now();
-  fcswitch::dpdk::LinkWatch links(node.link_watch_ports(),
-                                  [&](size_t port) { node.link_restored(static_cast<int>(port)); });
   auto links_read = start - 1s;
   for (;;) {
     if (trace) trace->write_pending();
@@ -78,7 +77,7 @@ void run_until_stopped(fcswitch::SwitchNode& node, const Options& options,
       return;
     }
     const auto now = Clock::now();
-    if (now - links_read >= 100ms) {
+    if (now - links_read >= 100ms || links.changed()) {
       links.poll();
       links_read = now;
     }
@@ -207,13 +206,21 @@ int run(const Options& options) {
     runner.start();
     spdlog::info("forwarding on {} worker lcores; SIGINT or SIGTERM stops", config.lcores.size());
     fcswitch::StallWatch stall(node);
-    run_until_stopped(node, options, trace.get(), stall);
+    std::vector<uint64_t> link_downs;
+    {
+      fcswitch::dpdk::LinkWatch links(node.link_watch_ports(), [&](size_t port) {
+        node.link_restored(static_cast<int>(port));
+      });
+      run_until_stopped(node, options, trace.get(), stall, links);
+      for (int p = 0; p < node.ports(); ++p) link_downs.push_back(links.downs(p));
+    }
     for (const std::string& line : node.response_time_budget().check(node))
       spdlog::warn("{}", line);  // the last interval, short of a second
     fcswitch::ShutdownCheck check;
     check.stalled_at_stop_ns = stall.stalled_at_stop_ns();
     check.longest_stall_ns = stall.longest_ns();
     check.blocked_at_stop = stall.blocked_at_stop();
+    check.link_downs = std::move(link_downs);
     node.stop_rx();
     check.run_seconds = std::chrono::duration<double>(Clock::now() - started).count();
     check.drained = drain(node, options.drain_timeout_s);

@@ -48,6 +48,12 @@ EthPort::EthPort(const config::PortConfig& config, rte_mempool* pool) : name_(co
   profile_ = &choose_profile(config.profile, info.driver_name, is_pci_address(config.device));
 
   rte_eth_conf conf{};  // no offloads, no RSS: one queue each way, frames as they are
+  // Link changes as they happen where the driver can say them (dpdk/link_watch.h).
+  const bool link_interrupts = info.dev_flags && (*info.dev_flags & RTE_ETH_DEV_INTR_LSC);
+  conf.intr_conf.lsc = link_interrupts ? 1 : 0;
+  spdlog::info("port {}: {}", name_,
+               link_interrupts ? "link-status interrupts on"
+                               : "no link-status interrupts: its link is polled");
   check(rte_eth_dev_configure(id_, 1, 1, &conf), "port " + name_ + ": configure");
   uint16_t rx_desc = config.rx_descriptors ? config.rx_descriptors : profile_->rx_descriptors;
   uint16_t tx_desc = config.tx_descriptors ? config.tx_descriptors : profile_->tx_descriptors;

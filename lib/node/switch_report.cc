@@ -98,9 +98,13 @@ std::string drop_summary(const SwitchNode& node) {
 std::string report_text(const SwitchNode& node, const ShutdownCheck& check) {
   std::string out = fmt::format("switch {}\n", node.config().name);
   for (int p = 0; p < node.ports(); ++p) {
-    out += fmt::format("port {}: rx {} packets ({} control frames consumed), nic dropped {}\n",
-                       node.config().ports[p].name, node.rx_packets(p), node.rx_control_frames(p),
-                       node.nic_rx_dropped(p));
+    const uint64_t downs =
+        static_cast<size_t>(p) < check.link_downs.size() ? check.link_downs[p] : 0;
+    out += fmt::format(
+        "port {}: rx {} packets ({} control frames consumed), nic dropped {}{}\n",
+        node.config().ports[p].name, node.rx_packets(p), node.rx_control_frames(p),
+        node.nic_rx_dropped(p),
+        downs ? fmt::format(", link went down {} time{}", downs, downs == 1 ? "" : "s") : "");
     out += "  prio/queue   admitted in    sent out  sent out bytes\n";
     for (int q = 0; q < kNumEgressQueues; ++q) {
       const uint64_t in = q < kNumPriorities ? node.admitted_packets(p, q) : 0;
@@ -209,6 +213,8 @@ std::string report_json(const SwitchNode& node, const ShutdownCheck& check) {
                  {"rx_packets", node.rx_packets(p)},
                  {"control_frames", node.rx_control_frames(p)},
                  {"nic_rx_dropped", node.nic_rx_dropped(p)}};
+    if (static_cast<size_t>(p) < check.link_downs.size())
+      port["link_downs"] = check.link_downs[static_cast<size_t>(p)];
     Json admitted = Json::array(), occupancy = Json::array(), sent = Json::array();
     for (int q = 0; q < kNumPriorities; ++q) {
       admitted.push_back(node.admitted_packets(p, q));

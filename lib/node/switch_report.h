@@ -18,6 +18,8 @@ struct ShutdownCheck {
   uint64_t stalled_at_stop_ns = 0;
   uint64_t longest_stall_ns = 0;
   std::vector<BlockedQueue> blocked_at_stop;
+  // Per port, times its link went down (dpdk::LinkWatch::downs); empty where none watched.
+  std::vector<uint64_t> link_downs;
 };
 
 std::string report_text(const SwitchNode& node, const ShutdownCheck& check);

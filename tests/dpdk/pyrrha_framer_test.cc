@@ -26,11 +26,12 @@
 #include "pyrrha/pyrrha_message.h"
 #include "scenario/scenario_file.h"
 #include "switch/control_pool.h"
-#include "switch/port_io.h"
 #include "switch/fwd/pyrrha_path_oracle.h"
+#include "switch/port_io.h"
 #include "switch/ring_port_io.h"
 #include "switch/switch_state.h"
 #include "switch/tx_task.h"
+#include "test_constants.h"
 #include "wire/control_frame_kind.h"
 #include "wire/ecn_mark.h"
 #include "wire/ether_type.h"
@@ -354,7 +355,7 @@ TEST(PyrrhaFramer, RingsWithoutAPriorityAreRefused) {
 
 // --- A switch node running Pyrrha: RX → FWD's table → TX, frames on the ports ---
 
-constexpr uint64_t kHostMac = 0x02'00'00'00'00'01ull;
+using test_constants::kHostMac;
 constexpr uint64_t kDownstreamMac = 0x02'00'00'00'00'20ull;
 constexpr uint64_t kDstA = 0x02'00'00'00'00'0Aull;  // behind root candidate 20:1
 constexpr pyrrha::RootId kRootA{20, 1};

@@ -21,7 +21,9 @@
 #include "test_constants.h"
 #include "wire/frame_header.h"
 
-namespace fcswitch {
+// A namespace of its own: a unity build puts it beside pyrrha_framer_test.cc, whose flows
+// have the same names.
+namespace fcswitch::pyrrha_queues_test {
 namespace {
 
 constexpr int kPorts = 4;
@@ -329,4 +331,4 @@ TEST_F(PyrrhaQueuesTest, AFailedRootPortResumesWhatItPaused) {
 }
 
 }  // namespace
-}  // namespace fcswitch
+}  // namespace fcswitch::pyrrha_queues_test

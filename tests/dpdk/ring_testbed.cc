@@ -17,7 +17,7 @@
 namespace fcswitch::testbed {
 
 namespace {
-constexpr uint64_t kHostMac = 0x02'00'00'00'FF'00ull;
+constexpr uint64_t kTestbedHostMac = 0x02'00'00'00'FF'00ull;
 }
 
 LinkEnd::LinkEnd(rte_ring* to_switch, rte_ring* from_switch, rte_mempool* pool, uint64_t rate_bps)
@@ -98,14 +98,14 @@ void LinkEnd::send_feedback(uint64_t now) {
     if (out.credit_enable) {
       std::vector<uint8_t> frame(wire::kCreditFrameBytes);
       wire::encode_credit(
-          wire::CreditFrame{wire::MacAddress{kHostMac}, out.credit_enable, out.credit},
+          wire::CreditFrame{wire::MacAddress{kTestbedHostMac}, out.credit_enable, out.credit},
           frame.data());
       enqueue(frame);
     }
   }
   if (storm_priority_ >= 0 && now >= next_storm_) {
     wire::PfcFrame pause{
-        wire::MacAddress{kHostMac}, static_cast<uint8_t>(1u << storm_priority_), {}};
+        wire::MacAddress{kTestbedHostMac}, static_cast<uint8_t>(1u << storm_priority_), {}};
     pause.time[storm_priority_] = storm_quanta_;
     std::vector<uint8_t> frame(wire::kPfcFrameBytes);
     wire::encode_pfc(pause, wire::kEtherTypeMacControl, frame.data());

@@ -29,8 +29,8 @@
 namespace fcswitch {
 namespace {
 
-constexpr uint64_t kHostMac = 0x02'00'00'00'00'01ull;
 using test_constants::kFrameBytes;
+using test_constants::kHostMac;
 using test_constants::kSinkMac;
 constexpr uint8_t kLosslessDscp = 24;  // class selector 3 → priority 3
 constexpr uint64_t kBufferBytes = 200'000;

@@ -66,14 +66,29 @@ void poll(const SwitchNode& node, uint64_t now_ns, const std::string& starved = 
       if (t->name() != starved) t->run_once(now_ns);
 }
 
-TEST(StallWatch, AStarvedLcoreNeitherEndsAStallNorStartsOne) {
-  RingPorts ports("hstall");
-  auto node = make_switch(ports);
+// A lossless frame from the sink host to h1: h1's queue holds it until credits come.
+traffic::FrameSpec frame_to_h1() {
   traffic::FrameSpec spec;
   spec.dst = kH1Mac;
   spec.src = kSinkMac;
   spec.dscp = 8 * kLossless;
   spec.size = 1000;
+  return spec;
+}
+
+// h1's peer grants credits: what h1's queue holds may go.
+void grant_credits(RingPorts& ports) {
+  wire::CreditFrame grant{wire::MacAddress{kPeerMac}, 1u << kLossless, {}};
+  grant.entry[kLossless] = wire::CreditEntry{0, 1'000};
+  std::vector<uint8_t> bytes(wire::kCreditFrameBytes);
+  wire::encode_credit(grant, bytes.data());
+  ports.send(kH1, bytes);
+}
+
+TEST(StallWatch, AStarvedLcoreNeitherEndsAStallNorStartsOne) {
+  RingPorts ports("hstall");
+  auto node = make_switch(ports);
+  traffic::FrameSpec spec = frame_to_h1();
   for (uint32_t s = 0; s < 4; ++s) {
     spec.sequence = s;
     ports.send(kSink, traffic::build_frame(spec));
@@ -114,12 +129,7 @@ TEST(StallWatch, AStarvedLcoreNeitherEndsAStallNorStartsOne) {
   EXPECT_EQ(blocked[0].port, kH1);
   EXPECT_EQ(blocked[0].priority, kLossless);
 
-  // h1's peer grants credits: the frames go, the stall ends.
-  wire::CreditFrame grant{wire::MacAddress{kPeerMac}, 1u << kLossless, {}};
-  grant.entry[kLossless] = wire::CreditEntry{0, 1'000};
-  std::vector<uint8_t> bytes(wire::kCreditFrameBytes);
-  wire::encode_credit(grant, bytes.data());
-  ports.send(kH1, bytes);
+  grant_credits(ports);  // the frames go, the stall ends
   poll(*node, 201 * kMs);
   poll(*node, 202 * kMs);
   watch.observe(202 * kMs);
@@ -139,11 +149,7 @@ TEST(StallWatch, AStarvedLcoreNeitherEndsAStallNorStartsOne) {
 TEST(StallWatch, AStallThatEndsAsThePeersStopIsTheStallAtTheStop) {
   RingPorts ports("hstop");
   auto node = make_switch(ports);
-  traffic::FrameSpec spec;
-  spec.dst = kH1Mac;
-  spec.src = kSinkMac;
-  spec.dscp = 8 * kLossless;
-  spec.size = 1000;
+  traffic::FrameSpec spec = frame_to_h1();
   ports.send(kSink, traffic::build_frame(spec));
   StallWatch watch(*node);
   constexpr uint64_t kMs = 1'000'000;
@@ -158,11 +164,7 @@ TEST(StallWatch, AStallThatEndsAsThePeersStopIsTheStallAtTheStop) {
   EXPECT_EQ(watch.stalled_at_stop_ns(), 1199 * kMs + 1);
 
   // The credits come (h1's peer going away would do the same): the frame goes at 1 210 ms.
-  wire::CreditFrame grant{wire::MacAddress{kPeerMac}, 1u << kLossless, {}};
-  grant.entry[kLossless] = wire::CreditEntry{0, 1'000};
-  std::vector<uint8_t> bytes(wire::kCreditFrameBytes);
-  wire::encode_credit(grant, bytes.data());
-  ports.send(kH1, bytes);
+  grant_credits(ports);
   poll(*node, 1210 * kMs);
   poll(*node, 1210 * kMs + 1);
   watch.observe(1210 * kMs);

@@ -10,6 +10,11 @@
 // gives them (madvise mode, Debian's default), packed without regard to page boundaries: the
 // lab's frames never meet a device, so their IOVA is never read. Under --no-huge the EAL's own
 // memory is 4 KB pages, on which DPDK keeps an mbuf inside one page: one mbuf a page.
+//
+// It grows as frames are needed: its mempool ops (fclab_growing) carve the next chunk of
+// mbufs when the free ones cannot serve an allocation, up to [lab] mbufs, so memory follows
+// the most frames ever in flight rather than the pool's size. An allocation fails only when
+// all of them are out, as with a pool made whole at the start: the run is the same.
 
 #include <rte_mempool.h>
 
@@ -24,5 +29,7 @@ inline constexpr uint16_t kLabFrameCarriedBytes = 128;
 
 // Throws std::runtime_error naming the pool when it cannot be made.
 rte_mempool* create_lab_frame_pool(const std::string& name, unsigned mbufs, unsigned cache);
+// Its mbufs out of the pool (rte_mempool_in_use_count would count those not carved yet).
+unsigned lab_frames_in_use(const rte_mempool* pool);
 
 }  // namespace fcswitch::lab

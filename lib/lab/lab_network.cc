@@ -698,7 +698,7 @@ LabResult LabNetwork::collect(const LabSampler& sampler, uint64_t end) const {
   if (scenario_.routing.initial)
     r.fct = fct_report(scenario_.flows, outcomes_of(r.flows), flow_paths());
   // Every lab flow's frame is a data-pool mbuf until a sink or a drop frees it.
-  r.conservation.in_flight = rte_mempool_in_use_count(data_pool_);
+  r.conservation.in_flight = lab_frames_in_use(data_pool_);
   r.pool_mbufs = scenario_.mbufs;
   return r;
 }
@@ -720,7 +720,7 @@ void LabNetwork::say_if_pool_ran_out(uint64_t now) {
 void LabNetwork::shut_down(LabResult& result) {
   free_frames();
   result.pool_in_use_after_shutdown =
-      rte_mempool_in_use_count(data_pool_) + rte_mempool_in_use_count(control_pool_);
+      lab_frames_in_use(data_pool_) + rte_mempool_in_use_count(control_pool_);
 }
 
 }  // namespace fcswitch::lab

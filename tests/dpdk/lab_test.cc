@@ -159,6 +159,20 @@ size = "90140B"
   expect_conserved(r);  // no drop either: not oversize
 }
 
+// The pool takes memory as frames are needed, a chunk at a time, not its whole size at the
+// start: the star's four flows never have 8 192 frames out of a pool of 262 143.
+TEST(LabFrames, APoolGrowsOnlyAsFramesAreNeeded) {
+  LabNetwork network(parse_lab_scenario(kStar, "star.toml", {"lab.mbufs=262143"}));
+  rte_mempool* pool = rte_mempool_lookup("lab_data");
+  ASSERT_NE(pool, nullptr);
+  EXPECT_EQ(pool->size, 262'143u);
+  EXPECT_EQ(pool->populated_size, 8'192u);  // one chunk: a 32nd of the pool
+  const LabResult r = network.run();
+  EXPECT_EQ(pool->populated_size, 8'192u);
+  EXPECT_GT(r.conservation.generated, 10'000u);
+  expect_conserved(r);
+}
+
 // The ring's queues hold more frames than 1 023 mbufs: the sources wait for mbufs, and the
 // summary says so first, with a pool twice the size to run again with.
 TEST(LabFrames, APoolThatRunsOutIsReported) {

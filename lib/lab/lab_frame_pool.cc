@@ -91,6 +91,8 @@ unsigned ops_count(const rte_mempool* pool) {
   return rte_ring_count(state_of(pool).free_objects);
 }
 
+// Registered once per process, as DPDK's drivers register theirs: it holds no state (each
+// pool's is its config). The name is kOpsName's.
 rte_mempool_ops growing_ops = {
     .name = "fclab_growing",
     .alloc = ops_alloc,

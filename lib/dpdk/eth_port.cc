@@ -1,16 +1,11 @@
 #include "dpdk/eth_port.h"
 
-#include <rte_alarm.h>
 #include <rte_ethdev.h>
 
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
 
-#include <atomic>
-#include <chrono>
 #include <stdexcept>
-#include <string_view>
-#include <thread>
 
 #include "dpdk/eal_session.h"
 
@@ -51,7 +46,6 @@ EthPort::EthPort(const config::PortConfig& config, rte_mempool* pool) : name_(co
   rte_eth_dev_info info{};
   check(rte_eth_dev_info_get(id_, &info), "port " + name_ + ": dev_info");
   profile_ = &choose_profile(config.profile, info.driver_name, is_pci_address(config.device));
-  close_on_interrupt_thread_ = std::string_view(info.driver_name) == "net_memif";
 
   rte_eth_conf conf{};  // no offloads, no RSS: one queue each way, frames as they are
   // Link changes as they happen where the driver can say them (dpdk/link_watch.h).
@@ -125,49 +119,12 @@ EthPort::~EthPort() {
   stop();
 }
 
-namespace {
-
-void stop_and_close(uint16_t id) {
-  rte_eth_dev_stop(id);
-  rte_eth_dev_close(id);
-}
-
-// memif handles its control channel on the EAL's interrupt thread, and its close (which
-// disconnects) is not safe beside a peer's disconnect handled there at the same moment: both
-// free the same regions, a SIGSEGV at shutdown when the two ends stop together (the testbed
-// rehearsal's six processes). An EAL alarm runs on that thread, after whatever it is handling:
-// the close is done there.
-void stop_and_close_on_interrupt_thread(uint16_t id) {
-  struct Close {
-    uint16_t id;
-    std::atomic<bool> done{false};
-  } close{id};
-  const auto on_alarm = [](void* arg) {
-    auto* c = static_cast<Close*>(arg);
-    stop_and_close(c->id);
-    c->done.store(true, std::memory_order_release);
-  };
-  if (rte_eal_alarm_set(1, on_alarm, &close) != 0) return stop_and_close(id);
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(5);
-  while (!close.done.load(std::memory_order_acquire)) {
-    // An interrupt thread that never gets to it: cancelled, the close is done here.
-    if (std::chrono::steady_clock::now() > deadline && rte_eal_alarm_cancel(on_alarm, &close) > 0)
-      return stop_and_close(id);
-    std::this_thread::yield();
-  }
-}
-
-}  // namespace
-
 void EthPort::stop() {
   if (!started_) return;
   nic_rx_dropped_at_stop_ = nic_rx_dropped();
   started_ = false;
-  if (close_on_interrupt_thread_) {
-    stop_and_close_on_interrupt_thread(id_);
-  } else {
-    stop_and_close(id_);
-  }
+  rte_eth_dev_stop(id_);
+  rte_eth_dev_close(id_);
 }
 
 uint64_t EthPort::nic_rx_dropped() const {

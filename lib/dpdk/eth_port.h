@@ -44,7 +44,6 @@ class EthPort {
   const NicProfile* profile_ = nullptr;
   uint32_t mtu_ = 1500;
   bool started_ = false;
-  bool close_on_interrupt_thread_ = false;  // memif: see stop()
   uint64_t nic_rx_dropped_at_stop_ = 0;
 };
 

@@ -67,6 +67,24 @@ else
 fi
 phase_done soak
 
+# The end of each failed test's output again, just above the closing lines: a CI that keeps only
+# the last lines of a run still shows why.
+for dir in build build-san; do
+  /usr/bin/python3 - "$dir/meson-logs/testlog.json" <<'PY' || true
+import json, sys
+try:
+    lines = open(sys.argv[1]).read().splitlines()
+except OSError:
+    sys.exit(0)
+for line in lines:
+    test = json.loads(line)
+    if test.get("result") in ("FAIL", "TIMEOUT", "ERROR", "UNEXPECTEDPASS"):
+        tail = ((test.get("stdout") or "") + (test.get("stderr") or "")).splitlines()[-40:]
+        print(f"== {test['name']} failed ({test['result']}, exit {test.get('returncode')}); "
+              f"its last {len(tail)} lines:")
+        print("\n".join(tail))
+PY
+done
 (IFS=,; echo "time: ${phase_times[*]}" | sed 's/,/, /g')
 echo "tests: $passed passed, $failed failed, $skipped skipped"
 [ "$failed" -eq 0 ]

@@ -28,6 +28,7 @@
 #include "../stop_signals.h"
 #include "config/config_error.h"
 #include "dpdk/eal_session.h"
+#include "dpdk/interrupt_thread_park.h"
 #include "dpdk/lcore_runner.h"
 #include "dpdk/link_watch.h"
 #include "dpdk/tsc_calibration.h"
@@ -148,6 +149,9 @@ int run(const Options& options) {
         timed ? std::min<Clock::duration>(end - Clock::now(), 10ms) : Clock::duration(10ms));
   }
   if (sig) spdlog::info("signal {}: stopping", strsignal(sig));
+  // A memif peer that stops cannot unmap the ring the worker polls now (and the port stops on
+  // this thread alone): dpdk/interrupt_thread_park.h.
+  fcswitch::dpdk::park_interrupt_thread();
   runner.stop();
   const auto stopped = Clock::now();
   run.duration_s = std::max(0.0, std::chrono::duration<double>(stopped - zero).count());

@@ -25,6 +25,7 @@
 #include "config/switch_config.h"
 #include "crash_report.h"
 #include "dpdk/eal_session.h"
+#include "dpdk/interrupt_thread_park.h"
 #include "dpdk/lcore_runner.h"
 #include "dpdk/link_watch.h"
 #include "dpdk/tsc_calibration.h"
@@ -214,6 +215,9 @@ int run(const Options& options) {
       run_until_stopped(node, options, trace.get(), stall, links);
       for (int p = 0; p < node.ports(); ++p) link_downs.push_back(links.downs(p));
     }
+    // Before anything stops: from here on a memif peer that stops cannot unmap the rings TX
+    // still polls while the switch drains (dpdk/interrupt_thread_park.h).
+    fcswitch::dpdk::park_interrupt_thread();
     for (const std::string& line : node.response_time_budget().check(node))
       spdlog::warn("{}", line);  // the last interval, short of a second
     fcswitch::ShutdownCheck check;

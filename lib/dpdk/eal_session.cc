@@ -1,6 +1,7 @@
 #include "dpdk/eal_session.h"
 
 #include "core/tick_rate.h"
+#include "dpdk/interrupt_thread_park.h"
 
 #include <rte_eal.h>
 #include <rte_errno.h>
@@ -189,6 +190,8 @@ EalSession::EalSession(const EalPlan& plan) {
 }
 
 EalSession::~EalSession() {
+  // rte_eal_cleanup unmaps what the interrupt thread's handlers may still read.
+  park_interrupt_thread(std::chrono::seconds(1));
   rte_eal_cleanup();
   std::error_code ignored;  // a directory we cannot remove is left, as before
   if (!runtime_dir_.empty()) std::filesystem::remove_all(runtime_dir_, ignored);

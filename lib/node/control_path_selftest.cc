@@ -12,6 +12,7 @@
 #include <thread>
 
 #include "dpdk/eth_port.h"
+#include "dpdk/interrupt_thread_park.h"
 #include "wire/credit_frame.h"
 #include "wire/ether_type.h"
 #include "wire/pfc_frame.h"
@@ -153,6 +154,9 @@ SelftestResult run_control_path_selftest(const config::SwitchConfig& config, int
       rte_pktmbuf_free(pkts[i]);
     }
   }
+  // Both ends of a memif link are this process's: the interrupt thread would disconnect one
+  // beside this thread's stop of it (dpdk/interrupt_thread_park.h).
+  dpdk::park_interrupt_thread();
   out.stop();
   in.stop();
   return result;

@@ -51,6 +51,7 @@ for model, verdict in expected.items():
         for s in ("s1", "s2", "s3"):
             check(json.loads((run / f"{s}.json").read_text())["mempool_in_use"] == 0,
                   f"{model} {engine}: {s}'s mbufs not back")
+(work / "failures.txt").write_text("".join(f"FAIL: {f}\n" for f in failures))
 sys.exit(1 if failures else 0)
 PY
 then :; else
@@ -60,6 +61,7 @@ then :; else
     echo "== $log"
     sed -n '/stopping$\|fatal signal/,$p' "$log" | head -60 || true
   done
+  cat "$work/failures.txt"  # again, last: what a log cut to its end shows
   exit 1
 fi
 # Nothing left: sockets, DPDK runtime directories, Prometheus's data, processes.

@@ -12,8 +12,9 @@
 //   rte_eal_cleanup unmaps DPDK's memory without stopping the thread: its next wake-up reads
 //   freed memory (rte_intr_fd_get).
 // Parked inside a callback of ours (an interrupt source like any driver's, so the thread runs
-// it between two of its handlers), it runs none of them again: ports are stopped and closed by the main thread alone.
-// Nothing a stopping process does needs it (link-status callbacks are for a running one).
+// it between two of its handlers), it runs none of them again: ports are stopped and closed by the
+// main thread alone. Nothing a stopping process does needs it (link-status callbacks are for a
+// running one).
 
 #include <chrono>
 

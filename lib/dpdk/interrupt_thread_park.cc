@@ -38,15 +38,15 @@ void park(void* arg) {
 
 bool park_interrupt_thread(std::chrono::milliseconds timeout) {
   if (rte_thread_is_intr()) return false;
-  // One interrupt thread a process, so one state a process (a switch of the lab never parks
-  // it: the lab has no device that uses it).
+  // One interrupt thread a process, so one state a process.
   static const auto state = std::make_shared<ParkState>();
   std::unique_lock lock(state->mutex);
   if (!state->asked) {
     // Not an alarm: rte_eal_cleanup waits for the alarm's callback to return. An interrupt
-    // source of our own (handle and eventfd kept for the process) that nothing unregisters;
-    // the handle in malloc's memory, not DPDK's, which rte_eal_cleanup unmaps.
-    // The handle's API is marked experimental in 22.11, the API every driver makes its with.
+    // source of our own that nothing unregisters: the EAL keeps a copy of the handle (in
+    // malloc's memory, not DPDK's, which rte_eal_cleanup unmaps) and the eventfd open.
+    // The handle's API is marked experimental in 22.11, the one every driver makes its handles
+    // with.
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wdeprecated-declarations"
     const int fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
@@ -61,6 +61,7 @@ bool park_interrupt_thread(std::chrono::milliseconds timeout) {
       if (fd >= 0) close(fd);
       return false;
     }
+    rte_intr_instance_free(handle);
 #pragma GCC diagnostic pop
     arg.release();  // the callback's now
     state->asked = true;

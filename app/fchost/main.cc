@@ -132,8 +132,9 @@ int run(const Options& options) {
                               std::chrono::duration<double>(options.duration_s));
   const auto tail_start = zero + std::chrono::duration_cast<Clock::duration>(
                                      std::chrono::duration<double>(options.duration_s * 0.8));
-  fcswitch::dpdk::LinkWatch link({{host.eth_port_id(), host.config().node.ports[0].name}},
-                                 [&](size_t) { host.link_restored(); });
+  fcswitch::dpdk::LinkWatch link(
+      {{host.eth_port_id(), host.config().node.ports[0].name, host.redials()}},
+      [&](size_t) { host.link_restored(); });
   while (!sig) {
     link.poll();  // every 10 ms: a host has one port
     if (timed && Clock::now() >= end) {

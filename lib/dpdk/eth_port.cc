@@ -77,11 +77,12 @@ EthPort::EthPort(const config::PortConfig& config, rte_mempool* pool) : name_(co
     const int rc = rte_eth_dev_default_mac_addr_set(id_, &addr);
     if (rc < 0 && rc != -ENOTSUP) check(rc, "port " + name_ + ": set MAC");
   }
+  redials_ = std::string_view(info.driver_name) == "net_memif" &&
+             config.device.find("role=client") != std::string::npos;
   if (const int rc = rte_eth_dev_start(id_); rc < 0) {
     // A memif client connects as it starts and fails when no server listens on its socket
     // yet; DPDK only says "Operation not permitted".
-    if (std::string_view(info.driver_name) == "net_memif" &&
-        config.device.find("role=client") != std::string::npos)
+    if (redials_)
       throw std::runtime_error(fmt::format(
           "port {}: start: {} — a memif client needs its server first: start the process whose "
           "port has role=server on that socket (\"{}\") before this one",

@@ -33,6 +33,9 @@ class EthPort {
   const NicProfile& profile() const { return *profile_; }
   // The config's MTU, else the device's (1500 where it does not say).
   uint32_t mtu() const { return mtu_; }
+  // A memif client: it connects only as it starts, so it must dial again when its server
+  // comes back (dpdk::MemifRedial).
+  bool redials() const { return redials_; }
   // Packets the NIC dropped for want of an mbuf (rx_nombuf) or RX descriptor (imissed);
   // after stop(), the count it had then.
   uint64_t nic_rx_dropped() const;
@@ -44,6 +47,7 @@ class EthPort {
   const NicProfile* profile_ = nullptr;
   uint32_t mtu_ = 1500;
   bool started_ = false;
+  bool redials_ = false;
   uint64_t nic_rx_dropped_at_stop_ = 0;
 };
 

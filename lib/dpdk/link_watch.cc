@@ -2,6 +2,7 @@
 
 #include <rte_ethdev.h>
 
+#include <fmt/format.h>
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
@@ -31,7 +32,10 @@ LinkWatch::LinkWatch(std::vector<Port> ports, std::function<void(size_t)> on_res
       downs_seen_(ports_.size(), 0),
       up_(ports_.size(), -1),
       restores_(ports_.size(), 0),
-      downs_(ports_.size(), 0) {
+      downs_(ports_.size(), 0),
+      ever_up_(ports_.size(), false) {
+  for (const Port& port : ports_)
+    redials_.push_back(port.redials ? std::make_unique<MemifRedial>(port.eth_id) : nullptr);
   // A driver without the interrupt never calls it.
   for (size_t p = 0; p < ports_.size(); ++p)
     rte_eth_dev_callback_register(ports_[p].eth_id, RTE_ETH_EVENT_INTR_LSC, on_link_interrupt,
@@ -64,6 +68,10 @@ void LinkWatch::poll() {
     const int up = link.link_status == RTE_ETH_LINK_UP ? 1 : 0;
     const int was = up_[p];
     up_[p] = up;
+    const uint64_t dials = redials_[p] ? redials_[p]->dials_since_up() : 0;
+    // Not before its link was first up: at start a client's handshake is still under way.
+    if (redials_[p] && ever_up_[p]) redials_[p]->poll(up, MemifRedial::Clock::now());
+    if (up) ever_up_[p] = true;
     if (up == was) {
       // Up at both polls, but an interrupt saw it go down in between: a flap the polls missed.
       if (up && downs_between) {
@@ -80,13 +88,17 @@ void LinkWatch::poll() {
     if (!up) {
       // At start a link is often still coming up (a memif server waits for its client).
       if (was > 0) downs_[p] += std::max<uint64_t>(1, downs_between);
-      spdlog::log(was < 0 ? spdlog::level::info : spdlog::level::warn, "port {}: link down",
-                  ports_[p].name);
+      spdlog::log(was < 0 ? spdlog::level::info : spdlog::level::warn, "port {}: link down{}",
+                  ports_[p].name,
+                  redials_[p] && was > 0
+                      ? ": its memif server has gone; dialling it again until one answers"
+                      : "");
     } else if (was < 0) {
       spdlog::info("port {}: link up ({} Mb/s)", ports_[p].name, link.link_speed);
     } else {
-      spdlog::info("port {}: link up ({} Mb/s): saying our flow-control state again",
-                   ports_[p].name, link.link_speed);
+      spdlog::info("port {}: link up ({} Mb/s{}): saying our flow-control state again",
+                   ports_[p].name, link.link_speed,
+                   dials ? fmt::format(", after {} dial{}", dials, dials == 1 ? "" : "s") : "");
       ++restores_[p];
       on_restored_(p);
     }

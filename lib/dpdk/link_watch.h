@@ -10,6 +10,8 @@
 // polls is still seen, counted and answered, and changed() tells the control thread to poll
 // at once. In Debian's DPDK 22.11, ixgbe, virtio and vhost raise them; memif and tap declare
 // them but never raise one; ring, null, pcap and af_packet have none.
+//
+// A memif client whose link goes down dials its server again until it answers (MemifRedial).
 
 #include <atomic>
 #include <cstdint>
@@ -18,6 +20,8 @@
 #include <string>
 #include <vector>
 
+#include "dpdk/memif_redial.h"
+
 namespace fcswitch::dpdk {
 
 class LinkWatch {
@@ -25,6 +29,7 @@ class LinkWatch {
   struct Port {
     uint16_t eth_id;
     std::string name;
+    bool redials = false;  // a memif client (EthPort::redials)
   };
   LinkWatch(std::vector<Port> ports, std::function<void(size_t port)> on_restored);
   ~LinkWatch();  // no interrupt callback outlives it
@@ -52,6 +57,8 @@ class LinkWatch {
   std::vector<uint64_t> changes_seen_, downs_seen_;  // interrupts_ as of the last poll
   std::vector<int> up_;                              // -1 not read yet, 0 down, 1 up
   std::vector<uint64_t> restores_, downs_;
+  std::vector<bool> ever_up_;
+  std::vector<std::unique_ptr<MemifRedial>> redials_;  // null where the port does not redial
 };
 
 }  // namespace fcswitch::dpdk

@@ -41,6 +41,7 @@ class PortHost {
   const lab::FlowReceivedRecords& received() const { return received_; }
   uint64_t nic_rx_dropped() const { return port_->nic_rx_dropped(); }
   uint16_t eth_port_id() const { return port_->id(); }
+  bool redials() const { return port_->redials(); }
   // Any thread: its link came back (dpdk::LinkWatch); its engines say their state again.
   void link_restored() { host_->link_restored(); }
 

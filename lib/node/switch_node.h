@@ -129,7 +129,7 @@ class SwitchNode {
   std::vector<dpdk::LinkWatch::Port> link_watch_ports() const {
     std::vector<dpdk::LinkWatch::Port> out;
     for (size_t p = 0; p < eth_ports_.size(); ++p)
-      out.push_back({eth_ports_[p]->id(), config_.ports[p].name});
+      out.push_back({eth_ports_[p]->id(), config_.ports[p].name, eth_ports_[p]->redials()});
     return out;
   }
   uint64_t nic_rx_dropped(int port) const {

@@ -22,7 +22,6 @@
 namespace fcswitch {
 
 namespace {
-constexpr uint32_t kFibEntries = 16384;
 // A few frames per port in flight at a time; a NIC's TX ring may hold some for a while.
 constexpr uint32_t kControlMbufs = 4095;
 
@@ -88,7 +87,7 @@ void SwitchNode::build() {
       config.queueing == config::Queueing::kInputFair, config.pabo.priorities,
       std::bit_ceil(config.pabo.settings.bounce_capacity_packets + 1),
       /*one_thread=*/config.lcores.size() == 1);
-  fib_ = std::make_unique<L2Fib>(prefix + "_fib", kFibEntries);
+  fib_ = std::make_unique<L2Fib>(prefix + "_fib", config.fib_entries);
   FwdSettings fwd;
   fwd.priority_maps = config.priority_maps;
   fwd.lossless_priorities = config.lossless_priorities;

@@ -140,6 +140,10 @@ struct SwitchConfig {
   std::optional<MetricsConfig> metrics;       // [metrics]: Prometheus exposer
   std::optional<TraceConfig> trace;           // [trace]: high-resolution occupancy trace
   std::vector<FibEntry> fib;
+  // The FIB's capacity, static and learned entries together. Not a key: a testbed switch
+  // learns what its network holds; the lab sizes it to its hosts (a fat-tree of k = 16 has
+  // 320 switches, and a table of 16 384 takes 0.4 MB).
+  uint32_t fib_entries = 16384;
   uint32_t mbufs = 65535;
   uint32_t mbuf_cache = 256;
   uint32_t fwd_ring_packets = 4096;       // each RX → FWD ring

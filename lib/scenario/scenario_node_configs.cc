@@ -4,6 +4,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <bit>
 #include <charconv>
 #include <optional>
 #include <string>
@@ -186,6 +188,14 @@ void ScenarioReader::build_node_configs() {
     }
     out_.nodes.push_back(std::move(node));
   }
+  // A switch's FIB holds at most every host's MAC, routed or learned, and its own [[fib]]:
+  // room for twice that (a cuckoo hash at half load never refuses a key), at least 1 024.
+  const auto hosts = static_cast<size_t>(
+      std::count_if(sketches_.begin(), sketches_.end(), [](const auto& s) { return s.host; }));
+  for (LabNode& node : out_.nodes)
+    if (!node.host)
+      node.config.fib_entries = std::max<uint32_t>(
+          1024, std::bit_ceil(static_cast<uint32_t>(2 * (hosts + node.static_fib.size()))));
 }
 
 // A node's config is read from a table the lab merged (the shared sections, the node's

@@ -610,5 +610,23 @@ b = "S1:b"
   EXPECT_EQ(problems[1].rfind("bad.toml:9:44: fib[1].port: ", 0), 0u) << problems[1];
 }
 
+// A lab switch's FIB has room for twice the hosts and its own entries, at least 1 024 (a
+// fat-tree of k = 16 has 320 switches; 16 384 entries, fcswitch's own, took 0.4 MB each).
+TEST(LabScenario, FibsAreSizedToTheHosts) {
+  const auto fib_entries = [](const LabScenario& s) {
+    std::vector<uint32_t> sizes;
+    for (const LabNode& node : s.nodes)
+      if (!node.host) sizes.push_back(node.config.fib_entries);
+    return sizes;
+  };
+  const std::string tree = "[lab]\nduration = \"1ms\"\n[topology]\nspec = \"fat-tree:16\"\n";
+  const std::vector<uint32_t> k16 = fib_entries(parse_lab_scenario(tree, "tree.toml", {}));
+  ASSERT_EQ(k16.size(), 320u);
+  EXPECT_EQ(std::count(k16.begin(), k16.end(), 2048u), 320);  // 1 024 hosts
+  const std::vector<uint32_t> star = fib_entries(parse_lab_scenario(kStar, "star.toml", {}));
+  ASSERT_FALSE(star.empty());
+  EXPECT_EQ(star.front(), 1024u);
+}
+
 }  // namespace
 }  // namespace fcswitch::lab

@@ -87,8 +87,10 @@ int ops_dequeue(rte_mempool* pool, void** objects, unsigned n) {
   return 0;
 }
 
+// The free objects and those not carved yet, which an allocation gets as well: what a pool
+// made whole would count, so rte_mempool_in_use_count is what is out.
 unsigned ops_count(const rte_mempool* pool) {
-  return rte_ring_count(state_of(pool).free_objects);
+  return rte_ring_count(state_of(pool).free_objects) + (pool->size - pool->populated_size);
 }
 
 // Registered once per process, as DPDK's drivers register theirs: it holds no state (each
@@ -147,10 +149,6 @@ rte_mempool* create_lab_frame_pool(const std::string& name, unsigned mbufs, unsi
   rte_pktmbuf_pool_init(pool, &room);
   if (!grow(pool)) fail(pool, name, mbufs, "populate", ENOMEM);  // ops_free unmaps
   return pool;
-}
-
-unsigned lab_frames_in_use(const rte_mempool* pool) {
-  return pool->populated_size - rte_mempool_avail_count(pool);
 }
 
 }  // namespace fcswitch::lab

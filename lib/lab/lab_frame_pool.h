@@ -27,9 +27,8 @@ namespace fcswitch::lab {
 // is prepended into the headroom).
 inline constexpr uint16_t kLabFrameCarriedBytes = 128;
 
-// Throws std::runtime_error naming the pool when it cannot be made.
+// Throws std::runtime_error naming the pool when it cannot be made. The mbufs not carved yet
+// count as available (rte_mempool_avail_count): rte_mempool_in_use_count is what is out.
 rte_mempool* create_lab_frame_pool(const std::string& name, unsigned mbufs, unsigned cache);
-// Its mbufs out of the pool (rte_mempool_in_use_count would count those not carved yet).
-unsigned lab_frames_in_use(const rte_mempool* pool);
 
 }  // namespace fcswitch::lab

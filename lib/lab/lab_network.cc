@@ -20,7 +20,6 @@
 #include "lab/routing_cbd.h"
 #include "node/ecn_port_counters.h"
 #include "node/pabo_port_counters.h"
-#include "switch/control_pool.h"
 #include "topology/path_prediction.h"
 #include "traffic/flow_frame.h"
 #include "traffic/received_flow_result.h"
@@ -84,7 +83,10 @@ void LabNetwork::build() {
   routes_ = scenario_.routing.initial;
   pyrrha_paths_ = std::make_shared<LabPathIndex>(scenario_.routing);
   pyrrha_paths_->refresh(routes_, static_fib_);
-  control_pool_ = create_control_pool(
+  // Control frames carry at most 128 bytes (switch/control_pool.cc), as lab frames do: from a
+  // pool of the same kind, which holds the few in flight rather than a pool's worth of pages
+  // (a fat-tree of k = 16 has 6 144 ports: 90 MB).
+  control_pool_ = create_lab_frame_pool(
       "lab_control", static_cast<unsigned>(kControlMbufsBase + kControlMbufsPerPort * ports), 64);
   rings_.resize(n);
   switches_.resize(n);
@@ -698,7 +700,7 @@ LabResult LabNetwork::collect(const LabSampler& sampler, uint64_t end) const {
   if (scenario_.routing.initial)
     r.fct = fct_report(scenario_.flows, outcomes_of(r.flows), flow_paths());
   // Every lab flow's frame is a data-pool mbuf until a sink or a drop frees it.
-  r.conservation.in_flight = lab_frames_in_use(data_pool_);
+  r.conservation.in_flight = rte_mempool_in_use_count(data_pool_);
   r.pool_mbufs = scenario_.mbufs;
   return r;
 }
@@ -720,7 +722,7 @@ void LabNetwork::say_if_pool_ran_out(uint64_t now) {
 void LabNetwork::shut_down(LabResult& result) {
   free_frames();
   result.pool_in_use_after_shutdown =
-      lab_frames_in_use(data_pool_) + rte_mempool_in_use_count(control_pool_);
+      rte_mempool_in_use_count(data_pool_) + rte_mempool_in_use_count(control_pool_);
 }
 
 }  // namespace fcswitch::lab

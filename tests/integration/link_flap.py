@@ -23,7 +23,6 @@ import os
 import pathlib
 import shutil
 import signal
-import subprocess
 import sys
 import time
 
@@ -51,13 +50,11 @@ def run(engine):
     procs = []
 
     def start(args, log):
-        p = subprocess.Popen(args, stdout=open(d / log, "w"), stderr=subprocess.STDOUT)
-        procs.append(p)
-        return p
+        return tc.start(procs, args, d / log)
 
     try:
-        s = start([fcswitch, d / "s.toml", "--report-json", d / "s.json"], "s.log")
-        tc.wait_forwarding(d / "s.log", s)
+        s = tc.start_switch(procs, [fcswitch, d / "s.toml", "--report-json", d / "s.json"],
+                            d / "s.log")
         zero = time.time() + 3.5
         h2a = start([fchost, d / "h2a.toml", "--start-at", f"{zero:.3f}", "--summary",
                      d / "h2a.json"], "h2a.log")

@@ -16,7 +16,6 @@ import pathlib
 import re
 import shutil
 import signal
-import subprocess
 import sys
 import time
 
@@ -40,24 +39,23 @@ tc.bottleneck(work, "pfc", "fcredial", {"start": '"100ms"', "duration": '"8s"'})
 procs = []
 
 
-def start(args, log):
-    p = subprocess.Popen(args, stdout=open(work / log, "w"), stderr=subprocess.STDOUT)
-    procs.append(p)
-    return p
+def switch(n):
+    """The switch's n-th process, forwarding."""
+    return tc.start_switch(procs, [fcswitch, work / "s.toml", "--report-json", work / f"s{n}.json"],
+                           work / f"s{n}.log")
 
 
 try:
-    s1 = start([fcswitch, work / "s.toml", "--report-json", work / "s1.json"], "s1.log")
-    tc.wait_forwarding(work / "s1.log", s1)
+    s1 = switch(1)
     zero = time.time() + 3.5
-    hosts = {name: start([fchost, work / f"{name}.toml", "--start-at", f"{zero:.3f}",
-                          "--duration", "10", "--summary", work / f"{name}.json"], f"{name}.log")
+    hosts = {name: tc.start(procs, [fchost, work / f"{name}.toml", "--start-at", f"{zero:.3f}",
+                                    "--duration", "10", "--summary", work / f"{name}.json"],
+                            work / f"{name}.log")
              for name in ("h1", "h2")}
     time.sleep(max(0.0, zero + 1.1 - time.time()))  # a second into the flow
     s1.send_signal(signal.SIGTERM)
     code_s1 = s1.wait(timeout=60)
-    s2 = start([fcswitch, work / "s.toml", "--report-json", work / "s2.json"], "s2.log")
-    tc.wait_forwarding(work / "s2.log", s2)
+    s2 = switch(2)
     codes_h = {name: h.wait(timeout=60) for name, h in hosts.items()}
     s2.send_signal(signal.SIGTERM)
     code_s2 = s2.wait(timeout=60)

@@ -149,6 +149,21 @@ def bottleneck(run_dir, engine, prefix, flow_keys, receivers=("h2",)):
                               f"{prefix}_{name}", buffer=BOTTLENECK_BUFFER))
 
 
+def start(procs, args, log):
+    """Starts `args` with its output to the file `log`, and appends it to `procs`."""
+    import subprocess
+    p = subprocess.Popen(args, stdout=open(log, "w"), stderr=subprocess.STDOUT)
+    procs.append(p)
+    return p
+
+
+def start_switch(procs, args, log):
+    """start(), then wait_forwarding(): a switch whose memif servers are up."""
+    p = start(procs, args, log)
+    wait_forwarding(log, p)
+    return p
+
+
 def kill_unfinished(procs):
     """Kills and reaps each process of `procs` still running (a run that failed half-way)."""
     for p in procs:

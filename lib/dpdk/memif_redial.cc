@@ -12,9 +12,10 @@ MemifRedial::~MemifRedial() {
 }
 
 void MemifRedial::poll(bool link_up, Clock::time_point now) {
-  if (link_up) {
+  if (link_up) {  // the next time it goes down, a dial at once
     dials_since_up_ = 0;
     backoff_ = std::chrono::milliseconds(0);
+    next_dial_ = {};
     return;
   }
   if (dialling_.load(std::memory_order_acquire) || now < next_dial_) return;

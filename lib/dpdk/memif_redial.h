@@ -28,6 +28,8 @@ class MemifRedial {
   void poll(bool link_up, Clock::time_point now);
   // Dials asked for since the link last came up.
   uint64_t dials_since_up() const { return dials_since_up_; }
+  // A dial asked for has not run yet.
+  bool dialling() const { return dialling_.load(std::memory_order_acquire); }
 
   static constexpr std::chrono::milliseconds kFirstBackoff{100};
   static constexpr std::chrono::milliseconds kLongestBackoff{1000};

@@ -32,8 +32,7 @@ LinkWatch::LinkWatch(std::vector<Port> ports, std::function<void(size_t)> on_res
       downs_seen_(ports_.size(), 0),
       up_(ports_.size(), -1),
       restores_(ports_.size(), 0),
-      downs_(ports_.size(), 0),
-      ever_up_(ports_.size(), false) {
+      downs_(ports_.size(), 0) {
   for (const Port& port : ports_)
     redials_.push_back(port.redials ? std::make_unique<MemifRedial>(port.eth_id) : nullptr);
   // A driver without the interrupt never calls it.
@@ -69,9 +68,7 @@ void LinkWatch::poll() {
     const int was = up_[p];
     up_[p] = up;
     const uint64_t dials = redials_[p] ? redials_[p]->dials_since_up() : 0;
-    // Not before its link was first up: at start a client's handshake is still under way.
-    if (redials_[p] && ever_up_[p]) redials_[p]->poll(up, MemifRedial::Clock::now());
-    if (up) ever_up_[p] = true;
+    if (redials_[p]) redials_[p]->poll(up, MemifRedial::Clock::now());
     if (up == was) {
       // Up at both polls, but an interrupt saw it go down in between: a flap the polls missed.
       if (up && downs_between) {

@@ -57,7 +57,6 @@ class LinkWatch {
   std::vector<uint64_t> changes_seen_, downs_seen_;  // interrupts_ as of the last poll
   std::vector<int> up_;                              // -1 not read yet, 0 down, 1 up
   std::vector<uint64_t> restores_, downs_;
-  std::vector<bool> ever_up_;
   std::vector<std::unique_ptr<MemifRedial>> redials_;  // null where the port does not redial
 };
 

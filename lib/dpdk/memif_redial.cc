@@ -13,12 +13,13 @@ MemifRedial::~MemifRedial() {
 
 void MemifRedial::poll(bool link_up, Clock::time_point now) {
   if (link_up) {  // the next time it goes down, a dial at once
+    seen_up_ = true;
     dials_since_up_ = 0;
     backoff_ = std::chrono::milliseconds(0);
     next_dial_ = {};
     return;
   }
-  if (dialling_.load(std::memory_order_acquire) || now < next_dial_) return;
+  if (!seen_up_ || dialling_.load(std::memory_order_acquire) || now < next_dial_) return;
   dialling_.store(true, std::memory_order_release);
   if (rte_eal_alarm_set(1, dial, this) != 0) {
     dialling_.store(false, std::memory_order_release);

@@ -24,7 +24,8 @@ class MemifRedial {
   MemifRedial(const MemifRedial&) = delete;
   MemifRedial& operator=(const MemifRedial&) = delete;
 
-  // The control thread's poll, with the link as it read it: asks for a dial when one is due.
+  // The control thread's poll, with the link as it read it: asks for a dial when one is due,
+  // not before the link was first up (at start a client's handshake is still under way).
   void poll(bool link_up, Clock::time_point now);
   // Dials asked for since the link last came up.
   uint64_t dials_since_up() const { return dials_since_up_; }
@@ -39,6 +40,7 @@ class MemifRedial {
 
   uint16_t eth_id_;
   std::atomic<bool> dialling_{false};  // asked for, not yet run
+  bool seen_up_ = false;
   uint64_t dials_since_up_ = 0;
   std::chrono::milliseconds backoff_{0};
   Clock::time_point next_dial_{};

@@ -5,11 +5,10 @@
 // (rte_eth_dev_callback_process, a driver's call: ethdev_driver.h is not installed).
 
 #include <gtest/gtest.h>
-#include <rte_eth_ring.h>
 #include <rte_ethdev.h>
-#include <rte_ring.h>
 
 #include "dpdk/link_watch.h"
+#include "hand_link_port.h"
 
 extern "C" {
 struct rte_eth_dev* rte_eth_dev_allocated(const char* name);
@@ -22,32 +21,21 @@ namespace {
 
 class RingLink {
  public:
-  RingLink() {
-    ring_ = rte_ring_create("lw_ring", 64, 0, RING_F_SP_ENQ | RING_F_SC_DEQ);
-    EXPECT_NE(ring_, nullptr);
-    const int id = rte_eth_from_rings("lw_port", &ring_, 1, &ring_, 1, 0);
-    EXPECT_GE(id, 0);
-    id_ = static_cast<uint16_t>(id);
+  RingLink() : port_("lw_port") {
     char name[RTE_ETH_NAME_MAX_LEN];
-    EXPECT_EQ(rte_eth_dev_get_name_by_port(id_, name), 0);
+    EXPECT_EQ(rte_eth_dev_get_name_by_port(port_.id(), name), 0);
     dev_ = rte_eth_dev_allocated(name);
     EXPECT_NE(dev_, nullptr);
-    EXPECT_EQ(rte_eth_dev_set_link_up(id_), 0);
   }
-  ~RingLink() {
-    rte_eth_dev_close(id_);
-    rte_ring_free(ring_);
-  }
-  uint16_t id() const { return id_; }
+  uint16_t id() const { return port_.id(); }
   // The link goes down (or up) and, with `interrupt`, the driver says so.
   void set(bool up, bool interrupt) {
-    ASSERT_EQ(up ? rte_eth_dev_set_link_up(id_) : rte_eth_dev_set_link_down(id_), 0);
+    port_.set_link(up);
     if (interrupt) rte_eth_dev_callback_process(dev_, RTE_ETH_EVENT_INTR_LSC, nullptr);
   }
 
  private:
-  rte_ring* ring_ = nullptr;
-  uint16_t id_ = 0;
+  HandLinkPort port_;
   rte_eth_dev* dev_ = nullptr;
 };
 

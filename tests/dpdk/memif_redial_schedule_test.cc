@@ -5,54 +5,16 @@
 
 #include <gtest/gtest.h>
 #include <rte_cycles.h>
-#include <rte_eth_ring.h>
-#include <rte_ethdev.h>
-#include <rte_mbuf.h>
-#include <rte_ring.h>
 
 #include <chrono>
 
 #include "dpdk/memif_redial.h"
+#include "hand_link_port.h"
 
 namespace fcswitch::dpdk {
 namespace {
 
 using std::chrono::milliseconds;
-
-class RedialRingPort {
- public:
-  RedialRingPort() {
-    ring_ = rte_ring_create("redial_ring", 64, 0, RING_F_SP_ENQ | RING_F_SC_DEQ);
-    EXPECT_NE(ring_, nullptr);
-    const int id = rte_eth_from_rings("redial_port", &ring_, 1, &ring_, 1, 0);
-    EXPECT_GE(id, 0);
-    id_ = static_cast<uint16_t>(id);
-    pool_ =
-        rte_pktmbuf_pool_create("redial_pool", 63, 0, 0, RTE_MBUF_DEFAULT_BUF_SIZE, SOCKET_ID_ANY);
-    EXPECT_NE(pool_, nullptr);
-    const rte_eth_conf conf{};
-    EXPECT_EQ(rte_eth_dev_configure(id_, 1, 1, &conf), 0);
-    EXPECT_EQ(rte_eth_rx_queue_setup(id_, 0, 64, SOCKET_ID_ANY, nullptr, pool_), 0);
-    EXPECT_EQ(rte_eth_tx_queue_setup(id_, 0, 64, SOCKET_ID_ANY, nullptr), 0);
-    EXPECT_EQ(rte_eth_dev_start(id_), 0);
-  }
-  ~RedialRingPort() {
-    rte_eth_dev_close(id_);
-    rte_ring_free(ring_);
-    rte_mempool_free(pool_);
-  }
-  uint16_t id() const { return id_; }
-  void cut() { ASSERT_EQ(rte_eth_dev_set_link_down(id_), 0); }
-  bool up() const {
-    rte_eth_link link{};
-    return rte_eth_link_get_nowait(id_, &link) == 0 && link.link_status == RTE_ETH_LINK_UP;
-  }
-
- private:
-  rte_ring* ring_ = nullptr;
-  rte_mempool* pool_ = nullptr;
-  uint16_t id_ = 0;
-};
 
 // The interrupt thread has run the dial asked for (within 5 s).
 bool dial_ran(const MemifRedial& redial) {
@@ -63,19 +25,23 @@ bool dial_ran(const MemifRedial& redial) {
 }
 
 TEST(MemifRedial, DialsAtOnceThenBacksOffToASecond) {
-  RedialRingPort port;
+  HandLinkPort port("redial_port");
   MemifRedial redial(port.id());
   const MemifRedial::Clock::time_point t0{};
+  port.set_link(false);
+  redial.poll(false, t0);  // down before it was ever up: a handshake under way, no dial
+  EXPECT_EQ(redial.dials_since_up(), 0u);
+  port.set_link(true);
   redial.poll(true, t0);  // up: nothing to do
   EXPECT_FALSE(redial.dialling());
   EXPECT_EQ(redial.dials_since_up(), 0u);
 
   // Down: a dial at once. A ring port's start brings its link up.
-  port.cut();
+  port.set_link(false);
   redial.poll(false, t0);
   EXPECT_EQ(redial.dials_since_up(), 1u);
   ASSERT_TRUE(dial_ran(redial));
-  EXPECT_TRUE(port.up());
+  EXPECT_TRUE(port.link_up());
 
   // Still down at each poll (the server not back): dials 100, 200, 400, 800, 1 000, 1 000 ms
   // after the one before, none sooner.
@@ -83,7 +49,7 @@ TEST(MemifRedial, DialsAtOnceThenBacksOffToASecond) {
   auto at = t0;
   uint64_t dials = 1;
   for (int gap : gaps_ms) {
-    port.cut();
+    port.set_link(false);
     redial.poll(false, at + milliseconds(gap - 1));
     EXPECT_EQ(redial.dials_since_up(), dials) << "a dial " << gap - 1 << " ms after the last";
     at += milliseconds(gap);
@@ -95,11 +61,11 @@ TEST(MemifRedial, DialsAtOnceThenBacksOffToASecond) {
   // The link came back: the next cut is dialled at once again.
   redial.poll(true, at);
   EXPECT_EQ(redial.dials_since_up(), 0u);
-  port.cut();
+  port.set_link(false);
   redial.poll(false, at + milliseconds(1));
   EXPECT_EQ(redial.dials_since_up(), 1u);
   ASSERT_TRUE(dial_ran(redial));
-  EXPECT_TRUE(port.up());
+  EXPECT_TRUE(port.link_up());
 }
 
 }  // namespace

@@ -93,8 +93,6 @@ void read_host_section(TableReader& root, HostProgramConfig& out) {
 void read_flows(TableReader& root, HostProgramConfig& out) {
   const toml::array* array = root.array("flows");
   if (!array) return;
-  // No [transport] in fchost: the keys it would set are refused below.
-  const lab::TransportSettings no_transport;
   std::set<int64_t> ids;
   for (size_t i = 0; i < array->size(); ++i) {
     const toml::node& node = *array->get(i);
@@ -132,13 +130,45 @@ void read_flows(TableReader& root, HostProgramConfig& out) {
     flow.to = r.string("to").value_or(flow.to_mac.to_string());
     flow.pyrrha_path = read_pyrrha_path(r);
     const std::string pattern = r.choice("pattern", {"constant", "on-off"}).value_or("constant");
-    lab::read_flow_shape(r, pattern, no_transport, flow.spec);
-    if (flow.spec.transport != lab::FlowTransport::kRaw)
-      r.refuse("transport",
-               "\"raw\": fchost's flows have no transport yet (their receiver would have to know "
-               "them in advance to acknowledge them)");
+    lab::read_flow_shape(r, pattern, out.transport, flow.spec);
     r.reject_unknown_keys();
     out.flows.push_back(std::move(flow));
+  }
+}
+
+void read_receives(TableReader& root, HostProgramConfig& out) {
+  const toml::array* array = root.array("receive");
+  if (!array) return;
+  std::set<int64_t> own;
+  for (const HostFlow& flow : out.flows) own.insert(flow.spec.id);
+  std::set<int64_t> ids;
+  for (size_t i = 0; i < array->size(); ++i) {
+    const toml::node& node = *array->get(i);
+    const std::string path = fmt::format("receive[{}]", i);
+    const toml::table* table = node.as_table();
+    if (!table) {
+      root.problems().expected(node.source(), path, "a table", config::describe(node));
+      continue;
+    }
+    TableReader r(*table, path, root.problems());
+    HostReceive receive;
+    if (auto id = r.integer("id", 0, kMaxHostFlowIds - 1, true)) {
+      receive.id = static_cast<uint32_t>(*id);
+      if (*id >= static_cast<int64_t>(out.flow_ids))
+        r.refuse("id", fmt::format("an id below [host] flow_ids ({})", out.flow_ids));
+      else if (own.count(*id))
+        r.refuse("id",
+                 "the id of a flow another host sends here, not one of this host's [[flows]]");
+      else if (!ids.insert(*id).second)
+        r.refuse("id", "an id no other [[receive]] has");
+    }
+    constexpr std::string_view kAnswered[] = {"window", "dcqcn", "timely"};
+    if (auto t = r.choice("transport", kAnswered)) receive.transport = *lab::transport_named(*t);
+    if (!r.has("transport"))
+      r.refuse("transport", "the sender's transport: \"window\", \"dcqcn\" or \"timely\"", "none");
+    receive.from = r.string("from").value_or("");
+    r.reject_unknown_keys();
+    out.receives.push_back(std::move(receive));
   }
 }
 
@@ -163,13 +193,15 @@ HostProgramConfig parse_host_program_config(std::string_view text, const std::st
   ConfigProblems problems(file);
   TableReader reader(root, "", problems);
   read_host_section(reader, out);
+  out.transport = lab::read_transport_settings(reader, lab::kMaxFlowDurationNs);
   read_flows(reader, out);
+  read_receives(reader, out);
   for (std::string_view section : kSwitchOnlySections)
     if (const toml::node* given = root.get(section))
       problems.expected(given->source(), section, "nothing: a host forwards nothing",
                         config::describe(*given));
   // The rest is an fcswitch config for the host's one port.
-  constexpr std::string_view kHostSections[] = {"host", "flows"};
+  constexpr std::string_view kHostSections[] = {"host", "flows", "transport", "receive"};
   std::vector<std::string> messages;
   try {
     out.node = config::read_switch_config(root, file, kHostSections, rules);

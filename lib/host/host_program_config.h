@@ -10,7 +10,15 @@
 //   to_mac = "02:00:00:00:00:02"
 //   to_ip = "10.0.0.2"
 //   priority = 3              # or dscp; frame, size, start, duration, rate, pattern, on, off,
-//                             # burst: as in a lab scenario (lab/flow_shape_reader.h)
+//                             # burst, transport: as in a lab scenario (lab/flow_shape_reader.h)
+//
+// A flow over a transport is answered by its receiver, another fchost, which must know it and
+// have the same [transport]:
+//
+//   [[receive]]
+//   id = 1                    # the sender's flow id
+//   transport = "window"      # window, dcqcn or timely: the sender's
+//   from = "H1"               # a name for the summary (optional)
 //
 // config/testbed-82599-host.toml documents every key. Errors are fcswitch's: file:line:column,
 // the key, what was expected and what was found; nothing starts.
@@ -36,12 +44,24 @@ struct HostFlow {
   std::vector<config::PyrrhaHop> pyrrha_path;
 };
 
+// A flow another host sends to this one over a transport ([[receive]]): this host's sink
+// answers it (ACKs, CNPs), from the addresses and DSCP of its first frame.
+struct HostReceive {
+  uint32_t id = 0;
+  lab::FlowTransport transport = lab::FlowTransport::kWindow;
+  std::string from;  // a name for the summary (optional)
+};
+
 struct HostProgramConfig {
   std::string file;
   config::SwitchConfig node;  // one port, "nic" or as named; [switch] name is the host's
   uint32_t ip = 0;            // the source address of its flows
   uint32_t flow_ids = 1024;   // the sink accounts flows with ids in [0, flow_ids)
   std::vector<HostFlow> flows;
+  // How its flows' transports behave, sending and answering: [transport] as a lab scenario's.
+  // Both ends of a flow need the same.
+  lab::TransportSettings transport;
+  std::vector<HostReceive> receives;
 };
 
 inline constexpr uint32_t kMaxHostFlowIds = 65536;

@@ -53,6 +53,10 @@ lab::LabResult host_result(const PortHost& host, const HostRun& run) {
     f.sent_bytes = host.sent()[i].bytes.read();
     const lab::FlowReceived& rx = host.received()[spec.spec.id];
     lab::add_received(f, rx, ticks);
+    if (spec.spec.transport != lab::FlowTransport::kRaw) {
+      f.transport = lab::transport_result(spec.spec.transport, &host.sent()[i], rx);
+      f.completed_s = lab::completed_s(spec.spec, host.sent()[i], ticks);
+    }
     f.tail_throughput_bps = tail_bps(f.id, f.received_bytes);
     if (h.root_pauses()) {
       // Held by paused roots up to the stop, or to the flow's end if it came first.
@@ -66,7 +70,9 @@ lab::LabResult host_result(const PortHost& host, const HostRun& run) {
     listed[spec.spec.id] = true;
     r.flows.push_back(std::move(f));
   }
-  // Flows from other hosts: what the sink counted of them.
+  // Flows from other hosts: what the sink counted of them, and answered for their transport.
+  std::vector<const HostReceive*> answered(config.flow_ids, nullptr);
+  for (const HostReceive& receive : config.receives) answered[receive.id] = &receive;
   for (uint32_t id = 0; id < config.flow_ids; ++id) {
     const lab::FlowReceived& rx = host.received()[id];
     if (listed[id] || !rx.packets.read()) continue;
@@ -74,6 +80,10 @@ lab::LabResult host_result(const PortHost& host, const HostRun& run) {
     f.id = static_cast<int>(id);
     f.to = config.node.name;
     lab::add_received(f, rx, ticks);
+    if (const HostReceive* receive = answered[id]) {
+      f.from = receive->from;
+      f.transport = lab::transport_result(receive->transport, nullptr, rx);
+    }
     f.tail_throughput_bps = tail_bps(f.id, f.received_bytes);
     r.flows.push_back(std::move(f));
   }
@@ -177,6 +187,18 @@ std::string host_summary_text(const PortHost& host, const lab::LabResult& r, con
           "Gb/s\n",
           f.id, f.received_packets, f.received_bytes, f.missing, f.reordered,
           f.tail_throughput_bps / 1e9);
+    }
+    if (const auto& t = f.transport; t && i < config.flows.size()) {
+      s += fmt::format(
+          "    {}: {} ACKs and {} CNPs taken, {} resent ({} timeouts){}{}\n", t->name,
+          t->acks_received, t->cnps_received, t->retransmissions, t->timeouts,
+          t->final_rate_bps ? fmt::format(", rate at the end {:.3f} Gb/s",
+                                          static_cast<double>(t->final_rate_bps) / 1e9)
+                            : "",
+          f.completed_s ? fmt::format(", complete after {:.6f} s", *f.completed_s) : "");
+    } else if (t) {
+      s += fmt::format("    {}: answered with {} ACKs and {} CNPs; {} CE-marked, {} duplicates\n",
+                       t->name, t->acks_sent, t->cnps_sent, t->ce_marked, t->duplicates);
     }
   }
   for (const lab::QueueResult& q : r.queues) {

@@ -57,12 +57,15 @@ PortHost::PortHost(const HostProgramConfig& config, uint64_t tick_hz)
                                     flow.spec.dscp,
                                     static_cast<uint32_t>(flow.spec.id),
                                     flow.spec.frame_bytes,
-                                    false};
+                                    flow.spec.transport == lab::FlowTransport::kDcqcn};
     std::vector<pyrrha::RootId> path;
     for (const config::PyrrhaHop& hop : flow.pyrrha_path) path.push_back({hop.switch_id, hop.port});
-    host_->source().add_flow(flow.spec, lab::make_flow_frame(frames), sent_[i],
-                             lab::TransportSettings{}, std::move(path));
+    host_->source().add_flow(flow.spec, lab::make_flow_frame(frames), sent_[i], config_.transport,
+                             std::move(path));
   }
+  for (const HostReceive& receive : config_.receives)
+    host_->sink().expect_transport_flow(receive.id, receive.transport, config_.transport,
+                                        data_pool_, ticks_);
 }
 
 PortHost::~PortHost() {

@@ -548,22 +548,8 @@ LabResult LabNetwork::collect(const LabSampler& sampler, uint64_t end) const {
     f.sent_bytes = s.bytes.read();
     add_received(f, rx, ticks_);
     if (spec.transport != FlowTransport::kRaw) {
-      f.transport = TransportResult{spec.transport == FlowTransport::kWindow ? "window" : "dcqcn",
-                                    s.retransmissions.read(),
-                                    s.timeouts.read(),
-                                    s.fast_retransmits.read(),
-                                    rx.duplicates.read(),
-                                    rx.ce_marked.read(),
-                                    rx.acks_sent.read(),
-                                    s.acks.read(),
-                                    rx.cnps_sent.read(),
-                                    s.cnps.read(),
-                                    s.rate_bps.read(),
-                                    s.window_bytes.read()};
-      // A sized reliable flow is complete when its source has every ACK.
-      if (spec.size_bytes && s.done_ticks.read())
-        f.completed_s = static_cast<double>(ticks_.to_ns(s.done_ticks.read())) / 1e9 -
-                        static_cast<double>(spec.start_ns) / 1e9;
+      f.transport = transport_result(spec.transport, &s, rx);
+      f.completed_s = completed_s(spec, s, ticks_);
     }
     if (hosts_[spec.src]->root_pauses()) {
       // An episode still running ends with the run, or with the flow if it stopped first.

@@ -13,6 +13,7 @@
 #include "traffic/host_source.h"
 #include "transport/cnp_pacer.h"
 #include "transport/window_receiver.h"
+#include "wire/big_endian.h"
 #include "wire/control_frame_kind.h"
 #include "wire/credit_frame.h"
 #include "wire/ecn_mark.h"
@@ -47,27 +48,60 @@ void HostSink::add_transport_flow(const FlowSpec& flow, const FlowFrameSpec& fra
                                   const TransportSettings& transport, rte_mempool* pool,
                                   const TickRate& ticks) {
   pool_ = pool;
+  receivers_[static_cast<uint32_t>(flow.id)] =
+      make_receiver(flow.transport, frames, transport, ticks);
+}
+
+void HostSink::expect_transport_flow(uint32_t flow, FlowTransport transport,
+                                     const TransportSettings& settings, rte_mempool* pool,
+                                     const TickRate& ticks) {
+  pool_ = pool;
+  expected_.insert_or_assign(flow, Expected{transport, settings, ticks});
+}
+
+std::unique_ptr<HostSink::Receiver> HostSink::make_receiver(FlowTransport transport,
+                                                            const FlowFrameSpec& frames,
+                                                            const TransportSettings& settings,
+                                                            const TickRate& ticks) const {
   auto r = std::make_unique<Receiver>();
   const auto priority_of = [&](const std::vector<uint8_t>& frame) {
     return classifier_.classify(wire::parse_frame_header(frame.data(), frame.size()));
   };
-  if (const uint64_t window = transport.window_bytes(flow.transport))
+  if (const uint64_t window = settings.window_bytes(transport))
     r->window.emplace(window / frames.frame_bytes);
-  if (acknowledged(transport, flow.transport)) {
+  if (acknowledged(settings, transport)) {
     r->acks = true;
-    r->timed = flow.transport == FlowTransport::kTimely;
+    r->timed = transport == FlowTransport::kTimely;
     r->ack_frame = make_ack_frame(
-        frames, static_cast<uint8_t>(transport.ack_dscp < 0 ? frames.dscp : transport.ack_dscp),
+        frames, static_cast<uint8_t>(settings.ack_dscp < 0 ? frames.dscp : settings.ack_dscp),
         r->timed);
     r->ack_priority = priority_of(r->ack_frame);
   }
-  if (flow.transport == FlowTransport::kDcqcn) {
-    r->cnp.emplace(transport.dcqcn.cnp_interval_ns, ticks);
+  if (transport == FlowTransport::kDcqcn) {
+    r->cnp.emplace(settings.dcqcn.cnp_interval_ns, ticks);
     r->cnp_frame = make_cnp_frame(
-        frames, static_cast<uint8_t>(transport.cnp_dscp < 0 ? frames.dscp : transport.cnp_dscp));
+        frames, static_cast<uint8_t>(settings.cnp_dscp < 0 ? frames.dscp : settings.cnp_dscp));
     r->cnp_priority = priority_of(r->cnp_frame);
   }
-  receivers_[static_cast<uint32_t>(flow.id)] = std::move(r);
+  return r;
+}
+
+HostSink::Receiver* HostSink::receiver_from_first_frame(const uint8_t* data,
+                                                        const wire::FrameHeader& header,
+                                                        uint32_t flow, uint32_t wire_bytes) {
+  const auto it = expected_.find(flow);
+  // A flow's frames are IPv4 (traffic/flow_frame.h): its addresses are in that header.
+  if (it == expected_.end() || header.l3 != wire::L3Kind::kIpv4) return nullptr;
+  const uint8_t* ip = data + header.l3_offset;
+  const FlowFrameSpec frames{
+      header.src, header.dst, wire::load_be32(ip + 12), wire::load_be32(ip + 16), header.dscp, flow,
+      wire_bytes, false};
+  auto receiver =
+      make_receiver(it->second.transport, frames, it->second.settings, it->second.ticks);
+  Receiver* r = receiver.get();
+  receivers_[flow] = std::move(receiver);
+  expected_.erase(it);
+  return r;
 }
 
 void HostSink::send(const std::vector<uint8_t>& frame, uint8_t priority, uint64_t sequence,
@@ -186,9 +220,14 @@ void HostSink::receive(const uint8_t* data, uint32_t length, uint32_t wire_bytes
     return;
   }
   FlowReceived& flow = flows_[stamp->flow];
-  if (!receivers_.empty()) {
-    if (const auto it = receivers_.find(stamp->flow); it != receivers_.end()) {
-      Receiver& r = *it->second;
+  if (!receivers_.empty() || !expected_.empty()) {
+    const auto it = receivers_.find(stamp->flow);
+    Receiver* receiver = it != receivers_.end() ? it->second.get()
+                         : expected_.empty()
+                             ? nullptr
+                             : receiver_from_first_frame(data, header, stamp->flow, wire_bytes);
+    if (receiver) {
+      Receiver& r = *receiver;
       const bool ce = wire::read_ecn(data, header) == wire::EcnCodepoint::kCe;
       const bool fresh = !r.window || r.window->on_data(stamp->sequence).fresh;
       answer(r, data, *stamp, ce, now);

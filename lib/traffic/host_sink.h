@@ -94,6 +94,12 @@ class HostSink : public Task {
   void add_transport_flow(const FlowSpec& flow, const FlowFrameSpec& frames,
                           const TransportSettings& transport, rte_mempool* pool,
                           const TickRate& ticks);
+  // A flow sent to this host over `transport` by a sender this host does not know (fchost: the
+  // sender is another process, [[receive]]): its receiver is made from the flow's first frame,
+  // which gives the addresses, DSCP and frame length its ACKs and CNPs need.
+  void expect_transport_flow(uint32_t flow, FlowTransport transport,
+                             const TransportSettings& settings, rte_mempool* pool,
+                             const TickRate& ticks);
   // Called when a watched flow (FlowReceived::complete_at_bytes) has come whole: its id and
   // the time. It may add flows to the records.
   using FlowCompleted = std::function<void(uint32_t flow, uint64_t now_ticks)>;
@@ -134,6 +140,13 @@ class HostSink : public Task {
   // the mbuf is taken), or refused when that is full.
   bool resend_bounced(rte_mbuf* m, const wire::FrameHeader& header);
   struct Receiver;
+  std::unique_ptr<Receiver> make_receiver(FlowTransport transport, const FlowFrameSpec& frames,
+                                          const TransportSettings& settings,
+                                          const TickRate& ticks) const;
+  // The receiver of an expected flow (expect_transport_flow), made from this, its first frame;
+  // null when the flow is not expected.
+  Receiver* receiver_from_first_frame(const uint8_t* data, const wire::FrameHeader& header,
+                                      uint32_t flow, uint32_t wire_bytes);
   // A Pyrrha message to the paused roots, if it is about their class.
   void take_pyrrha_frame(const uint8_t* data, uint32_t length);
   // An ACK or CNP for this host's flows: handed to the source (true), or not one (false).
@@ -150,6 +163,13 @@ class HostSink : public Task {
   FlowReceivedRecords& flows_;
   FlowCompleted on_complete_;
   std::unordered_map<uint32_t, std::unique_ptr<Receiver>> receivers_;  // by flow id
+  // Expected flows without a receiver yet (expect_transport_flow), and how to make theirs.
+  struct Expected {
+    FlowTransport transport;
+    TransportSettings settings;
+    TickRate ticks;
+  };
+  std::unordered_map<uint32_t, Expected> expected_;  // by flow id
   HostSource* source_ = nullptr;
   pyrrha::HostRootPauses* root_pauses_ = nullptr;  // the TrafficHost's; shared with its source
   int pyrrha_priority_ = -1;

@@ -16,4 +16,30 @@ void add_received(FlowResult& f, const FlowReceived& rx, const TickRate& ticks) 
   for (const OwnedCounter& c : rx.displacement) f.displacement.push_back(c.read());
 }
 
+TransportResult transport_result(FlowTransport transport, const FlowSent* sent,
+                                 const FlowReceived& rx) {
+  TransportResult t{.name = std::string(transport_name(transport)),
+                    .duplicates = rx.duplicates.read(),
+                    .ce_marked = rx.ce_marked.read(),
+                    .acks_sent = rx.acks_sent.read(),
+                    .cnps_sent = rx.cnps_sent.read()};
+  if (sent) {
+    t.retransmissions = sent->retransmissions.read();
+    t.timeouts = sent->timeouts.read();
+    t.fast_retransmits = sent->fast_retransmits.read();
+    t.acks_received = sent->acks.read();
+    t.cnps_received = sent->cnps.read();
+    t.final_rate_bps = sent->rate_bps.read();
+    t.final_window_bytes = sent->window_bytes.read();
+  }
+  return t;
+}
+
+std::optional<double> completed_s(const FlowSpec& spec, const FlowSent& sent,
+                                  const TickRate& ticks) {
+  if (!spec.size_bytes || !sent.done_ticks.read()) return std::nullopt;
+  return static_cast<double>(ticks.to_ns(sent.done_ticks.read())) / 1e9 -
+         static_cast<double>(spec.start_ns) / 1e9;
+}
+
 }  // namespace fcswitch::lab

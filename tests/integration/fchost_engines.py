@@ -18,10 +18,7 @@ import json
 import os
 import pathlib
 import shutil
-import signal
-import subprocess
 import sys
-import time
 
 fcswitch, fchost, source, work = sys.argv[1:5]
 sys.path.insert(0, os.path.join(source, "tools", "testbed"))
@@ -50,25 +47,7 @@ def run(engine):
     d.mkdir(parents=True)
     tc.bottleneck(d, engine, f"fche_{engine}",
                   {"start": '"200ms"', "duration": f'"{FLOW_S}s"'})
-    procs = []
-    try:
-        s = subprocess.Popen([fcswitch, d / "s.toml", "--report-json", d / "s.json"],
-                             stdout=open(d / "s.log", "w"),
-                             stderr=subprocess.STDOUT)
-        procs.append(s)
-        tc.wait_forwarding(d / "s.log", s)
-        # Both hosts count from one time zero, far enough ahead for their start-up.
-        zero = f"{time.time() + 3.5:.3f}"
-        hosts = [subprocess.Popen([fchost, d / f"{h}.toml", "--start-at", zero, "--duration",
-                                   f"{FLOW_S + 1.2}", "--summary", d / f"{h}.json"],
-                                  stdout=open(d / f"{h}.log", "w"), stderr=subprocess.STDOUT)
-                 for h in ("h2", "h1")]
-        procs += hosts
-        codes = [h.wait(timeout=60) for h in hosts]
-        s.send_signal(signal.SIGTERM)
-        codes.append(s.wait(timeout=30))
-    finally:
-        tc.kill_unfinished(procs)
+    codes = tc.run_bottleneck(d, fcswitch, fchost, FLOW_S + 1.2)
     check(codes == [0, 0, 0], f"{engine}: exit codes h2, h1, s = {codes} (logs in {d})")
     h1 = json.loads((d / "h1.json").read_text())
     h2 = json.loads((d / "h2.json").read_text())

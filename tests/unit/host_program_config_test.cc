@@ -112,6 +112,62 @@ pyrrha_path = ["1:1", "7:2"]
   }
 }
 
+// A flow over a transport is sent with the host's [transport]; a flow another host sends over
+// one is named in [[receive]], so that this host's sink answers it.
+TEST(HostProgramConfig, FlowsOverATransportAndTheFlowsItAnswers) {
+  const std::string text = R"([switch]
+lossless_priorities = [3]
+[host]
+ip = "10.0.1.1"
+flow_ids = 16
+[transport]
+cnp_dscp = 48
+[transport.window]
+window = "30KB"
+rto = "2ms"
+[transport.dcqcn]
+cnp_interval = "40us"
+[[ports]]
+name = "nic"
+device = "net_null0"
+[[flows]]
+id = 1
+to_mac = "02:00:00:00:00:02"
+to_ip = "10.0.2.1"
+priority = 3
+transport = "dcqcn"
+[[flows]]
+id = 2
+to_mac = "02:00:00:00:00:02"
+to_ip = "10.0.2.1"
+priority = 3
+size = "1MB"
+transport = "window"
+[[receive]]
+id = 5
+transport = "window"
+from = "H3"
+[[receive]]
+id = 6
+transport = "timely"
+)";
+  const HostProgramConfig c = parse_host_program_config(text, "h1.toml");
+  ASSERT_EQ(c.flows.size(), 2u);
+  EXPECT_EQ(c.flows[0].spec.transport, lab::FlowTransport::kDcqcn);
+  EXPECT_EQ(c.flows[1].spec.transport, lab::FlowTransport::kWindow);
+  EXPECT_EQ(c.transport.window.window_bytes, 30'000u);
+  EXPECT_EQ(c.transport.window.rto_ns, 2'000'000u);
+  EXPECT_EQ(c.transport.dcqcn.cnp_interval_ns, 40'000u);
+  EXPECT_EQ(c.transport.cnp_dscp, 48);
+  ASSERT_EQ(c.receives.size(), 2u);
+  EXPECT_EQ(c.receives[0].id, 5u);
+  EXPECT_EQ(c.receives[0].transport, lab::FlowTransport::kWindow);
+  EXPECT_EQ(c.receives[0].from, "H3");
+  EXPECT_EQ(c.receives[1].id, 6u);
+  EXPECT_EQ(c.receives[1].transport, lab::FlowTransport::kTimely);
+  EXPECT_EQ(c.receives[1].from, "");
+}
+
 TEST(HostProgramConfig, ShippedTestbedHostConfigIsValid) {
   const HostProgramConfig c =
       load_host_program_config(FCSWITCH_SOURCE_DIR "/config/testbed-82599-host.toml");

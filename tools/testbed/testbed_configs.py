@@ -102,8 +102,9 @@ def switch_toml(name, ports, fib, engine, prefix, metrics_port=None, cpus=None,
 
 
 def host_toml(name, ip, mac, device, engine, flows, prefix, metrics_port=None, cpus=None,
-              buffer=BUFFER, rate=LINK_RATE, times=TIMES_1G, idle_sleep=IDLE_SLEEP):
-    """`flows`: [{key: TOML value}] as fchost's [[flows]] (host/host_program_config.h)."""
+              buffer=BUFFER, rate=LINK_RATE, times=TIMES_1G, idle_sleep=IDLE_SLEEP, extra=""):
+    """`flows`: [{key: TOML value}] as fchost's [[flows]] (host/host_program_config.h);
+    `extra`: more TOML ([transport], [[receive]])."""
     lossless, flow_control = _flow_control(engine, buffer, times)
     out = [f'[switch]\nname = "{name}"\nlossless_priorities = {lossless}\nmbufs = 8191\n',
            f'[host]\nip = "{ip}"\n', _eal(prefix, cpus, idle_sleep), flow_control,
@@ -112,6 +113,7 @@ def host_toml(name, ip, mac, device, engine, flows, prefix, metrics_port=None, c
     for flow in flows:
         out.append("[[flows]]\n" + "".join(f"{k} = {v}\n" for k, v in flow.items()))
     out.append(_metrics(metrics_port))
+    out.append(extra)
     return "\n".join(out)
 
 
@@ -128,25 +130,30 @@ BOTTLENECK_BPS = 200e6
 BOTTLENECK_BUFFER = "2MB"
 
 
-def bottleneck(run_dir, engine, prefix, flow_keys, receivers=("h2",)):
+def bottleneck(run_dir, engine, prefix, flow_keys, receivers=("h2",), switch_extra="",
+               host_extra=("", ""), bottleneck_bps=BOTTLENECK_BPS):
     """Writes s.toml, h1.toml (one flow to H2 at line rate, plus `flow_keys`: start, duration…)
-    and one H2 config per name in `receivers` (each a process of its own, one at a time)."""
+    and one H2 config per name in `receivers` (each a process of its own, one at a time).
+    `switch_extra`, `host_extra` (H1's, H2's): more TOML for S and the hosts; `bottleneck_bps`:
+    S's rate to H2."""
     h1, h2 = BOTTLENECK_MACS["H1"], BOTTLENECK_MACS["H2"]
     s1, s2 = f"{run_dir}/h1.sock", f"{run_dir}/h2.sock"
     with open(f"{run_dir}/s.toml", "w") as f:
         f.write(switch_toml(
             "S", [("h1", memif(0, s1, "server"), {}),
-                  ("h2", memif(1, s2, "server"), {"rate_limit": f"{int(BOTTLENECK_BPS)}"})],
-            {h1: "h1", h2: "h2"}, engine, f"{prefix}_s", cpus="1,0", buffer=BOTTLENECK_BUFFER))
+                  ("h2", memif(1, s2, "server"), {"rate_limit": f"{int(bottleneck_bps)}"})],
+            {h1: "h1", h2: "h2"}, engine, f"{prefix}_s", cpus="1,0", buffer=BOTTLENECK_BUFFER,
+            extra=switch_extra))
     flow = {"id": 1, "to": '"H2"', "to_mac": f'"{h2}"', "to_ip": '"10.0.2.1"', "priority": 3,
             "rate": '"line"', **flow_keys}
     with open(f"{run_dir}/h1.toml", "w") as f:
         f.write(host_toml("H1", "10.0.1.1", h1, memif(0, s1, "client"), engine, [flow],
-                          f"{prefix}_h1", buffer=BOTTLENECK_BUFFER))
+                          f"{prefix}_h1", buffer=BOTTLENECK_BUFFER, extra=host_extra[0]))
     for name in receivers:
         with open(f"{run_dir}/{name}.toml", "w") as f:
             f.write(host_toml("H2", "10.0.2.1", h2, memif(0, s2, "client"), engine, [],
-                              f"{prefix}_{name}", buffer=BOTTLENECK_BUFFER))
+                              f"{prefix}_{name}", buffer=BOTTLENECK_BUFFER,
+                              extra=host_extra[1]))
 
 
 def start(procs, args, log):
@@ -162,6 +169,29 @@ def start_switch(procs, args, log):
     p = start(procs, args, log)
     wait_forwarding(log, p)
     return p
+
+
+def run_bottleneck(run_dir, fcswitch, fchost, seconds):
+    """Runs the configs bottleneck() wrote in `run_dir`: S, then H2 and H1 from one time zero
+    3.5 s ahead (their start-up), each for `seconds`; S stops on SIGTERM once both have ended.
+    Returns the exit codes of H2, H1 and S; S writes s.json, the hosts h1.json and h2.json."""
+    import signal
+    import time
+    procs = []
+    try:
+        s = start_switch(procs, [fcswitch, f"{run_dir}/s.toml", "--report-json",
+                                 f"{run_dir}/s.json"], f"{run_dir}/s.log")
+        zero = f"{time.time() + 3.5:.3f}"
+        hosts = [start(procs, [fchost, f"{run_dir}/{h}.toml", "--start-at", zero, "--duration",
+                               f"{seconds}", "--summary", f"{run_dir}/{h}.json"],
+                       f"{run_dir}/{h}.log")
+                 for h in ("h2", "h1")]
+        codes = [h.wait(timeout=60) for h in hosts]
+        s.send_signal(signal.SIGTERM)
+        codes.append(s.wait(timeout=30))
+    finally:
+        kill_unfinished(procs)
+    return codes
 
 
 def kill_unfinished(procs):

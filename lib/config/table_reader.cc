@@ -131,6 +131,22 @@ const toml::array* TableReader::array(std::string_view key, bool required) {
   return nullptr;
 }
 
+void TableReader::each_table(std::string_view key,
+                             const std::function<void(TableReader& entry, size_t index)>& read) {
+  const toml::array* tables = array(key);
+  if (!tables) return;
+  for (size_t i = 0; i < tables->size(); ++i) {
+    const toml::node& node = *tables->get(i);
+    const std::string path = key_path(fmt::format("{}[{}]", key, i));
+    if (const toml::table* table = node.as_table()) {
+      TableReader entry(*table, path, problems_);
+      read(entry, i);
+    } else {
+      problems_.expected(node.source(), path, "a table", describe(node));
+    }
+  }
+}
+
 void TableReader::refuse(std::string_view key, std::string_view expected) {
   // An absent key (nothing given where one of several was needed) is pinned to its table.
   const toml::node* node = table_.get(key);

@@ -4,6 +4,7 @@
 // (`ports[2].rx_descriptors`), where it is, what was expected and what was found.
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <set>
 #include <span>
@@ -44,6 +45,10 @@ class TableReader {
   // The raw value, of any type, for keys that take several (a name or a list of names).
   const toml::node* node(std::string_view key) { return find(key, false, ""); }
   const toml::array* array(std::string_view key, bool required = false);
+  // Calls `read(entry, i)` with a reader of each table of the array `key` (an array of tables,
+  // `[[key]]`), whose path is `key[i]`; an element that is not a table is refused.
+  void each_table(std::string_view key,
+                  const std::function<void(TableReader& entry, size_t index)>& read);
 
   // Records that the value of `key`, read above and of the right type, is not what was
   // `expected` (a bad MAC, an unknown port name, ...); "found nothing" when it is absent.

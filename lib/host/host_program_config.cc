@@ -91,18 +91,8 @@ void read_host_section(TableReader& root, HostProgramConfig& out) {
 }
 
 void read_flows(TableReader& root, HostProgramConfig& out) {
-  const toml::array* array = root.array("flows");
-  if (!array) return;
   std::set<int64_t> ids;
-  for (size_t i = 0; i < array->size(); ++i) {
-    const toml::node& node = *array->get(i);
-    const std::string path = fmt::format("flows[{}]", i);
-    const toml::table* table = node.as_table();
-    if (!table) {
-      root.problems().expected(node.source(), path, "a table", config::describe(node));
-      continue;
-    }
-    TableReader r(*table, path, root.problems());
+  root.each_table("flows", [&](TableReader& r, size_t) {
     HostFlow flow;
     if (auto id = r.integer("id", 0, kMaxHostFlowIds - 1, true)) {
       flow.spec.id = static_cast<int>(*id);
@@ -133,24 +123,14 @@ void read_flows(TableReader& root, HostProgramConfig& out) {
     lab::read_flow_shape(r, pattern, out.transport, flow.spec);
     r.reject_unknown_keys();
     out.flows.push_back(std::move(flow));
-  }
+  });
 }
 
 void read_receives(TableReader& root, HostProgramConfig& out) {
-  const toml::array* array = root.array("receive");
-  if (!array) return;
   std::set<int64_t> own;
   for (const HostFlow& flow : out.flows) own.insert(flow.spec.id);
   std::set<int64_t> ids;
-  for (size_t i = 0; i < array->size(); ++i) {
-    const toml::node& node = *array->get(i);
-    const std::string path = fmt::format("receive[{}]", i);
-    const toml::table* table = node.as_table();
-    if (!table) {
-      root.problems().expected(node.source(), path, "a table", config::describe(node));
-      continue;
-    }
-    TableReader r(*table, path, root.problems());
+  root.each_table("receive", [&](TableReader& r, size_t) {
     HostReceive receive;
     if (auto id = r.integer("id", 0, kMaxHostFlowIds - 1, true)) {
       receive.id = static_cast<uint32_t>(*id);
@@ -169,7 +149,7 @@ void read_receives(TableReader& root, HostProgramConfig& out) {
     receive.from = r.string("from").value_or("");
     r.reject_unknown_keys();
     out.receives.push_back(std::move(receive));
-  }
+  });
 }
 
 }  // namespace

@@ -41,18 +41,11 @@ void ScenarioReader::read_transport() {
 }
 
 void ScenarioReader::read_flows() {
-  const toml::array* array = reader_.array("flows");
-  if (!array) return;
   std::mt19937_64 random(out_.seed);
-  for (size_t i = 0; i < array->size(); ++i) {
-    const toml::node& node = *array->get(i);
+  reader_.each_table("flows", [&](TableReader& r, size_t i) {
+    const toml::table* table = &r.raw();
+    const toml::node& node = *table;
     const std::string path = fmt::format("flows[{}]", i);
-    const toml::table* table = node.as_table();
-    if (!table) {
-      problems_.expected(node.source(), path, "a table", config::describe(node));
-      continue;
-    }
-    TableReader r(*table, path, problems_);
     FlowSpec flow;
     const std::string pattern =
         r.choice("pattern", {"constant", "on-off", "incast"}).value_or("constant");
@@ -83,7 +76,7 @@ void ScenarioReader::read_flows() {
       r.refuse("start", fmt::format("a time before the end of the run ({} ns)", out_.duration_ns),
                fmt::format("{} ns", flow.start_ns));
     r.reject_unknown_keys();
-    if (!dst) continue;
+    if (!dst) return;
     for (int src : sources) {
       if (src == *dst) {
         r.refuse("to", "a host other than the source");
@@ -101,7 +94,7 @@ void ScenarioReader::read_flows() {
       }
       out_.flows.push_back(one);
     }
-  }
+  });
 }
 
 // [[workloads]] (lab/workload_spec.h): flows drawn from a distribution, appended to

@@ -426,23 +426,14 @@ std::vector<WorkloadSpec> read_workloads(config::TableReader& root, const HostIn
                                          const WorkloadFiles& files,
                                          const TransportSettings& transport) {
   std::vector<WorkloadSpec> out;
-  const toml::array* array = root.array("workloads");
-  if (!array) return out;
-  for (size_t i = 0; i < array->size(); ++i) {
-    const toml::node& node = *array->get(i);
-    const std::string path = root.key_path(fmt::format("workloads[{}]", i));
-    const toml::table* table = node.as_table();
-    if (!table) {
-      root.problems().expected(node.source(), path, "a table", config::describe(node));
-      continue;
-    }
-    TableReader r(*table, path, root.problems());
+  root.each_table("workloads", [&](TableReader& r, size_t i) {
+    const toml::source_region& at = r.raw().source();
     WorkloadSpec spec;
-    spec.where = fmt::format("{}:{}:{}: {}",
-                             table->source().path ? *table->source().path : root.problems().file(),
-                             table->source().begin.line, table->source().begin.column, path);
+    spec.where =
+        fmt::format("{}:{}:{}: {}", at.path ? *at.path : root.problems().file(), at.begin.line,
+                    at.begin.column, root.key_path(fmt::format("workloads[{}]", i)));
     if (WorkloadReader(r, hosts, files, transport).read(spec)) out.push_back(std::move(spec));
-  }
+  });
   return out;
 }
 

@@ -21,6 +21,7 @@
 #include <cstring>
 #include <fstream>
 #include <iostream>
+#include <optional>
 
 #include "../cli_checks.h"
 #include "../crash_report.h"
@@ -132,11 +133,13 @@ int run(const Options& options) {
                               std::chrono::duration<double>(options.duration_s));
   const auto tail_start = zero + std::chrono::duration_cast<Clock::duration>(
                                      std::chrono::duration<double>(options.duration_s * 0.8));
-  fcswitch::dpdk::LinkWatch link(
-      {{host.eth_port_id(), host.config().node.ports[0].name, host.redials()}},
+  std::optional<fcswitch::dpdk::LinkWatch> link;
+  link.emplace(
+      std::vector<fcswitch::dpdk::LinkWatch::Port>{
+          {host.eth_port_id(), host.config().node.ports[0].name, host.redials()}},
       [&](size_t) { host.link_restored(); });
   while (!sig) {
-    link.poll();  // every 10 ms: a host has one port
+    link->poll();  // every 10 ms: a host has one port
     if (timed && Clock::now() >= end) {
       spdlog::info("duration reached: stopping");
       break;
@@ -150,6 +153,9 @@ int run(const Options& options) {
         timed ? std::min<Clock::duration>(end - Clock::now(), 10ms) : Clock::duration(10ms));
   }
   if (sig) spdlog::info("signal {}: stopping", strsignal(sig));
+  // Its interrupt callback goes before the port closes: a closed port keeps its callbacks
+  // (DPDK 22.11's rte_eth_dev_release_port), and unregistering them then is refused.
+  link.reset();
   // A memif peer that stops cannot unmap the ring the worker polls now (and the port stops on
   // this thread alone): dpdk/interrupt_thread_park.h.
   fcswitch::dpdk::park_interrupt_thread();

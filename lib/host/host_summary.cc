@@ -40,6 +40,9 @@ lab::LabResult host_result(const PortHost& host, const HostRun& run) {
     return static_cast<double>(received_bytes - (*run.tail_start_received_bytes)[id]) * 8.0 /
            run.tail_s;
   };
+  // PABO runs on the host: it strips the shim of what it receives and sends bounced frames
+  // of its own flows again.
+  const bool pabo = config.node.pabo.enabled();
   // Its own flows, as sent (and as received, when sent to itself).
   std::vector<bool> listed(config.flow_ids, false);
   for (size_t i = 0; i < config.flows.size(); ++i) {
@@ -53,6 +56,7 @@ lab::LabResult host_result(const PortHost& host, const HostRun& run) {
     f.sent_bytes = host.sent()[i].bytes.read();
     const lab::FlowReceived& rx = host.received()[spec.spec.id];
     lab::add_received(f, rx, ticks);
+    if (pabo) lab::add_bounces(f, rx);
     if (spec.spec.transport != lab::FlowTransport::kRaw) {
       f.transport = lab::transport_result(spec.spec.transport, &host.sent()[i], rx);
       f.completed_s = lab::completed_s(spec.spec, host.sent()[i], ticks);
@@ -80,6 +84,7 @@ lab::LabResult host_result(const PortHost& host, const HostRun& run) {
     f.id = static_cast<int>(id);
     f.to = config.node.name;
     lab::add_received(f, rx, ticks);
+    if (pabo) lab::add_bounces(f, rx);
     if (const HostReceive* receive = answered[id]) {
       f.from = receive->from;
       f.transport = lab::transport_result(receive->transport, nullptr, rx);
@@ -121,6 +126,7 @@ lab::LabResult host_result(const PortHost& host, const HostRun& run) {
   port.link_rx_missed = host.nic_rx_dropped();
   port.foreign_frames = h.sink().foreign_frames();
   port.source_mbuf_waits = h.source().alloc_failures();
+  if (pabo) port.pabo = lab::host_bounce_counts(h.sink());
   for (const DropReasonInfo& reason : kDropReasons) {
     const uint64_t count =
         h.rx().drops().read(0, reason.reason) + h.tx().drops().read(0, reason.reason);
@@ -187,6 +193,8 @@ std::string host_summary_text(const PortHost& host, const lab::LabResult& r, con
           "Gb/s\n",
           f.id, f.received_packets, f.received_bytes, f.missing, f.reordered,
           f.tail_throughput_bps / 1e9);
+      if (f.bounced_packets)
+        s += fmt::format("    pabo: {} of them delivered after a bounce\n", *f.bounced_packets);
     }
     if (const auto& t = f.transport; t && i < config.flows.size()) {
       s += fmt::format(
@@ -216,6 +224,10 @@ std::string host_summary_text(const PortHost& host, const lab::LabResult& r, con
     if (!p.drops.empty()) {
       s += "; drops:";
       for (const auto& [name, count] : p.drops) s += fmt::format(" {}={}", name, count);
+    }
+    if (!p.pabo.empty()) {
+      s += "; pabo:";
+      for (const auto& [name, count] : p.pabo) s += fmt::format(" {}={}", name, count);
     }
     s += "\n";
   }

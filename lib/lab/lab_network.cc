@@ -558,12 +558,7 @@ LabResult LabNetwork::collect(const LabSampler& sampler, uint64_t end) const {
       f.pyrrha_blocked_s = static_cast<double>(ticks_.to_ns(pyrrha_blocked_ticks(s, until))) / 1e9;
       f.pyrrha_pauses = s.pyrrha_pauses.read();
     }
-    if (scenario_.nodes[spec.src].config.pabo.enabled()) {
-      f.bounced_packets = rx.bounces.bounced.read();
-      for (const OwnedCounter& c : rx.bounces.max_distance)
-        f.max_bounced_distance.push_back(c.read());
-      for (const OwnedCounter& c : rx.bounces.bounce_count) f.bounce_counts.push_back(c.read());
-    }
+    if (scenario_.nodes[spec.src].config.pabo.enabled()) add_bounces(f, rx);
     if (tail_s > 0)
       f.tail_throughput_bps =
           static_cast<double>(f.received_bytes - sampler.tail_received_bytes(spec.id)) * 8.0 /
@@ -641,9 +636,7 @@ LabResult LabNetwork::collect(const LabSampler& sampler, uint64_t end) const {
         port.credit_frames_sent = h.tx().credit_frames_sent();
         port.foreign_frames = h.sink().foreign_frames();
         port.source_mbuf_waits = h.source().alloc_failures();
-        if (node.config.pabo.enabled())
-          port.pabo = {{"resent_bounced", h.sink().resent_bounced()},
-                       {"bounce_full_drops", h.sink().bounce_queue_full()}};
+        if (node.config.pabo.enabled()) port.pabo = host_bounce_counts(h.sink());
         if (const pyrrha::HostRootPauses* pauses = h.root_pauses()) {
           using pyrrha::MessageKind;
           port.pyrrha = {{"frames_received", h.sink().pyrrha_frames()},

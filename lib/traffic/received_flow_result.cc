@@ -35,6 +35,17 @@ TransportResult transport_result(FlowTransport transport, const FlowSent* sent,
   return t;
 }
 
+void add_bounces(FlowResult& f, const FlowReceived& rx) {
+  f.bounced_packets = rx.bounces.bounced.read();
+  for (const OwnedCounter& c : rx.bounces.max_distance) f.max_bounced_distance.push_back(c.read());
+  for (const OwnedCounter& c : rx.bounces.bounce_count) f.bounce_counts.push_back(c.read());
+}
+
+NamedCounts host_bounce_counts(const HostSink& sink) {
+  return {{"resent_bounced", sink.resent_bounced()},
+          {"bounce_full_drops", sink.bounce_queue_full()}};
+}
+
 std::optional<double> completed_s(const FlowSpec& spec, const FlowSent& sent,
                                   const TickRate& ticks) {
   if (!spec.size_bytes || !sent.done_ticks.read()) return std::nullopt;

@@ -17,6 +17,11 @@ void add_received(FlowResult& result, const FlowReceived& rx, const TickRate& ti
 // as for fchost's [[receive]]) and its sink's (`rx`; zeros where the sink is another process).
 TransportResult transport_result(FlowTransport transport, const FlowSent* sent,
                                  const FlowReceived& rx);
+// PABO (the flow's hosts run it): what `rx` says of the bounces its frames took.
+void add_bounces(FlowResult& result, const FlowReceived& rx);
+// PABO: what a host's sink did with bounced frames of its own flows (PortResult::pabo).
+NamedCounts host_bounce_counts(const HostSink& sink);
+
 // A sized reliable flow is complete when its source has every ACK: that time from its start.
 std::optional<double> completed_s(const FlowSpec& spec, const FlowSent& sent,
                                   const TickRate& ticks);

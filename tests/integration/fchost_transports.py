@@ -8,6 +8,8 @@ answers it; both hosts have the same [transport].
   window (PFC): a 10 MB flow under a 64 KB window. H2 acknowledges every frame and H1 finishes
       the flow on its ACKs: every frame delivered once, none resent, ACKs sent = frames
       received = ACKs H1 took, the flow complete in H1's summary.
+  timely (PFC): the same flow; H2's ACKs echo each frame's send time, and the RTTs (S's queue)
+      move H1's rate off the line rate.
   dcqcn (buffer-based GFC, S marking ECN on the class, S sending to H2 at 50 Mb/s): GFC
       Fig. 20's sequence on processes. The flow starts at line rate; S's queue from H1 climbs
       through GFC's stages before DCQCN has cut enough, so GFC holds H1; H2 sends CNPs for the
@@ -143,6 +145,28 @@ check(tr.get("acks_sent") == got.get("received_packets") == ts.get("acks_receive
       f"ACKs taken {ts.get('acks_received')}: one per frame, every one back")
 check(ts.get("completed_s") is not None, "window: H1 never had the last ACK")
 
+# timely: the same sized flow; H2's ACKs echo each frame's send time, and H1's rate follows the
+# RTTs, here above t_high (S's queue at 200 Mb/s): it leaves the line rate.
+TIMELY_TRANSPORT = """[transport.timely]
+t_low = "1ms"
+t_high = "5ms"
+min_rtt = "200us"
+"""
+h1, h2, sw = run("timely", "pfc", {"size": f"{SIZE}", "transport": '"timely"'},
+                 TIMELY_TRANSPORT, receive("timely"))
+sent, got = flow(h1, "timely: H1"), flow(h2, "timely: H2")
+ts, tr = sent.get("transport", {}), got.get("transport", {})
+print(f"timely     H2 received {got.get('received_packets')} frames, ACKs sent "
+      f"{tr.get('acks_sent')}, taken by H1 {ts.get('acks_received')}; rate at the end "
+      f"{ts.get('final_rate_bps', 0) / 1e6:.0f} Mb/s; complete after {ts.get('completed_s')} s")
+check(got.get("received_bytes") == frames * 1514 and got.get("lost_packets") == 0
+      and tr.get("acks_sent") == got.get("received_packets") == ts.get("acks_received"),
+      f"timely: H2 {got.get('received_packets')} frames, ACKs {tr.get('acks_sent')} sent, "
+      f"{ts.get('acks_received')} taken")
+check(ts.get("completed_s") is not None and 0 < ts.get("final_rate_bps", 0) < LINE_BPS,
+      f"timely: incomplete, or the RTTs never moved the rate: {ts}")
+
+
 def stages(name):
     """S's trace of its port from H1: [(seconds since the flow's first frame, GFC stage)] up to
     2.2 s in (the hosts stop 2.3 s after the flow starts; the queue drains after that)."""
@@ -206,4 +230,5 @@ check(share(late, lambda x: x >= 1) >= 0.9,
 if failures:
     print(f"{len(failures)} failures")
     sys.exit(1)
-print("fchost's window and DCQCN work against fcswitch; GFC held the DCQCN sender, then let go")
+print("fchost's window, TIMELY and DCQCN work against fcswitch; GFC held the DCQCN sender, then "
+      "let go")

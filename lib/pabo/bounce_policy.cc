@@ -10,7 +10,33 @@ BouncePolicy::BouncePolicy(const BounceSettings& params, uint64_t seed)
       guard_packets_(params.guard_packets),
       normal_capacity_{params.normal_capacity_packets, params.normal_capacity_bytes},
       bounce_capacity_{params.bounce_capacity_packets, params.bounce_capacity_bytes},
-      random_(seed) {}
+      random_(seed) {
+  // The first depth at which `quiet` fails, for a `quiet` true up to some depth and false
+  // from there on (u grows with the depth): a binary search over [0, limit].
+  const auto first_loud = [](uint64_t limit, auto quiet) {
+    uint64_t lo = 0, hi = limit;  // quiet(d) for d < lo; !quiet(hi) or hi = limit
+    while (lo < hi) {
+      const uint64_t mid = lo + (hi - lo) / 2;
+      if (quiet(mid)) {
+        lo = mid + 1;
+      } else {
+        hi = mid;
+      }
+    }
+    return lo;
+  };
+  const double theta = probability_.theta();
+  const SubqueueCapacity& cap = normal_capacity_;
+  // As utilisation() computes u: the guard first, then the fill.
+  quiet_below_packets_ = first_loud(cap.packets, [&](uint64_t d) {
+    return d + guard_packets_ < cap.packets &&
+           static_cast<double>(d) / static_cast<double>(cap.packets) <= theta;
+  });
+  if (cap.bytes)
+    quiet_below_bytes_ = first_loud(cap.bytes, [&](uint64_t d) {
+      return static_cast<double>(d) / static_cast<double>(cap.bytes) <= theta;
+    });
+}
 
 double BouncePolicy::utilisation(SubqueueDepth depth, uint32_t frame_bytes,
                                  bool bounce_subqueue) const {

@@ -41,6 +41,20 @@ class BouncePolicy {
   }
   // Eq. 4, then a draw: true when the packet goes back. Never when bouncing is off.
   bool bounces(SubqueueDepth depth, uint32_t frame_bytes, uint32_t bounce_count);
+  // A packet never bounced, at a normal sub-queue holding `depth`: true when it joins that
+  // sub-queue without a draw — bounces() would say no without drawing (P = 0: u_q ≤ θ, not
+  // within the guard of full) and full() would say no. Integer compares against thresholds
+  // worked out once with utilisation()'s own arithmetic, so the answer is exactly theirs
+  // (FWD asks it of every packet of a run on the sub-queue).
+  bool passes(SubqueueDepth depth, uint32_t frame_bytes) const {
+    const SubqueueCapacity& cap = normal_capacity_;
+    if (depth.packets >= cap.packets || (cap.bytes && depth.bytes + frame_bytes > cap.bytes))
+      return false;  // full
+    if (!bounce_) return true;
+    if (depth.packets >= quiet_below_packets_) return false;
+    return !cap.bytes || (depth.bytes < quiet_below_bytes_ &&
+                          depth.bytes + guard_packets_ * frame_bytes < cap.bytes);
+  }
 
   bool enabled() const { return bounce_; }
   const BounceProbability& probability() const { return probability_; }
@@ -51,6 +65,10 @@ class BouncePolicy {
   uint64_t guard_packets_;
   SubqueueCapacity normal_capacity_;
   SubqueueCapacity bounce_capacity_;
+  // The normal sub-queue's depths below which P = 0 (passes): in packets, u ≤ θ and the guard
+  // clear; in bytes, u ≤ θ (the byte guard depends on the frame).
+  uint64_t quiet_below_packets_ = 0;
+  uint64_t quiet_below_bytes_ = 0;
   std::mt19937_64 random_;
 };
 

@@ -82,10 +82,14 @@ FwdTask::FwdTask(const FwdSettings& settings, SwitchState& state, L2Fib& fib)
     crossbar_ = std::make_unique<InputCrossbar>(*settings.input_queued, state, stages_);
   // A burst of floods can drop at most one copy per packet per port.
   to_free_.reserve(static_cast<size_t>(kBurstSize) * (state.ports + 1));
-  // ECN marks and Tagger rewrites a run's packets one by one as they follow it (follow_run):
-  // runs still pay.
-  runs_ = !next_hop_.decrements_ttl() && !pabo_.priorities() && !pyrrha_;
-  plain_ = runs_ && !crossbar_ && !ecn_.enabled() && !tagger_;
+  // ECN marks and Tagger rewrites a run's packets one by one as they follow it, and PABO
+  // lets them follow while its sub-queue is below θ (follow_run): runs still pay.
+  if (!next_hop_.decrements_ttl() && !pyrrha_)
+    runs_mode_ = (tagger_ ? kRunsTagger : 0) | (ecn_.enabled() ? kRunsEcn : 0) |
+                 (pabo_.priorities() ? kRunsPabo : 0) | (crossbar_ ? kRunsCrossbar : 0);
+  // One feature alone, or none, has a loop of its own; the rest share the loop of all.
+  take_fates_ =
+      loop_for<kRunsPlain, kRunsTagger, kRunsEcn, kRunsPabo, kRunsCrossbar, kNoRuns>(runs_mode_);
 }
 
 FwdTask::~FwdTask() = default;
@@ -220,22 +224,19 @@ void FwdTask::forward_burst(rte_mbuf** pkts, unsigned n, int in_port, bool cold)
                                                         destinations_, lookup_mask, n, targets_))
       fib_full_.add(refused);
   }
-  if (plain_) {
-    take_fates<true>(pkts, n, in_port, lookup_mask);
-  } else {
-    take_fates<false>(pkts, n, in_port, lookup_mask);
-  }
+  (this->*take_fates_)(pkts, n, in_port, lookup_mask);
   end_charge_run();
   count_burst_received(in_port);
   count_burst_admitted(in_port);
 }
 
-template <bool kPlain>
+template <unsigned kMode>
 void FwdTask::take_fates(rte_mbuf** pkts, unsigned n, int in_port, uint32_t lookup_mask) {
   // In order: what a packet does to shared state (ABR, the buffer) happens in the order the
   // packets arrived.
-  // Not plain but runs_: input-queued, marking ECN or rewriting Tagger's tags, and nothing else.
-  const bool runs = kPlain || runs_;
+  constexpr bool kPlain = kMode == kRunsPlain;
+  constexpr bool runs = kMode != kNoRuns;
+  constexpr bool kCrossbar = kMode & kRunsCrossbar;
   PlainRun run;
   // An input-queued run's packets after its first, pushed into their FIFO together when the
   // run closes: before any other packet of the burst is taken, so the FIFO's order is theirs.
@@ -243,10 +244,17 @@ void FwdTask::take_fates(rte_mbuf** pkts, unsigned n, int in_port, uint32_t look
   unsigned n_followers = 0;
   // Inlined (push_run's copies made it a call): the lab's bursts of one close no run.
   auto close_run = [&]() __attribute__((always_inline)) {
-    if (n_followers)
+    if (kCrossbar && n_followers)
       crossbar_->fifos().push_run(run.slot, followers, n_followers,
                                   static_cast<uint16_t>(run.out_port), run.queue);
     n_followers = 0;
+    if (run.followed) {
+      if ((kMode & kRunsTagger) && run.tag < kNoTag)
+        tagger_->count_run(run.tagging, static_cast<uint8_t>(run.tag), run.followed);
+      if ((kMode & kRunsEcn) && run.marks) ecn_.add_run(run.ecn_counts, run.out_port, run.queue);
+      run.followed = 0;
+      run.ecn_counts = {};
+    }
     run.stage = nullptr;
   };
   for (unsigned i = 0; i < n; ++i) {
@@ -255,11 +263,10 @@ void FwdTask::take_fates(rte_mbuf** pkts, unsigned n, int in_port, uint32_t look
     if (runs && run.stage) {
       if (fates_[i] == Fate::kForward && target == run.out_port &&
           classifier_.classify(headers_[i]) == run.priority &&
-          (kPlain || run_tag(headers_[i]) == run.tag) &&
-          (kPlain      ? follow_run<false, false>(m, headers_[i], run)
-           : crossbar_ ? follow_run<true, true>(m, headers_[i], run)
-                       : follow_run<false, true>(m, headers_[i], run))) {
-        if (!kPlain && crossbar_) followers[n_followers++] = m;
+          (!(kMode & kRunsTagger) || run_tag(headers_[i]) == run.tag) &&
+          follow_run<kMode>(m, headers_[i], run)) {
+        ++run.followed;
+        if constexpr (kCrossbar) followers[n_followers++] = m;
         continue;
       }
       close_run();
@@ -273,7 +280,11 @@ void FwdTask::take_fates(rte_mbuf** pkts, unsigned n, int in_port, uint32_t look
           // Open only if forward() took it into the run (its stage, or an input FIFO): then
           // the charge run is this packet's, and its admission read the views the run's
           // packets are admitted on.
-          if (run.stage && run_mark(run) != run.mark_before + 1) run.stage = nullptr;
+          if (run.stage && run_mark(run) != run.mark_before + 1) {
+            run.stage = nullptr;
+          } else if (!kPlain && run.stage) {
+            read_run_depths(run);
+          }
         } else {
           forward<kPlain>(m, in_port, headers_[i], target);
         }
@@ -301,6 +312,18 @@ void FwdTask::take_fates(rte_mbuf** pkts, unsigned n, int in_port, uint32_t look
   close_run();
 }
 
+void FwdTask::read_run_depths(PlainRun& run) const {
+  if (run.pabo) {
+    const ChargeReleaseCounters& depth = *state_.pabo_depth[run.out_port];
+    run.pabo_base = {depth.value(SwitchState::pabo_slot(run.queue, false, false)),
+                     depth.value(SwitchState::pabo_slot(run.queue, false, true))};
+  }
+  if (run.marks) {
+    run.queued_base_bytes = state_.egress_depth[run.out_port]->value(run.queue);
+    run.ecn_profile = &ecn_.profile(run.out_port, run.queue);
+  }
+}
+
 inline uint64_t FwdTask::run_mark(const PlainRun& run) const {
   return crossbar_ ? crossbar_->fifos().pushes() : run.stage->count;
 }
@@ -325,13 +348,24 @@ FwdTask::PlainRun FwdTask::open_run(int in_port, int target, const wire::FrameHe
   run.marks = ecn_.marks(target, run.queue);
   run.meta = std::bit_cast<uint64_t>(make_packet_meta(
       static_cast<uint8_t>(in_port), priority, run.queue, !lossless, PaboSubqueue::kNone, 0));
+  if (pabo_.applies(priority)) {
+    // A PABO run joins the normal sub-queue, as admit_pabo() places a packet never bounced:
+    // not charged to the shared buffer (lossy = 0), never ECN-marked (PABO's paths do not).
+    // A bounced frame (its shim) has its fate drawn on its own.
+    if (header.has_pabo_shim()) return {};
+    run.pabo = true;
+    run.marks = false;
+    run.meta = std::bit_cast<uint64_t>(make_packet_meta(
+        static_cast<uint8_t>(in_port), priority, run.queue, false, PaboSubqueue::kNormal, 0));
+  }
   run.mark_before = run_mark(run);
   return run;
 }
 
-template <bool kInputQueued, bool kFeatures>
+template <unsigned kMode>
 [[gnu::always_inline]] inline bool FwdTask::follow_run(rte_mbuf* m, const wire::FrameHeader& header,
-                                                       const PlainRun& run) {
+                                                       PlainRun& run) {
+  constexpr bool kInputQueued = kMode & kRunsCrossbar;
   EgressStages::Stage& stage = *run.stage;
   // admit() and enqueue() on the views the run's first packet read in this burst (the
   // ingress's, or the queue's and the lossy pool's), raised since by the run's charges. What
@@ -339,7 +373,17 @@ template <bool kInputQueued, bool kFeatures>
   // input FIFO takes every admitted packet: its head waits for the ring's room.)
   if (!kInputQueued && stage.count >= stage.room) return false;
   const uint32_t bytes = rte_pktmbuf_pkt_len(m);
-  if (run.lossless) {
+  if ((kMode & kRunsPabo) && run.pabo) {
+    // PABO's sub-queue, not the shared buffer: on the counts as read when the run opened
+    // (never below the true ones, TX's releases since unseen) and the run's charges. P = 0
+    // there and room there is P = 0 and room at the true depth: place()'s answer, no draw.
+    // Anything else (a shim, u_q past θ, the guard, full) place() decides on a fresh read.
+    if (header.has_pabo_shim() ||
+        !pabo_.passes({run.pabo_base.packets + charge_run_.packets,
+                       run.pabo_base.bytes + charge_run_.meta.charged_bytes},
+                      bytes))
+      return false;
+  } else if (run.lossless) {
     const uint64_t occupancy = ingress_seen_[run.priority];
     if (buffer_.admit_lossless(occupancy, bytes) != Admission::kAdmit ||
         occupancy + bytes > max_occupancy_[run.slot].read())
@@ -350,14 +394,14 @@ template <bool kInputQueued, bool kFeatures>
       return false;
     lossy_pool_seen_ += bytes;
   }
-  if constexpr (kFeatures) {
-    // Rewritten as admit() rewrites it (the run's decision: the same tag, ingress and egress),
-    // once it is sure to be admitted, so that a packet left to forward() is not rewritten twice.
-    if (run.tag < kNoTag) tagger_->apply(run.tagging, rte_pktmbuf_mtod(m, uint8_t*), header);
-    // Drawn where enqueue() draws: once it is sure to join, on the depth before its charge.
-    if (run.marks) [[unlikely]]
-      ecn_.mark(m, header, run.out_port, run.queue, queued_bytes(run.out_port, run.queue));
-  }
+  // Rewritten as admit() rewrites it (the run's decision: the same tag, ingress and egress),
+  // once it is sure to be admitted, so that a packet left to forward() is not rewritten twice.
+  if ((kMode & kRunsTagger) && run.tag < kNoTag)
+    tagger_->rewrite_in_run(run.tagging, rte_pktmbuf_mtod(m, uint8_t*), header);
+  // Drawn where enqueue() draws: once it is sure to join, on the depth before its charge.
+  if ((kMode & kRunsEcn) && run.marks)
+    ecn_.mark_in_run(m, header, *run.ecn_profile,
+                     run.queued_base_bytes + charge_run_.meta.charged_bytes, run.ecn_counts);
   state_.meta(m) = std::bit_cast<PacketMeta>(run.meta | uint64_t{bytes} << 32);
   // The charge run is the run's (its first packet's charges), as charge() would find it.
   charge_run_.meta.charged_bytes += bytes;

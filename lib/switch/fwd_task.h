@@ -56,7 +56,7 @@ struct PyrrhaStageSettings {
 
 // What FWD does to every packet (classify, learn, look up, admit to the shared buffer), then
 // each feature's settings (lib/switch/fwd/): a feature left at its default is off, and its
-// checks are compiled out of a plain switch's path (FwdTask::take_fates).
+// checks are compiled out of the path of a switch that does not run it (FwdTask::take_fates).
 struct FwdSettings {
   PriorityMaps priority_maps;
   PriorityMask lossless_priorities = 0;
@@ -163,16 +163,34 @@ class FwdTask : public Task {
                                     : max_frame_bytes_[in_port];
   }
   Fate link_local_fate(rte_mbuf* m) const;
-  // The burst's second pass: each packet's fate, in arrival order. `kPlain`: the switch runs
-  // none of Tagger, TTL, PABO, ECN, Pyrrha or input queues (plain_), and every check for
-  // them is compiled out of the packet's path (the common case of a forwarding benchmark).
-  template <bool kPlain>
+  // The features a burst's runs (PlainRun) may meet, fixed at construction (runs_mode_): each
+  // combination the switch can have is a take_fates of its own, the others' checks compiled
+  // out of its packets' path. kRunsPlain: none of them (nor TTL or Pyrrha); kNoRuns: TTL or
+  // Pyrrha, which take every packet one by one.
+  static constexpr unsigned kRunsPlain = 0, kRunsTagger = 1, kRunsEcn = 2, kRunsPabo = 4,
+                            kRunsCrossbar = 8, kNoRuns = 16;
+  // The burst's second pass: each packet's fate, in arrival order. kRunsPlain is the plain
+  // switch, every check for a feature compiled out of the packet's path (the common
+  // case of a forwarding benchmark); a switch with one feature pays only that one's checks
+  // (each feature ≤ 10 % of plain forwarding: docs/benchmarks.md).
+  template <unsigned kMode>
   void take_fates(rte_mbuf** pkts, unsigned n, int in_port, uint32_t lookup_mask);
+  using TakeFates = void (FwdTask::*)(rte_mbuf**, unsigned, int, uint32_t);
+  // take_fates<mode> when `mode` is one of kModes, else the loop of every feature (with the
+  // input FIFOs or without: an input-queued switch's runs go into them).
+  template <unsigned... kModes>
+  static TakeFates loop_for(unsigned mode) {
+    constexpr unsigned kAll = kRunsTagger | kRunsEcn | kRunsPabo;
+    TakeFates loop = mode & kRunsCrossbar ? &FwdTask::take_fates<kAll | kRunsCrossbar>
+                                          : &FwdTask::take_fates<kAll>;
+    ((loop = mode == kModes ? &FwdTask::take_fates<kModes> : loop), ...);
+    return loop;
+  }
   // In a plain burst, the packets after one that forward() staged for a port and priority,
   // bound for the same, follow it on follow_run's few checks: the target, charges and views
   // that packet settled are theirs too (a burst of one flow is one run). Compact plain
   // forwarding: FWD 46–50 → 39 cycles a packet, 16.2 → 17.6 Mpps (three alternating runs).
-  // A switch that is input-queued, marks ECN or runs Tagger, with no other feature (runs_),
+  // A switch that is input-queued, marks ECN, runs Tagger or PABO (runs_mode_ not kNoRuns)
   // follows runs likewise: into its input FIFO; each packet drawn for its mark; each rewritten
   // by the decision the run's tag, ingress and egress got once. ECN marking every frame: FWD
   // 43 → 39 cycles a packet (forwarding.sh on hugepages).
@@ -189,7 +207,25 @@ class FwdTask : public Task {
     TaggerStage::Decision tagging;  // Tagger's, for that tag (tag < kNoTag)
     uint64_t mark_before = 0;       // run_mark() before the packet that opened it
     uint64_t meta = 0;              // its packets' PacketMeta but their charged_bytes
+    // PABO's priority: its packets join the normal sub-queue while PaboStage::passes, on the
+    // sub-queue's counts read after its first packet (pabo_base) and the charge run (its
+    // packets).
+    bool pabo = false;
+    pabo::SubqueueDepth pabo_base{};
+    // Marking: the queue's bytes as read when it opened; with the charge run's, the bytes
+    // ahead of each packet (queued_bytes). One read a run, not a chain of loads a packet;
+    // with TX on another lcore, what it released meanwhile goes unseen for the burst's
+    // microsecond (the lab, and a switch on one lcore, see exactly queued_bytes).
+    uint64_t queued_base_bytes = 0;
+    const ecn::MarkingProbability* ecn_profile = nullptr;  // its queue's, when it marks
+    // The packets that followed its first, and what marking counted of them: counted once
+    // when it closes (Tagger's and ECN's counters), not a read-modify-write a packet.
+    uint32_t followed = 0;
+    EcnMarking::RunCounts ecn_counts{};
   };
+  // After the run's first packet took its place (its charges are the charge run's): the
+  // counts of its sub-queue (PABO) or queue (marking) without the run, read once.
+  void read_run_depths(PlainRun& run) const;
   // The run a packet bound for `target` would open (no stage: one it cannot open).
   // What a run's packets share for Tagger (its rewrite depends on the tag alone, given the
   // ports): the DSCP of an IP packet where Tagger runs; kNoTag where it does not apply.
@@ -200,13 +236,12 @@ class FwdTask : public Task {
   // What grows by one when forward() takes a packet into the run's stage (its count), or into
   // an input FIFO (their pushes).
   uint64_t run_mark(const PlainRun& run) const;
-  // Stages `m` as the run's packet, or admits it for its input FIFO (`kInputQueued`: the
+  // Stages `m` as the run's packet, or admits it for its input FIFO (kRunsCrossbar: the
   // caller pushes the run's packets when the run closes): admission, charges, views, as
   // forward() would; false, having changed nothing, when forward() must decide (a refusal, a
-  // full stage, a new peak).
-  // `kFeatures`: the switch may mark ECN or rewrite tags (not plain).
-  template <bool kInputQueued, bool kFeatures>
-  bool follow_run(rte_mbuf* m, const wire::FrameHeader& header, const PlainRun& run);
+  // full stage, a new peak, a PABO draw). `kMode`: the features the switch may run.
+  template <unsigned kMode>
+  bool follow_run(rte_mbuf* m, const wire::FrameHeader& header, PlainRun& run);
   // `target`: what the FIB said of the destination (L2Fib::learn_and_look_up).
   template <bool kPlain>
   void forward(rte_mbuf* m, int in_port, const wire::FrameHeader& header, int target);
@@ -300,12 +335,9 @@ class FwdTask : public Task {
   std::vector<rte_mbuf*> to_free_;           // dropped in this burst, freed together
   std::unique_ptr<InputCrossbar> crossbar_;  // input-queued only
   std::unique_ptr<PyrrhaQueues> pyrrha_;
-  // No Tagger, TTL, PABO, ECN, Pyrrha or input queues, all fixed at construction: its bursts
-  // take take_fates<true>.
-  bool plain_ = false;
-  // No TTL, PABO or Pyrrha: plain, or input-queued, marking ECN or rewriting tags besides. Its
-  // bursts follow runs (PlainRun).
-  bool runs_ = false;
+  // Which take_fates its bursts take: the features it runs (kRunsTagger …), or kNoRuns.
+  unsigned runs_mode_ = kNoRuns;
+  TakeFates take_fates_ = nullptr;
   int pyrrha_queue_ = -1;  // the egress queue Pyrrha holds; -1: none
   // [port]: RX(port)'s bursts, when it runs on FWD's lcore; null: through the fwd ring.
   std::vector<std::unique_ptr<BurstHandoff>> handoffs_;

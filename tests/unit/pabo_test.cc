@@ -97,6 +97,46 @@ TEST(BouncePolicy, WithoutBouncingNothingBounces) {
   EXPECT_TRUE(policy.full({500, 0}, 1514, false));
 }
 
+// passes() is FWD's shortcut for a run's packets: exactly "no bounce without a draw, not full"
+// as utilisation(), Eq. 4 and full() decide it, at every depth, for capacities, thresholds
+// (θ = 0.8 lands between integers at most capacities; 0.5 and 0 on them) and guards.
+TEST(BouncePolicy, PassesIsEq4sZeroAndNotFullExactly) {
+  int checked = 0, passed = 0;
+  for (const bool bounce : {true, false})
+    for (const double theta : {0.0, 0.5, 0.8, 0.97})
+      for (const uint32_t guard : {0u, 1u, 3u})
+        for (const uint32_t packets : {4u, 7u, 10u, 33u, 100u})
+          for (const uint64_t bytes : {uint64_t{0}, uint64_t{4'000}, uint64_t{15'170}}) {
+            pabo::BounceSettings s;
+            s.bounce = bounce;
+            s.theta = theta;
+            s.guard_packets = guard;
+            s.normal_capacity_packets = packets;
+            s.normal_capacity_bytes = bytes;
+            if (bounce && guard >= packets) continue;  // the config refuses it
+            const pabo::BouncePolicy policy(s, 1);
+            for (const uint32_t frame : {60u, 1514u})
+              for (uint64_t d = 0; d <= packets + 1; ++d)
+                for (uint64_t b = 0; b <= bytes + 2 * frame; b += bytes ? 97 : 1) {
+                  const pabo::SubqueueDepth depth{d, b};
+                  const bool no_draw =
+                      !bounce ||
+                      policy.probability()(policy.utilisation(depth, frame, false), 0) <= 0;
+                  const bool expected = no_draw && !policy.full(depth, frame, false);
+                  ASSERT_EQ(policy.passes(depth, frame), expected)
+                      << "bounce " << bounce << " θ " << theta << " guard " << guard << " capacity "
+                      << packets << "/" << bytes << " frame " << frame << " depth " << d << "/"
+                      << b;
+                  ++checked;
+                  passed += expected;
+                  if (!bytes) break;
+                }
+          }
+  EXPECT_GT(checked, 10'000);
+  EXPECT_GT(passed, 1'000);  // both answers are exercised
+  EXPECT_LT(passed, checked);
+}
+
 TEST(PaboShim, FieldsFollowThePapersCounters) {
   // Bounced twice, then forwarded three times: distance back to 0, max 2, 5 hops, n_p 2.
   wire::PaboShim s = wire::bounced(wire::bounced(wire::PaboShim{}));

@@ -26,6 +26,9 @@ class EcnCounters {
   void increment(Kind kind, int port, int queue) {
     counters_[index(kind, port, queue)].increment();
   }
+  void add(Kind kind, int port, int queue, uint64_t n) {
+    counters_[index(kind, port, queue)].add(n);
+  }
   uint64_t read(Kind kind, int port, int queue) const {
     return counters_[index(kind, port, queue)].read();
   }

@@ -3,8 +3,6 @@
 #include <stdexcept>
 #include <string>
 
-#include "wire/ecn_mark.h"
-
 namespace fcswitch {
 
 EcnMarking::EcnMarking(const EcnMarkingSettings& settings, int ports) : counters_(ports) {
@@ -27,19 +25,16 @@ EcnMarking::EcnMarking(const EcnMarkingSettings& settings, int ports) : counters
 
 void EcnMarking::mark(rte_mbuf* m, const wire::FrameHeader& header, int out_port, int queue,
                       uint64_t depth_bytes) {
-  const ecn::MarkingProbability& profile = *profiles_[out_port * kNumEgressQueues + queue];
-  uint8_t* frame = rte_pktmbuf_mtod(m, uint8_t*);
-  const wire::EcnCodepoint codepoint = wire::read_ecn(frame, header);
-  if (codepoint == wire::EcnCodepoint::kCe)
-    return counters_.increment(EcnCounters::kCeArrived, out_port, queue);
-  // q: the bytes ahead of it in the queue, before its own charge.
-  if (!marker_->marks(profile, depth_bytes)) return;
-  // RFC 3168 §5: a Not-ECT packet is not marked, and congestion alone never drops it here
-  // (the buffer's admission does that, for its own reasons).
-  if (codepoint == wire::EcnCodepoint::kNotEct)
-    return counters_.increment(EcnCounters::kNotEct, out_port, queue);
-  wire::mark_ce(frame, header);
-  counters_.increment(EcnCounters::kMarked, out_port, queue);
+  const int kind =
+      decide(rte_pktmbuf_mtod(m, uint8_t*), header, profile(out_port, queue), depth_bytes);
+  if (kind < EcnCounters::kKinds)
+    counters_.increment(static_cast<EcnCounters::Kind>(kind), out_port, queue);
+}
+
+void EcnMarking::add_run(const RunCounts& counts, int out_port, int queue) {
+  for (int kind = 0; kind < EcnCounters::kKinds; ++kind)
+    if (counts.kinds[kind])
+      counters_.add(static_cast<EcnCounters::Kind>(kind), out_port, queue, counts.kinds[kind]);
 }
 
 }  // namespace fcswitch

@@ -16,6 +16,7 @@
 #include "ecn/marking_probability.h"
 #include "params/ecn_params.h"
 #include "switch/fwd/ecn_counters.h"
+#include "wire/ecn_mark.h"
 #include "wire/frame_header.h"
 
 namespace fcswitch {
@@ -43,7 +44,39 @@ class EcnMarking {
                               uint64_t depth_bytes);
   const EcnCounters& counters() const { return counters_; }
 
+  // What a run of packets on one marking queue counts (EcnCounters' kinds), added to the
+  // counters once when the run ends (add_run): a count a packet is a read-modify-write that
+  // waits on the previous packet's store to the same counter.
+  struct RunCounts {
+    std::array<uint32_t, EcnCounters::kKinds> kinds{};
+  };
+  const ecn::MarkingProbability& profile(int out_port, int queue) const {
+    return *profiles_[out_port * kNumEgressQueues + queue];
+  }
+  // mark() for a run's packet, its queue's profile looked up once for the run.
+  [[gnu::always_inline]] void mark_in_run(rte_mbuf* m, const wire::FrameHeader& header,
+                                          const ecn::MarkingProbability& profile,
+                                          uint64_t depth_bytes, RunCounts& counts) {
+    const int kind = decide(rte_pktmbuf_mtod(m, uint8_t*), header, profile, depth_bytes);
+    if (kind < EcnCounters::kKinds) ++counts.kinds[kind];
+  }
+  void add_run(const RunCounts& counts, int out_port, int queue);
+
  private:
+  // The draw, then CE on an ECT packet: the kind to count, or EcnCounters::kKinds for none.
+  [[gnu::always_inline]] int decide(uint8_t* frame, const wire::FrameHeader& header,
+                                    const ecn::MarkingProbability& profile, uint64_t depth_bytes) {
+    const wire::EcnCodepoint codepoint = wire::read_ecn(frame, header);
+    if (codepoint == wire::EcnCodepoint::kCe) return EcnCounters::kCeArrived;
+    // q: the bytes ahead of it in the queue, before its own charge.
+    if (!marker_->marks(profile, depth_bytes)) return EcnCounters::kKinds;
+    // RFC 3168 §5: a Not-ECT packet is not marked, and congestion alone never drops it here
+    // (the buffer's admission does that, for its own reasons).
+    if (codepoint == wire::EcnCodepoint::kNotEct) return EcnCounters::kNotEct;
+    wire::set_ce(frame, header);
+    return EcnCounters::kMarked;
+  }
+
   // [queue] bit p set when queue `queue` of egress port p marks; the profile of each
   // [port * kNumEgressQueues + queue] that marks.
   std::array<uint64_t, kNumEgressQueues> ports_by_queue_{};

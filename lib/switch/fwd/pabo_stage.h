@@ -82,6 +82,12 @@ class PaboStage {
             .subqueue = bounced_before ? PaboSubqueue::kBounce : PaboSubqueue::kNormal};
   }
 
+  // A packet never bounced (no shim) joining (its out port's) normal sub-queue at `depth`
+  // without a draw: what place() would do with it (pabo::BouncePolicy::passes).
+  bool passes(pabo::SubqueueDepth depth, uint32_t frame_bytes) const {
+    return policy_->passes(depth, frame_bytes);
+  }
+
   const PaboCounters& counters() const { return counters_; }
 
  private:

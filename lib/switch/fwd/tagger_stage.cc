@@ -1,7 +1,5 @@
 #include "switch/fwd/tagger_stage.h"
 
-#include "wire/dscp_rewrite.h"
-
 namespace fcswitch {
 
 TaggerStage::TaggerStage(const TaggerSettings& settings, tagger::TagRewriteTable table)
@@ -21,18 +19,19 @@ TaggerStage::Decision TaggerStage::decide(uint8_t tag, int in_port, int out_port
 }
 
 void TaggerStage::apply(const Decision& decision, uint8_t* frame, const wire::FrameHeader& header) {
-  const uint8_t tag = header.dscp;
+  count_run(decision, header.dscp, 1);
+  rewrite_in_run(decision, frame, header);
+}
+
+void TaggerStage::count_run(const Decision& decision, uint8_t tag, uint32_t packets) {
   if (decision.rule != tagger::TagRewriteTable::kNoRule) {
-    hits_[decision.rule].increment();
+    hits_[decision.rule].add(packets);
   } else if (settings_.tag_priority[tag] >= 0) {
-    demoted_.increment();
+    demoted_.add(packets);
   } else {
-    lossy_in_.increment();
+    lossy_in_.add(packets);
   }
-  if (decision.new_tag != tag) {
-    rewrites_.increment();
-    wire::rewrite_dscp(frame, header, decision.new_tag);
-  }
+  if (decision.new_tag != tag) rewrites_.add(packets);
 }
 
 }  // namespace fcswitch

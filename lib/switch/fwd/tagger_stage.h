@@ -16,6 +16,7 @@
 #include "core/traffic_class.h"
 #include "params/tagger_settings.h"
 #include "tagger/tag_rewrite_table.h"
+#include "wire/dscp_rewrite.h"
 #include "wire/frame_header.h"
 
 namespace fcswitch {
@@ -37,6 +38,14 @@ class TaggerStage {
   // Counts the decision for one packet (tagged `header.dscp`) and rewrites its DSCP when the tag
   // changes.
   void apply(const Decision& decision, uint8_t* frame, const wire::FrameHeader& header);
+
+  // apply() for the packets of a run after its first (their tag is the run's, `decision`
+  // its): the rewrite alone, inline; count_run() counts them once when the run ends.
+  [[gnu::always_inline]] void rewrite_in_run(const Decision& decision, uint8_t* frame,
+                                             const wire::FrameHeader& header) const {
+    if (decision.new_tag != header.dscp) wire::rewrite_dscp(frame, header, decision.new_tag);
+  }
+  void count_run(const Decision& decision, uint8_t tag, uint32_t packets);
 
   // Steps 2 and 3 for the copy of an IP packet that leaves by `out_port`: rewrites its DSCP
   // when the tag changes and returns the egress queue.

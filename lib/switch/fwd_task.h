@@ -192,8 +192,10 @@ class FwdTask : public Task {
   // forwarding: FWD 46–50 → 39 cycles a packet, 16.2 → 17.6 Mpps (three alternating runs).
   // A switch that is input-queued, marks ECN, runs Tagger or PABO (runs_mode_ not kNoRuns)
   // follows runs likewise: into its input FIFO; each packet drawn for its mark; each rewritten
-  // by the decision the run's tag, ingress and egress got once. ECN marking every frame: FWD
-  // 43 → 39 cycles a packet (forwarding.sh on hugepages).
+  // by the decision the run's tag, ingress and egress got once; into PABO's normal sub-queue
+  // while Eq. 4 gives 0. FWD cycles a packet on hugepages, before and after runs with a loop
+  // per feature: ECN marking every frame 41 → 30, Tagger's rewrite 35 → 31, PABO's check
+  // 45 → 26, against plain forwarding's 23.
   static constexpr int kNoTag = 256;
   struct PlainRun {
     EgressStages::Stage* stage = nullptr;  // where its packets are staged; null: no run open

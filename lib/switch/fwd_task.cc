@@ -237,6 +237,8 @@ void FwdTask::take_fates(rte_mbuf** pkts, unsigned n, int in_port, uint32_t look
   constexpr bool kPlain = kMode == kRunsPlain;
   constexpr bool runs = kMode != kNoRuns;
   constexpr bool kCrossbar = kMode & kRunsCrossbar;
+  // Tagger and ECN count a run's followers when it closes; no other loop counts them.
+  constexpr bool kCountsRuns = kMode & (kRunsTagger | kRunsEcn);
   PlainRun run;
   // An input-queued run's packets after its first, pushed into their FIFO together when the
   // run closes: before any other packet of the burst is taken, so the FIFO's order is theirs.
@@ -248,7 +250,7 @@ void FwdTask::take_fates(rte_mbuf** pkts, unsigned n, int in_port, uint32_t look
       crossbar_->fifos().push_run(run.slot, followers, n_followers,
                                   static_cast<uint16_t>(run.out_port), run.queue);
     n_followers = 0;
-    if (run.followed) {
+    if (kCountsRuns && run.followed) {
       if ((kMode & kRunsTagger) && run.tag < kNoTag)
         tagger_->count_run(run.tagging, static_cast<uint8_t>(run.tag), run.followed);
       if ((kMode & kRunsEcn) && run.marks) ecn_.add_run(run.ecn_counts, run.out_port, run.queue);
@@ -265,7 +267,7 @@ void FwdTask::take_fates(rte_mbuf** pkts, unsigned n, int in_port, uint32_t look
           classifier_.classify(headers_[i]) == run.priority &&
           (!(kMode & kRunsTagger) || run_tag(headers_[i]) == run.tag) &&
           follow_run<kMode>(m, headers_[i], run)) {
-        ++run.followed;
+        if constexpr (kCountsRuns) ++run.followed;
         if constexpr (kCrossbar) followers[n_followers++] = m;
         continue;
       }

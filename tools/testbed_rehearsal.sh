@@ -155,7 +155,7 @@ PY
   done < "$run/order"
   # One time zero for the three hosts, a little ahead (each takes about a second to start
   # here): their flows start together.
-  zero=$(python3 -c 'import time; print(f"{time.time() + 3:.3f}")')
+  zero=$(python3 -c 'import time; print(f"{time.time() + 2.5:.3f}")')
   host_pids=()
   for name in "${hosts[@]}"; do
     lower=$(echo "$name" | tr 'A-Z' 'a-z')

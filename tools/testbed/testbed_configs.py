@@ -173,7 +173,7 @@ def start_switch(procs, args, log):
 
 def run_bottleneck(run_dir, fcswitch, fchost, seconds):
     """Runs the configs bottleneck() wrote in `run_dir`: S, then H2 and H1 from one time zero
-    3.5 s ahead (their start-up), each for `seconds`; S stops on SIGTERM once both have ended.
+    2.5 s ahead (a host starts in about a second here), each for `seconds`; S stops on SIGTERM once both have ended.
     Returns the exit codes of H2, H1 and S; S writes s.json, the hosts h1.json and h2.json."""
     import signal
     import time
@@ -181,7 +181,7 @@ def run_bottleneck(run_dir, fcswitch, fchost, seconds):
     try:
         s = start_switch(procs, [fcswitch, f"{run_dir}/s.toml", "--report-json",
                                  f"{run_dir}/s.json"], f"{run_dir}/s.log")
-        zero = f"{time.time() + 3.5:.3f}"
+        zero = f"{time.time() + 2.5:.3f}"
         hosts = [start(procs, [fchost, f"{run_dir}/{h}.toml", "--start-at", zero, "--duration",
                                f"{seconds}", "--summary", f"{run_dir}/{h}.json"],
                        f"{run_dir}/{h}.log")

@@ -31,6 +31,7 @@
 #include "dpdk/tsc_calibration.h"
 #include "ethdev_port_rules.h"
 #include "gfc_params_command.h"
+#include "lab/pyrrha_network.h"
 #include "metrics/metrics_exposer.h"
 #include "metrics/occupancy_trace.h"
 #include "metrics/telemetry_commands.h"
@@ -154,9 +155,19 @@ bool drain(fcswitch::SwitchNode& node, double timeout_s) {
 }
 
 int run(const Options& options) {
-  const fcswitch::config::SwitchConfig config =
+  fcswitch::config::SwitchConfig config =
       fcswitch::config::load_switch_config(options.config_path, fcswitch::cli::ethdev_port_rules());
   for (const std::string& warning : config.warnings) spdlog::warn("{}", warning);
+  // [pyrrha] network: the routes, ECMP seed and onward paths of this switch's node there.
+  std::shared_ptr<const fcswitch::PyrrhaPathOracle> pyrrha_paths;
+  if (config.pyrrha && config.pyrrha->network) {
+    pyrrha_paths = fcswitch::lab::take_pyrrha_network(config);
+    spdlog::info(
+        "{}: Pyrrha's onward paths predicted from the network {} as its switch {} (switch id "
+        "{}): {} FIB entries from its routes, ECMP seed {}",
+        config.name, config.pyrrha->network->file, config.pyrrha->network->node,
+        config.pyrrha->switch_id, config.fib.size(), config.ecmp_seed);
+  }
   spdlog::info(
       "config {}: switch {}, {} ports, layout {} ({} worker lcores), lossless priorities 0x{:02x}",
       config.file, config.name, config.ports.size(), config.layout_name, config.lcores.size(),
@@ -178,7 +189,7 @@ int run(const Options& options) {
   {
     // Every tick conversion depends on this rate: checked against CLOCK_MONOTONIC first.
     const auto tsc = fcswitch::dpdk::calibrate_tsc(std::chrono::milliseconds(100));
-    fcswitch::SwitchNode node(config, tsc.chosen_hz);
+    fcswitch::SwitchNode node(config, tsc.chosen_hz, pyrrha_paths);
     std::vector<std::vector<fcswitch::Task*>> lcores = node.lcore_tasks();
     std::unique_ptr<fcswitch::metrics::OccupancyTrace> trace;
     if (config.trace) {

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <filesystem>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -150,6 +151,44 @@ std::vector<int> read_host_ports(TableReader& reader, const SwitchConfig& config
     ports.push_back(port);
   }
   return ports;
+}
+
+// [pyrrha] network and node (PyrrhaNetwork). The network's routes give the onward paths, the
+// host ports and this switch's id, so none of those may be given beside it; the file is
+// opened when fcswitch starts (lab/pyrrha_network.h), relative to this config's folder.
+std::optional<PyrrhaNetwork> read_network(TableReader& reader, const std::string& config_file) {
+  const auto file = reader.string("network");
+  const auto node = reader.string("node");
+  if (!file) {
+    if (node)
+      reader.refuse("node", "node only beside network (the lab scenario it names a switch of)",
+                    fmt::format("\"{}\" with no network", *node));
+    return std::nullopt;
+  }
+  bool ok = true;
+  if (file->empty()) {
+    reader.refuse("network", "the path of a lab scenario describing the network");
+    ok = false;
+  }
+  if (!node || node->empty()) {
+    reader.refuse("node", "the name of this switch in the network's scenario");
+    ok = false;
+  }
+  for (const std::string_view key : {"paths", "host_ports", "switch_id"}) {
+    if (!reader.has(key)) continue;
+    reader.refuse(key, "nothing beside network: the network's routes give it",
+                  fmt::format("{} and network", key));
+    ok = false;
+  }
+  if (!ok) return std::nullopt;
+  namespace fs = std::filesystem;
+  fs::path path(*file);
+  if (path.is_relative()) path = fs::path(config_file).parent_path() / path;
+  const ConfigProblems& problems = reader.problems();
+  return PyrrhaNetwork{.file = path.lexically_normal().string(),
+                       .node = *node,
+                       .file_place = problems.place(reader.raw().get("network")->source()),
+                       .node_place = problems.place(reader.raw().get("node")->source())};
 }
 
 // [[pyrrha.paths]]: { egress, to, hops }, one entry per (egress, to).
@@ -319,6 +358,7 @@ void read_pyrrha(TableReader& root, SwitchConfig& config) {
               describe_threshold(s.table.k_pause_bytes, s.k_pause_bdp, s.one_hop_bdp_bytes)));
     }
   }
+  s.network = read_network(reader, config.file);
   s.host_ports = read_host_ports(reader, config);
   s.paths = read_paths(reader, config, s.host_ports, s.switch_id);
   if (priority) refuse_conflicts(reader, config, s.priority);

@@ -55,7 +55,7 @@ std::vector<config::PyrrhaHop> read_pyrrha_path(TableReader& r) {
 // needs the section and the section's class.
 void check_pyrrha(const toml::table& root, const HostProgramConfig& out, ConfigProblems& problems) {
   const auto& pyrrha = out.node.pyrrha;
-  for (std::string_view key : {"paths", "host_ports"})
+  for (std::string_view key : {"paths", "host_ports", "network"})
     if (const toml::node* given = root["pyrrha"][key].node(); given && pyrrha)
       problems.expected(given->source(), fmt::format("pyrrha.{}", key),
                         "nothing on a host: its flows give their own paths ([[flows]] "

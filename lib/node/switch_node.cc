@@ -33,9 +33,11 @@ uint64_t name_seed(std::string_view name) {
 }
 }  // namespace
 
-SwitchNode::SwitchNode(const config::SwitchConfig& config, uint64_t tick_hz)
+SwitchNode::SwitchNode(const config::SwitchConfig& config, uint64_t tick_hz,
+                       std::shared_ptr<const PyrrhaPathOracle> pyrrha_oracle)
     : config_(config),
       ticks_{tick_hz ? tick_hz : rte_get_tsc_hz()},
+      pyrrha_oracle_(std::move(pyrrha_oracle)),
       shutdown_drops_(static_cast<int>(config.ports.size())) {
   // Before any memory is taken: a missing device is the problem to report, not what follows.
   for (const auto& port : config.ports)

@@ -41,8 +41,10 @@ struct NodePort {
 class SwitchNode {
  public:
   // On the ethdevs the config's ports name (fcswitch). `tick_hz`: the rate of the clock the
-  // tasks are polled with (0: the TSC's). Throws std::runtime_error.
-  explicit SwitchNode(const config::SwitchConfig& config, uint64_t tick_hz = 0);
+  // tasks are polled with (0: the TSC's). `pyrrha_oracle`: as below; none takes the config's
+  // [[pyrrha.paths]]. Throws std::runtime_error.
+  explicit SwitchNode(const config::SwitchConfig& config, uint64_t tick_hz = 0,
+                      std::shared_ptr<const PyrrhaPathOracle> pyrrha_oracle = nullptr);
   // On ports made elsewhere (the lab's rings), one per config port, in order, with mempools
   // that outlive the node (the lab's, shared by every node: a mempool per node would spend
   // DPDK's 2560 memzones on a few hundred switches). Frames are copied into their own pool.

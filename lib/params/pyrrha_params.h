@@ -5,6 +5,8 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
+#include <string>
 #include <vector>
 
 #include "wire/mac_address.h"
@@ -45,6 +47,17 @@ struct PyrrhaPath {
   std::vector<PyrrhaHop> hops;
 };
 
+// [pyrrha] network and node: the switch is `node` of the network a lab scenario describes
+// (`file`, resolved against the config's folder), and predicts onward paths from that
+// network's routes and ECMP seeds as the lab's switches do (lab/pyrrha_network.h), ECMP past
+// the first hop included. The places ("file:line:column") are for messages.
+struct PyrrhaNetwork {
+  std::string file;
+  std::string node;
+  std::string file_place;
+  std::string node_place;
+};
+
 // [pyrrha] of a switch (config/pyrrha_config.h): Pyrrha on one priority of every port, in
 // place of PFC there. The table's thresholds are bytes: `k_pause_bdp`/`k_resume_bdp` are
 // turned into bytes with the largest one-hop BDP of the switch's ports when the config is read.
@@ -67,6 +80,8 @@ struct PyrrhaSettings {
   // both empty and predicts from its routes.
   std::vector<PyrrhaPath> paths;
   std::vector<int> host_ports;
+  // Or the network those come from (fcswitch only: the lab predicts from its own routes).
+  std::optional<PyrrhaNetwork> network;
 };
 
 // One-hop BDP as the authors' ns-3 code computes it: the egress rate times twice the

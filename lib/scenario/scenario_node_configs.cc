@@ -161,12 +161,16 @@ void ScenarioReader::build_node_configs() {
       node_config_warnings_.add(located(w, sketch, fib_from_routes), sketch.name);
     // The lab predicts Pyrrha's onward paths from its routes (lab/lab_path_oracle.h) and
     // knows which ports face hosts: fcswitch's table of them would be ignored.
+    // A network file is fcswitch's way to the same prediction.
     if (const auto& pyrrha = node.config.pyrrha;
-        pyrrha && (!pyrrha->paths.empty() || !pyrrha->host_ports.empty()))
+        pyrrha && (!pyrrha->paths.empty() || !pyrrha->host_ports.empty() || pyrrha->network))
       node_config_problems_.add(
-          located(fmt::format("{}:0:0: pyrrha.{}: expected no table of paths in a lab "
-                              "scenario (the lab predicts them from its routes), found one",
-                              out_.file, pyrrha->paths.empty() ? "host_ports" : "paths"),
+          located(fmt::format("{}:0:0: pyrrha.{}: expected no table of paths or network in a "
+                              "lab scenario (the lab predicts them from its routes), found one",
+                              out_.file,
+                              pyrrha->network         ? "network"
+                              : pyrrha->paths.empty() ? "host_ports"
+                                                      : "paths"),
                   sketch, fib_from_routes),
           sketch.name);
     node.static_fib = node.config.fib;  // its own `routes` and [[fib]]: they win

@@ -16,9 +16,9 @@ namespace fcswitch {
 namespace {
 
 constexpr uint64_t kRateBps = 100'000'000;
-constexpr uint32_t kFrameBytes = 1514;  // a full frame, as DPDK counts it
+constexpr uint32_t kFullFrameBytes = 1514;  // a full frame, as DPDK counts it
 // Its time on the wire at 100 Mb/s, the port's 24 bytes of framing (preamble, FCS, gap) on.
-constexpr uint64_t kFrameNs = (kFrameBytes + 24) * 8 * 1'000'000'000ull / kRateBps;  // 123 µs
+constexpr uint64_t kFrameNs = (kFullFrameBytes + 24) * 8 * 1'000'000'000ull / kRateBps;  // 123 µs
 
 TxFlowControl emulated_wire_port(uint16_t tx_burst) {
   config::PortConfig port;
@@ -33,7 +33,7 @@ TxFlowControl emulated_wire_port(uint16_t tx_burst) {
 
 // Frames the pacer lets start at `late_ns` after one sent at 0, of `waiting` queued.
 unsigned admitted_after_late_poll(TxFlowControl& flow, uint64_t late_ns, unsigned waiting) {
-  const std::vector<uint32_t> frames(waiting, kFrameBytes);
+  const std::vector<uint32_t> frames(waiting, kFullFrameBytes);
   EXPECT_EQ(flow.pacer->admit(0, frames.data(), 1), 1u);
   return flow.pacer->admit(late_ns, frames.data(), waiting);
 }
@@ -62,7 +62,7 @@ TEST(EmulatedWire, CatchesUpNoMoreThanItsCommittedFrames) {
 TEST(EmulatedWire, PacesAtItsRateWhenPolledOnTime) {
   // Polled every frame time, one frame a poll: the catch-up adds nothing to the rate.
   TxFlowControl flow = emulated_wire_port(32);
-  const uint32_t frame = kFrameBytes;
+  const uint32_t frame = kFullFrameBytes;
   unsigned sent = 0;
   for (uint64_t now = 0; now < 100 * kFrameNs; now += kFrameNs / 4)
     sent += flow.pacer->admit(now, &frame, 1);

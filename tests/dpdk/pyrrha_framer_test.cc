@@ -24,11 +24,11 @@
 #include "lab/lab_network.h"
 #include "node/switch_node.h"
 #include "pyrrha/pyrrha_message.h"
+#include "ring_node_bed.h"
 #include "scenario/scenario_file.h"
 #include "switch/control_pool.h"
 #include "switch/fwd/pyrrha_path_oracle.h"
 #include "switch/port_io.h"
-#include "switch/ring_port_io.h"
 #include "switch/switch_state.h"
 #include "switch/tx_task.h"
 #include "test_constants.h"
@@ -49,11 +49,7 @@ constexpr int kPyrrhaPriority = 3;
 constexpr uint64_t kSwitchMac = 0x02'00'00'00'AA'01ull;
 constexpr uint32_t kDataBytes = 200;
 
-// What left by the port: the frame's bytes and the pool its mbuf came from.
-struct SentFrame {
-  std::vector<uint8_t> bytes;
-  rte_mempool* pool = nullptr;
-};
+using test_beds::SentFrame;
 
 // A port that takes at most `per_burst` frames per tx_burst and cannot say how many it would
 // take (PortIo::tx_room's default, as an ethdev whose PMD does not tell): TX learns that the
@@ -394,17 +390,11 @@ to = "02:00:00:00:00:0a"
 hops = ["20:1"]
 )";
 
-// A two-port switch on ring ports that the test feeds and drains, every task polled once a
-// step in the layout's order; [pyrrha] on priority 3 or none; `extra`: more config text.
-class NodeBed {
- public:
-  NodeBed(const std::string& name, Paths paths, const std::string& extra = "") {
-    control_pool_ = create_control_pool(name + "_ctl", 63, 0);
-    frame_pool_ =
-        rte_pktmbuf_pool_create((name + "_hp").c_str(), 63, 0, 0, RTE_MBUF_DEFAULT_BUF_SIZE, 0);
-    if (!frame_pool_) throw std::runtime_error("pool");
-    auto config = config::parse_switch_config(
-        fmt::format(R"(
+// The switch of a NodeBed: two ports, [pyrrha] on priority 3 by `paths`; `extra`: more
+// config text.
+config::SwitchConfig node_config(const std::string& name, Paths paths, const std::string& extra) {
+  auto config = config::parse_switch_config(
+      fmt::format(R"(
 [switch]
 name = "{}"
 lossless_priorities = [3]
@@ -420,80 +410,28 @@ device = "unused_b"
 mac = "02:00:00:00:00:0a"
 port = "b"
 {}{})",
-                    name, paths == Paths::kConfigTable ? kPyrrhaWithPathTable : "", extra),
-        "test.toml");
-    std::shared_ptr<const PyrrhaPathOracle> oracle;
-    if (paths == Paths::kOracle) {
-      config::PyrrhaSettings pyrrha;
-      pyrrha.priority = kPyrrhaPriority;
-      pyrrha.switch_id = kNodeSwitchId;
-      pyrrha.table.k_pause_bytes = 3 * kNodeFrameBytes;
-      pyrrha.table.k_resume_bytes = kNodeFrameBytes + kNodeFrameBytes / 2;
-      pyrrha.table.max_isolation_queues = 4;
-      pyrrha.table.max_roots = 16;
-      config.pyrrha = pyrrha;
-      oracle = std::make_shared<PathThroughRootA>();
-    }
-    std::vector<NodePort> ports;
-    for (int p = 0; p < 2; ++p) {
-      in_.push_back(rte_ring_create(fmt::format("{}_i{}", name, p).c_str(), 64, 0,
-                                    RING_F_SP_ENQ | RING_F_SC_DEQ));
-      out_.push_back(rte_ring_create(fmt::format("{}_o{}", name, p).c_str(), 64, 0,
-                                     RING_F_SP_ENQ | RING_F_SC_DEQ));
-      if (!in_.back() || !out_.back()) throw std::runtime_error("rings");
-      ports.push_back(NodePort{std::make_unique<RingPortIo>(in_.back(), out_.back()), mac(p)});
-    }
-    node_ =
-        std::make_unique<SwitchNode>(config, kNsPerSecond, std::move(ports), control_pool_, oracle);
+                  name, paths == Paths::kConfigTable ? kPyrrhaWithPathTable : "", extra),
+      "test.toml");
+  if (paths == Paths::kOracle) {
+    config::PyrrhaSettings pyrrha;
+    pyrrha.priority = kPyrrhaPriority;
+    pyrrha.switch_id = kNodeSwitchId;
+    pyrrha.table.k_pause_bytes = 3 * kNodeFrameBytes;
+    pyrrha.table.k_resume_bytes = kNodeFrameBytes + kNodeFrameBytes / 2;
+    pyrrha.table.max_isolation_queues = 4;
+    pyrrha.table.max_roots = 16;
+    config.pyrrha = pyrrha;
   }
-  ~NodeBed() {
-    for (int p = 0; p < 2; ++p) drain(p);
-    node_->flush();
-    node_.reset();
-    for (rte_ring* ring : in_) {
-      rte_mbuf* m;
-      while (rte_ring_sc_dequeue(ring, reinterpret_cast<void**>(&m)) == 0) rte_pktmbuf_free(m);
-      rte_ring_free(ring);
-    }
-    for (rte_ring* ring : out_) rte_ring_free(ring);
-    rte_mempool_free(frame_pool_);
-    rte_mempool_free(control_pool_);
-  }
+  return config;
+}
 
+// That switch on ring ports the test feeds and drains (test_beds::RingNodeBed).
+class NodeBed : public test_beds::RingNodeBed {
+ public:
+  NodeBed(const std::string& name, Paths paths, const std::string& extra = "")
+      : RingNodeBed(name, node_config(name, paths, extra), kSwitchMac,
+                    paths == Paths::kOracle ? std::make_shared<PathThroughRootA>() : nullptr) {}
   static wire::MacAddress mac(int port) { return wire::MacAddress{kSwitchMac + uint64_t(port)}; }
-  SwitchNode& node() { return *node_; }
-  rte_mempool* control_pool() const { return control_pool_; }
-
-  void send(int port, const std::vector<uint8_t>& frame) {
-    rte_mbuf* m = rte_pktmbuf_alloc(frame_pool_);
-    ASSERT_NE(m, nullptr);
-    std::memcpy(rte_pktmbuf_append(m, static_cast<uint16_t>(frame.size())), frame.data(),
-                frame.size());
-    ASSERT_EQ(rte_ring_sp_enqueue(in_[port], m), 0);
-  }
-  // Every task polled once, `times` times over.
-  void step(int times = 1) {
-    for (int i = 0; i < times; ++i)
-      for (const auto& lcore : node_->lcore_tasks())
-        for (Task* task : lcore) task->run_once(now_++);
-  }
-  std::vector<SentFrame> drain(int port) {
-    std::vector<SentFrame> frames;
-    rte_mbuf* m;
-    while (rte_ring_sc_dequeue(out_[port], reinterpret_cast<void**>(&m)) == 0) {
-      const auto* data = rte_pktmbuf_mtod(m, const uint8_t*);
-      frames.push_back(SentFrame{{data, data + rte_pktmbuf_data_len(m)}, m->pool});
-      rte_pktmbuf_free(m);
-    }
-    return frames;
-  }
-
- private:
-  rte_mempool* control_pool_ = nullptr;
-  rte_mempool* frame_pool_ = nullptr;
-  std::vector<rte_ring*> in_, out_;
-  std::unique_ptr<SwitchNode> node_;
-  uint64_t now_ = 0;
 };
 
 std::vector<uint8_t> pyrrha_from_downstream(wire::PyrrhaOpcode op, uint8_t hops) {

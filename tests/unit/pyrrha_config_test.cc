@@ -199,8 +199,9 @@ TEST(PyrrhaConfig, TheReferenceSectionIsReadAsDocumented) {
     if (line.rfind("# ", 0) != 0) break;
     const std::string key = line.substr(2);
     if (key.rfind("#", 0) == 0 || key.rfind("k_pause_bytes", 0) == 0 ||
-        key.rfind("k_resume_bytes", 0) == 0)
-      continue;  // a comment's continuation, or the other form of a threshold
+        key.rfind("k_resume_bytes", 0) == 0 || key.rfind("network", 0) == 0 ||
+        key.rfind("node", 0) == 0)
+      continue;  // a comment's continuation, or the other form of a threshold or of the paths
     section += key + "\n";
   }
   ASSERT_NE(section.find("max_isolation_queues"), std::string::npos) << section;
@@ -222,6 +223,23 @@ TEST(PyrrhaConfig, TheReferenceSectionIsReadAsDocumented) {
   EXPECT_EQ(s.paths[0].egress, 1);
   ASSERT_EQ(s.paths[0].hops.size(), 2u);
   EXPECT_EQ(s.paths[0].hops[1].switch_id, 9u);
+}
+
+// `network` and `node` (the paths from a lab scenario, lab/pyrrha_network.h): the file is
+// found beside the config, and their places are kept for the messages of the switch's start.
+TEST(PyrrhaConfig, ANetworkIsFoundBesideTheConfig) {
+  const SwitchConfig c = parse_switch_config(
+      with_one_100g_port("priority = 0\nnetwork = \"lab/fat-tree-k4.toml\"\nnode = \"T1\""),
+      "config/tor.toml");
+  ASSERT_TRUE(c.pyrrha && c.pyrrha->network);
+  EXPECT_EQ(c.pyrrha->network->file, "config/lab/fat-tree-k4.toml");
+  EXPECT_EQ(c.pyrrha->network->node, "T1");
+  EXPECT_EQ(c.pyrrha->network->file_place, "config/tor.toml:7:11");
+  EXPECT_EQ(c.pyrrha->network->node_place, "config/tor.toml:8:8");
+  EXPECT_EQ(problems(with_one_100g_port("priority = 0\nnode = \"T1\"")),
+            std::vector<std::string>{"p.toml:7:8: pyrrha.node: expected node only beside network "
+                                     "(the lab scenario it names a switch of), found \"T1\" "
+                                     "with no network"});
 }
 
 TEST(PyrrhaConfig, RefusesAMissingOrOutOfRangePriority) {

@@ -558,10 +558,10 @@ b = "S1:x"
   EXPECT_EQ(problems_of(text), expected);
 }
 
-// fcswitch's table of Pyrrha's onward paths has no place in the lab, which predicts them
-// from its routes: refused at the node's entry, not ignored.
+// fcswitch's table of Pyrrha's onward paths, or its network file, has no place in the lab,
+// which predicts them from its routes: refused at the node's entry, not ignored.
 TEST(LabScenario, PyrrhaPathTablesAreRefused) {
-  const std::string text = R"([lab]
+  const std::string head = R"([lab]
 duration = "1ms"
 [topology]
 spec = "ring:3"
@@ -573,12 +573,15 @@ engine = "none"
 priority = 3
 [[switches]]
 name = "S1"
-pyrrha = { host_ports = ["h"] }
 )";
-  EXPECT_EQ(problems_of(text),
+  EXPECT_EQ(problems_of(head + "pyrrha = { host_ports = [\"h\"] }\n"),
             std::vector<std::string>{
-                "bad.toml:13:25: pyrrha.host_ports: expected no table of paths in a lab scenario "
-                "(the lab predicts them from its routes), found one (S1)"});
+                "bad.toml:13:25: pyrrha.host_ports: expected no table of paths or network in a "
+                "lab scenario (the lab predicts them from its routes), found one (S1)"});
+  EXPECT_EQ(problems_of(head + "pyrrha = { network = \"fabric.toml\", node = \"S1\" }\n"),
+            std::vector<std::string>{
+                "bad.toml:13:22: pyrrha.network: expected no table of paths or network in a "
+                "lab scenario (the lab predicts them from its routes), found one (S1)"});
 }
 
 // A node's `routes` come first in the [[fib]] the lab merges: a problem in its own [[fib]]

@@ -37,6 +37,10 @@ Frame build_frame(const FrameSpec& spec) {
       f[ip + 3] = static_cast<uint8_t>(total);
       f[ip + 8] = 64;   // TTL
       f[ip + 9] = 253;  // experimental protocol
+      for (int i = 0; i < 4; ++i) {
+        f[ip + 12 + i] = static_cast<uint8_t>(spec.src_ip >> (24 - 8 * i));
+        f[ip + 16 + i] = static_cast<uint8_t>(spec.dst_ip >> (24 - 8 * i));
+      }
       // Header checksum (RFC 791): one's complement of the one's-complement sum of the words.
       uint32_t sum = 0;
       for (size_t i = 0; i < 20; i += 2)

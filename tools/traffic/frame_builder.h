@@ -17,8 +17,10 @@ struct FrameSpec {
   uint16_t ether_type = 0x88B6;  // for kOther
   uint8_t dscp = 0;
   uint32_t sequence = 0;
-  uint32_t size = 64;  // total bytes (without FCS)
-  uint8_t ecn = 0;     // the two low bits of the TOS / traffic class (last: aggregates)
+  uint32_t size = 64;   // total bytes (without FCS)
+  uint8_t ecn = 0;      // the two low bits of the TOS / traffic class
+  uint32_t src_ip = 0;  // IPv4 addresses (an ECMP group hashes them: topology/flow_hash.h)
+  uint32_t dst_ip = 0;
 };
 
 Frame build_frame(const FrameSpec& spec);

@@ -13,17 +13,26 @@ packages=(
   prometheus parallel mkdocs mkdocs-material help2man
 )
 
-missing=()
-for p in "${packages[@]}"; do
-  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
-done
-[ ${#missing[@]} -eq 0 ] && exit 0
+# Without what they recommend: the testbed's playbook (tools/testbed/testbed.sh) needs
+# ansible-core alone, not the collections Debian's `ansible` adds (hundreds of MB it does not use).
+bare_packages=(ansible-core)
 
-echo "installing: ${missing[*]}"
+absent() {  # PACKAGE...: those not installed
+  for p in "$@"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || echo "$p"
+  done
+}
+mapfile -t missing < <(absent "${packages[@]}")
+mapfile -t missing_bare < <(absent "${bare_packages[@]}")
+[ ${#missing[@]} -eq 0 ] && [ ${#missing_bare[@]} -eq 0 ] && exit 0
+
+echo "installing: ${missing[*]} ${missing_bare[*]}"
 sudo_cmd=()
 [ "$(id -u)" -eq 0 ] || sudo_cmd=(sudo)
 export DEBIAN_FRONTEND=noninteractive
 # tshark asks whether non-root users may capture; answer no, non-interactively.
 echo "wireshark-common wireshark-common/install-setuid boolean false" | "${sudo_cmd[@]}" debconf-set-selections
 "${sudo_cmd[@]}" apt-get update -qq
-"${sudo_cmd[@]}" apt-get install -y -qq "${missing[@]}" >/dev/null
+[ ${#missing[@]} -eq 0 ] || "${sudo_cmd[@]}" apt-get install -y -qq "${missing[@]}" >/dev/null
+[ ${#missing_bare[@]} -eq 0 ] ||
+  "${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends "${missing_bare[@]}" >/dev/null

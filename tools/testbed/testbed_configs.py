@@ -1,7 +1,8 @@
-"""Configs for fcswitch and fchost processes on one machine, joined by net_memif (one socket
-per link): the testbed rehearsal (tools/testbed_rehearsal.sh), with the same ring as an fclab
-scenario beside it (lab_ring), and the two- and three-process tests (fchost_engines.py,
-link_flap.py, soak.py).
+"""Configs for fcswitch and fchost processes: the GFC ring (gfc_ring) of a testbed run, which
+testbed_plan.py writes for the playbook — on one machine joined by net_memif (one socket per
+cable: the rehearsal, tools/testbed_rehearsal.sh), or on the testbed's NICs — with the same ring
+as an fclab scenario beside it (lab_ring); and the two- and three-process tests
+(fchost_engines.py, link_flap.py, soak.py).
 
 Every port is paced to its rate (emulate_wire: a memif has no wire of its own): LINK_RATE for
 the tests of one bottleneck, RING_RATE for the rehearsal's six processes. Each worker sleeps
@@ -49,10 +50,14 @@ def memif(index, socket, role):
     return f"net_memif{index},role={role},socket={socket},socket-abstract=no,rsize=6"
 
 
-def _eal(prefix, cpus, idle_sleep=IDLE_SLEEP):
-    lines = ["[eal]",
-             f'args = ["--no-huge", "-m", "256", "--no-pci", "--no-telemetry", '
-             f'"--log-level=warning", "--file-prefix={prefix}"]',
+def _eal(prefix, cpus, idle_sleep=IDLE_SLEEP, pci=()):
+    """[eal]: without hugepages or PCI (memif cables), or, given the ports' `pci` addresses,
+    on hugepages with those devices only (a testbed server)."""
+    if pci:
+        args = "".join(f'"-a", "{a}", ' for a in pci) + '"--no-telemetry", '
+    else:
+        args = '"--no-huge", "-m", "256", "--no-pci", "--no-telemetry", '
+    lines = ["[eal]", f'args = [{args}"--log-level=warning", "--file-prefix={prefix}"]',
              f'idle_sleep = "{idle_sleep}"']
     if cpus:
         lines.append(f'cpus = "{cpus}"')
@@ -80,6 +85,11 @@ def switch_model(queueing):
     return f'queueing = "{queueing}"\n'
 
 
+def _is_pci(device):
+    """A PCI address (a testbed NIC, which is its own wire), not a vdev (memif: paced)."""
+    return not device.startswith("net_")
+
+
 def switch_toml(name, ports, fib, engine, prefix, metrics_port=None, cpus=None,
                 queueing="output", buffer=BUFFER, rate=LINK_RATE, times=TIMES_1G,
                 switch_keys="", extra="", idle_sleep=IDLE_SLEEP):
@@ -87,12 +97,13 @@ def switch_toml(name, ports, fib, engine, prefix, metrics_port=None, cpus=None,
     `queueing`: as switch_model; `switch_keys`: more [switch] keys; `extra`: more TOML
     (sections after the ports')."""
     lossless, flow_control = _flow_control(engine, buffer, times)
+    pci = [device for _, device, _ in ports if _is_pci(device)]
     out = [f'[switch]\nname = "{name}"\nlossless_priorities = {lossless}\nmbufs = 32767\n'
            f'mac_learning = false\n{switch_model(queueing)}{switch_keys}',
-           _eal(prefix, cpus, idle_sleep), flow_control]
+           _eal(prefix, cpus, idle_sleep, pci), flow_control]
     for port, device, keys in ports:
         out.append(f'[[ports]]\nname = "{port}"\ndevice = "{device}"\nrate = "{rate}"\n'
-                   'emulate_wire = true\n' +
+                   f'emulate_wire = {"false" if _is_pci(device) else "true"}\n' +
                    "".join(f"{k} = {v}\n" for k, v in keys.items()))
     for mac, port in fib.items():
         out.append(f'[[fib]]\nmac = "{mac}"\nport = "{port}"\n')
@@ -106,10 +117,11 @@ def host_toml(name, ip, mac, device, engine, flows, prefix, metrics_port=None, c
     """`flows`: [{key: TOML value}] as fchost's [[flows]] (host/host_program_config.h);
     `extra`: more TOML ([transport], [[receive]])."""
     lossless, flow_control = _flow_control(engine, buffer, times)
+    pci = [device] if _is_pci(device) else []
     out = [f'[switch]\nname = "{name}"\nlossless_priorities = {lossless}\nmbufs = 8191\n',
-           f'[host]\nip = "{ip}"\n', _eal(prefix, cpus, idle_sleep), flow_control,
+           f'[host]\nip = "{ip}"\n', _eal(prefix, cpus, idle_sleep, pci), flow_control,
            f'[[ports]]\nname = "nic"\ndevice = "{device}"\nmac = "{mac}"\nrate = "{rate}"\n'
-           'emulate_wire = true\n']
+           f'emulate_wire = {"false" if pci else "true"}\n']
     for flow in flows:
         out.append("[[flows]]\n" + "".join(f"{k} = {v}\n" for k, v in flow.items()))
     out.append(_metrics(metrics_port))
@@ -173,8 +185,8 @@ def start_switch(procs, args, log):
 
 def run_bottleneck(run_dir, fcswitch, fchost, seconds):
     """Runs the configs bottleneck() wrote in `run_dir`: S, then H2 and H1 from one time zero
-    2.5 s ahead (a host starts in about a second here), each for `seconds`; S stops on SIGTERM once both have ended.
-    Returns the exit codes of H2, H1 and S; S writes s.json, the hosts h1.json and h2.json."""
+    2.5 s ahead (a host starts in about a second here), each for `seconds`; S stops on SIGTERM
+    once both have ended. Returns the exit codes of H2, H1 and S; S writes s.json, the hosts h1.json and h2.json."""
     import signal
     import time
     procs = []
@@ -263,37 +275,60 @@ def ring_mac(host):
     return f"02:00:00:00:0{host + 1}:01"
 
 
-def gfc_ring(run_dir, engine, queueing="input-hol", prefix="fcring"):
-    """{name: TOML text} for the six processes of the ring in `run_dir` (sockets there)."""
+# The GFC testbed itself (§6.1.1), for PCI cables: 10 Gb/s 82599 ports, τ = 90 µs measured,
+# T = 52.4 µs (65535 bytes at 10 Gb/s), as config/testbed-82599.toml; no CPUs given (fcswitch
+# spreads its workers over those it may use).
+TESTBED_RATE = "10Gbps"
+TESTBED_TIMES = {"response_time": "90us", "period": "52.4us", "catch_up": "200us"}
+
+
+def gfc_ring(run_dir, engine, queueing="input-hol", prefix="fcring", links=RING_LINKS,
+             pci=None, metrics_address="127.0.0.1"):
+    """{name: TOML text} for the six processes of the ring in `run_dir`. Cables are memif
+    sockets there, `links` saying who serves each ring link (server first); or, with `pci`
+    {(machine, port): PCI address} for every port, the testbed's NICs at its rate and times."""
     sock = {}
-    for a, pa, b, pb in RING_LINKS:
+    for a, pa, b, pb in links:
         sock[(a, pa)] = (f"{run_dir}/{a.lower()}{b.lower()}.sock", "server")
         sock[(b, pb)] = (f"{run_dir}/{a.lower()}{b.lower()}.sock", "client")
+    rate, times, cpus, idle = ((TESTBED_RATE, TESTBED_TIMES, {}, "0s") if pci else
+                               (RING_RATE, RING_TIMES, RING_CPUS, RING_IDLE_SLEEP))
+
+    def device(machine, port, index):
+        if pci:
+            return pci[(machine, port)]
+        path, role = sock[(machine, port)]
+        return memif(index, path, role)
     configs = {}
     for i, name in enumerate(RING_SWITCHES):
         sock[(name, "h")] = (f"{run_dir}/{name.lower()}h.sock", "server")
-        ports = []
-        for index, port in enumerate(("h", "cw", "ccw")):
-            path, role = sock[(name, port)]
-            ports.append((port, memif(index, path, role), {}))
+        ports = [(port, device(name, port, index), {})
+                 for index, port in enumerate(("h", "cw", "ccw"))]
         # Routes as the lab's ring: the own host on h, the others clockwise.
         fib = {ring_mac(h): ("h" if h == i else "cw") for h in range(3)}
         trace = (f'[trace]\ninterval = "{RING_TRACE_INTERVAL}"\nfile = "{run_dir}/{name.lower()}'
                  '_trace.csv"\nsamples = 65536\npriorities = [3]\n')
         configs[name] = switch_toml(
             name, ports, fib, engine, f"{prefix}_{name.lower()}", RING_METRICS_PORT[name],
-            RING_CPUS[name], queueing, rate=RING_RATE, times=RING_TIMES,
+            cpus.get(name), queueing, rate=rate, times=times,
             switch_keys=f"egress_queue_packets = {RING_EGRESS_QUEUE_PACKETS}\n", extra=trace,
-            idle_sleep=RING_IDLE_SLEEP)
+            idle_sleep=idle)
     for i, name in enumerate(RING_HOSTS):
         flows = [{"id": i + 1, "to": f'"{RING_HOSTS[dst]}"', "to_mac": f'"{ring_mac(dst)}"',
                   "to_ip": f'"10.0.{dst + 1}.1"', "priority": 3, "rate": '"line"'}
                  for src, dst in RING_FLOWS if src == i]
-        path, _ = sock[(RING_SWITCHES[i], "h")]
-        configs[name] = host_toml(name, f"10.0.{i + 1}.1", ring_mac(i), memif(0, path, "client"),
-                                  engine, flows, f"{prefix}_{name.lower()}",
-                                  RING_METRICS_PORT[name], RING_CPUS[name], rate=RING_RATE,
-                                  times=RING_TIMES, idle_sleep=RING_IDLE_SLEEP)
+        if pci:
+            nic = pci[(name, "nic")]
+        else:
+            path, _ = sock[(RING_SWITCHES[i], "h")]
+            nic = memif(0, path, "client")
+        configs[name] = host_toml(name, f"10.0.{i + 1}.1", ring_mac(i), nic, engine, flows,
+                                  f"{prefix}_{name.lower()}", RING_METRICS_PORT[name],
+                                  cpus.get(name), rate=rate, times=times, idle_sleep=idle)
+    if metrics_address != "127.0.0.1":
+        for name in configs:
+            configs[name] = configs[name].replace('address = "127.0.0.1"',
+                                                  f'address = "{metrics_address}"')
     return configs
 
 
@@ -325,21 +360,3 @@ def lab_ring(engine, queueing, seconds):
                    'priority = 3\n')
     return "\n".join(out)
 
-
-if __name__ == "__main__":
-    # testbed_configs.py ring RUN_DIR ENGINE QUEUEING SECONDS: writes name.toml for the six
-    # processes and lab.toml, the same ring for fclab, and prints the processes' names in start
-    # order (each switch after the one before it forwards: servers first; then the hosts).
-    import pathlib
-    import sys
-    if len(sys.argv) != 6 or sys.argv[1] != "ring":
-        sys.exit("usage: testbed_configs.py ring RUN_DIR ENGINE QUEUEING SECONDS")
-    _, _, run_arg, engine_arg, queueing_arg, seconds_arg = sys.argv
-    run_dir = pathlib.Path(run_arg).resolve()
-    run_dir.mkdir(parents=True, exist_ok=True)
-    configs = gfc_ring(run_dir, engine_arg, queueing_arg, prefix=f"fcring{run_dir.stat().st_ino}")
-    for name, text in configs.items():
-        (run_dir / f"{name.lower()}.toml").write_text(text)
-    (run_dir / "lab.toml").write_text(lab_ring(engine_arg, queueing_arg, seconds_arg))
-    for name in RING_SWITCHES + RING_HOSTS:
-        print(name)

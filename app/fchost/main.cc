@@ -15,13 +15,18 @@
 #include <spdlog/spdlog.h>
 #include <CLI/CLI.hpp>
 
+#include <cctype>
 #include <cerrno>
+#include <charconv>
 #include <chrono>
 #include <cmath>
 #include <cstring>
 #include <fstream>
 #include <iostream>
+#include <iterator>
 #include <optional>
+#include <stdexcept>
+#include <string>
 
 #include "../cli_checks.h"
 #include "../crash_report.h"
@@ -49,9 +54,26 @@ struct Options {
   bool check_only = false;
   double duration_s = 0;
   double start_at_unix_s = 0;
+  std::string start_at_file;
   std::string summary_path;
   std::string log_level = "info";
 };
+
+// The Unix time in `path` once it is there; none before (the writer renames a whole file into
+// place). Throws std::runtime_error for a file that holds something else.
+std::optional<double> start_at_from(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) return std::nullopt;
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  double at = 0;
+  const char* end = text.data() + text.size();
+  while (end > text.data() && std::isspace(static_cast<unsigned char>(end[-1]))) --end;
+  const auto [last, error] = std::from_chars(text.data(), end, at);
+  if (error != std::errc{} || last != end || !(at > 0 && at < 1e11))
+    throw std::runtime_error(fmt::format(
+        "--start-at-file {}: expected a Unix time in seconds, found \"{}\"", path, text));
+  return at;
+}
 
 double unix_now_s() {
   timespec ts{};
@@ -88,11 +110,25 @@ int run(const Options& options) {
     spdlog::info("metrics: http://{}:{}/metrics", config.node.metrics->address, exposer->port());
   }
 
+  // --start-at-file: ready, the host waits for its time zero to be written there (the testbed's
+  // playbook writes one for every host once all are ready, so none is late).
+  int sig = 0;
+  double start_at_unix_s = options.start_at_unix_s;
+  if (!options.start_at_file.empty()) {
+    spdlog::info("ready: waiting for time zero in {}", options.start_at_file);
+    while (!sig) {
+      if (const auto at = start_at_from(options.start_at_file)) {
+        start_at_unix_s = *at;
+        break;
+      }
+      sig = fcswitch::app::wait_stop_signal(1ms);
+    }
+  }
   // Time zero: --start-at (hosts given the same one start their flows together and share
   // arrival times), else now. The TSC value it falls on is where the tasks' clock starts.
   const double now_unix = unix_now_s();
   const uint64_t now_tsc = rte_rdtsc();
-  const double time_zero_unix = options.start_at_unix_s > 0 ? options.start_at_unix_s : now_unix;
+  const double time_zero_unix = start_at_unix_s > 0 ? start_at_unix_s : now_unix;
   // Late (start-up took longer than the time given): the clock still counts from time zero, so
   // the flows keep the testbed's schedule and those due already start at once.
   const double offset_s = time_zero_unix - now_unix;
@@ -113,7 +149,6 @@ int run(const Options& options) {
   // steady clock reaches `zero`: over a lead of seconds, a TSC rate measured in 100 ms on a
   // busy machine puts the two a millisecond apart (in CI, a host started that early saw its
   // time wrap below zero and never sent again; LcoreRunner now holds time at 0 there too).
-  int sig = 0;
   for (uint64_t at = rte_rdtsc(); !sig && at < epoch_tsc; at = rte_rdtsc()) {
     const auto left = std::chrono::nanoseconds(static_cast<int64_t>(
         static_cast<double>(epoch_tsc - at) * 1e9 / static_cast<double>(tsc.chosen_hz)));
@@ -198,9 +233,15 @@ int main(int argc, char** argv) {
   app.add_option("--duration", options.duration_s,
                  "stop this many seconds after time zero (0: at SIGINT/SIGTERM)")
       ->check(fcswitch::cli::time_in(1e9, "seconds"));
-  app.add_option("--start-at", options.start_at_unix_s,
-                 "time zero as a Unix time in seconds (hosts given the same one start together)")
-      ->check(fcswitch::cli::time_in(1e11, "seconds since 1970"));
+  auto* start_at =
+      app.add_option(
+             "--start-at", options.start_at_unix_s,
+             "time zero as a Unix time in seconds (hosts given the same one start together)")
+          ->check(fcswitch::cli::time_in(1e11, "seconds since 1970"));
+  app.add_option("--start-at-file", options.start_at_file,
+                 "once ready, wait for time zero (a Unix time in seconds) to be written to this "
+                 "file (the testbed's playbook writes it when every host is ready)")
+      ->excludes(start_at);
   app.add_option("--summary", options.summary_path, "write summary.json here")
       ->check(fcswitch::cli::writable_file());
   app.add_option("--log-level", options.log_level, "trace, debug, info, warn, error")

@@ -160,7 +160,7 @@ std::optional<PyrrhaNetwork> read_network(TableReader& reader, const std::string
   const auto file = reader.string("network");
   const auto node = reader.string("node");
   if (!file) {
-    if (node)
+    if (node && !reader.has("network"))  // a network of another type is refused already
       reader.refuse("node", "node only beside network (the lab scenario it names a switch of)",
                     fmt::format("\"{}\" with no network", *node));
     return std::nullopt;

@@ -109,6 +109,12 @@ std::shared_ptr<const PyrrhaPathOracle> take_pyrrha_network(config::SwitchConfig
         "{}: pyrrha.network: expected no [[fib]] beside it (the switch forwards by the "
         "network's routes, which the paths are predicted from), found {} [[fib]] entries",
         network.file_place, config.fib.size()));
+  // Its seed is the node's too: the one its neighbours' predictions of it hash with.
+  if (config.ecmp_seed != 0 && config.ecmp_seed != node->config.ecmp_seed)
+    problems.push_back(fmt::format(
+        "{}: pyrrha.network: expected no [switch] ecmp_seed beside it (the switch hashes with "
+        "its node's, {}, which the other switches predict it with), found {}",
+        network.file_place, node->config.ecmp_seed, config.ecmp_seed));
   if (!problems.empty()) throw config::ConfigError(std::move(problems));
 
   config.fib = node->config.fib;

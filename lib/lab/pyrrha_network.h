@@ -20,7 +20,7 @@ namespace fcswitch::lab {
 // Returns the oracle to hand to SwitchNode. Throws config::ConfigError naming the config's
 // place of `network` or `node` when the scenario cannot be read, has no such switch, routes
 // statically, or has other ports than `config`'s (names, in order), or when `config` has
-// [[fib]] entries of its own.
+// [[fib]] entries or an ECMP seed of its own.
 std::shared_ptr<const PyrrhaPathOracle> take_pyrrha_network(config::SwitchConfig& config);
 
 }  // namespace fcswitch::lab

@@ -222,5 +222,23 @@ TEST(PyrrhaNetwork, ANodeTheNetworkLacksIsRefusedAtItsKey) {
   }
 }
 
+// The switch forwards as its node, so an ECMP seed of its own (which the other switches would
+// not predict it with) is refused, at the config's place of `network`.
+TEST(PyrrhaNetwork, AnEcmpSeedOfItsOwnIsRefused) {
+  auto config = config::parse_switch_config(t1_config("pnetseed"), "t1.toml");
+  config.ecmp_seed = 7;
+  try {
+    lab::take_pyrrha_network(config);
+    FAIL() << "a seed of its own taken";
+  } catch (const config::ConfigError& error) {
+    ASSERT_EQ(error.problems().size(), 1u);
+    EXPECT_EQ(error.problems()[0].rfind(config.pyrrha->network->file_place +
+                                            ": pyrrha.network: expected no [switch] ecmp_seed",
+                                        0),
+              0u)
+        << error.problems()[0];
+  }
+}
+
 }  // namespace
 }  // namespace fcswitch::pyrrha_network_test

@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
 """The testbed's playbook refuses a bad inventory before it starts anything (testbed.sh run,
 tools/testbed/testbed_plan.py): a port named twice, a cable to a port that is not there, a port
-cabled twice, a host with no route to its flow's destination, a memif cable between two
-machines — each said with the inventory's name for it, exit 2 and no config written; a machine
-that cannot be reached — exit 1, that machine named, and no process started anywhere. `check`
+cabled twice, a host with no route to its flow's destination, memif and NIC cables mixed, a
+memif cable between two machines — each said with the inventory's name for it, exit 2 and no
+config written; a machine that cannot be reached — exit 1, that machine named, and no process
+started anywhere. `check`
 passes on the rehearsal's inventory. The GFC testbed's example inventory gives configs that
 fcswitch and fchost accept (--check).
 
@@ -49,6 +50,12 @@ refused = {
     "no_route": (REHEARSAL.replace("      - S2:h - H2:nic\n", ""),
                  "H2 has no route to H1 (its flow's destination): gfc-ring needs a cable "
                  "H2:nic - S2:h"),
+    "mixed_cables": (REHEARSAL.replace("S1: {fc_ports: {h: memif,",
+                                       "S1: {fc_ports: {h: 0000:03:00.0,")
+                     .replace("H1: {fc_ports: {nic: memif}}",
+                              "H1: {fc_ports: {nic: 0000:04:00.0}}"),
+                     "the cables are all memif (one machine: the rehearsal) or all NICs (a "
+                     "testbed), not some of each"),
     "memif_between_machines": (REHEARSAL.replace("S3: {fc_ports:",
                                                  "S3: {ansible_connection: ssh, ansible_host: "
                                                  "192.0.2.1, fc_ports:"),

@@ -33,7 +33,7 @@ command -v ansible-playbook > /dev/null ||
 
 # What every playbook is told: the binaries and tools on the machines, and quiet output.
 export ANSIBLE_STDOUT_CALLBACK=${ANSIBLE_STDOUT_CALLBACK:-default} ANSIBLE_DISPLAY_SKIPPED_HOSTS=0
-export ANSIBLE_NOCOLOR=1 ANSIBLE_RETRY_FILES_ENABLED=0 ANSIBLE_HOST_KEY_CHECKING=0
+export ANSIBLE_NOCOLOR=1 ANSIBLE_RETRY_FILES_ENABLED=0
 export ANSIBLE_LOCALHOST_WARNING=0 ANSIBLE_INVENTORY_UNPARSED_WARNING=0
 playbook() {  # PLAYBOOK [ansible-playbook arguments]
   local book=$1
@@ -55,7 +55,7 @@ case $step in
     [ $# -ge 1 ] || usage
     experiment=$1
     shift
-    engine=pfc queueing=input-hol seconds=10 out= prometheus=true lead=4.5
+    engine=pfc queueing=input-hol seconds=10 out= prometheus=true lead=2.5
     while [ $# -gt 0 ]; do
       case $1 in
         --engine) engine=$2; shift 2 ;;
@@ -68,10 +68,26 @@ case $step in
       esac
     done
     out=${out:-$root/out/testbed/$experiment-$engine-$queueing}
+    # An earlier run's folder is replaced; anything else that is there is not touched.
+    if [ -n "$(ls -A "$out" 2> /dev/null)" ] && [ ! -f "$out/plan.json" ]; then
+      echo "testbed.sh: $out is there and is not a run's folder (no plan.json): give another" >&2
+      exit 2
+    fi
     rm -rf "$out"
     /usr/bin/python3 "$here/testbed_plan.py" "$inventory" "$out" "$experiment" "$engine" \
       "$queueing" "$seconds" || exit 2
     out=$(cd "$out" && pwd)
+    # The playbook writes these paths into shell commands on every machine.
+    for path in "$out" "${FCSWITCH:-}" "${FCHOST:-}"; do
+      case $path in
+        *[[:space:]\'\"]*)
+          echo "testbed.sh: a path with a space or a quote: \"$path\"" >&2
+          exit 2 ;;
+      esac
+    done
+    # Interrupted (SIGINT, SIGTERM): every process the run started stops, everywhere.
+    trap 'echo "interrupted: stopping every process the run started" >&2
+          playbook stop.yml -e "run_dir=$out" > "$out/stop.log" 2>&1; exit 130' INT TERM
     if ! playbook testbed.yml -e "@$out/plan.json" -e "fc_prometheus=$prometheus" \
         -e "fc_lead_s=$lead" > "$out/ansible.log" 2>&1; then
       cat "$out/ansible.log"

@@ -1,9 +1,9 @@
 """Joins what the testbed's processes leave — fchost's summary.json per host (flows sent and
 received, host/host_summary.h) and fcswitch's --report-json per switch (drops, flow control,
 the stall at the stop: node/stall_watch.h) — into one table and a verdict per run; and asks
-Prometheus the Grafana dashboard's queries while a run goes on.
+Prometheus the Grafana dashboard's queries, as of a moment of the run.
 
-  testbed_collect.py dashboard PROMETHEUS_URL DASHBOARD.json OUT.json
+  testbed_collect.py dashboard PROMETHEUS_URL DASHBOARD.json OUT.json [AT_UNIX_S]
   testbed_collect.py table RUN_DIR [LINK_BPS]      # writes RUN_DIR/verdict.json, prints the table
   testbed_collect.py verdicts RUN_DIR...           # one line per run
   testbed_collect.py compare RUN_DIR...            # the processes beside fclab's run of the
@@ -41,9 +41,11 @@ def load(path):
     return json.loads(pathlib.Path(path).read_text())
 
 
-def dashboard(prometheus, board, out):
+def dashboard(prometheus, board, out, at=None):
     """Each panel target of the dashboard, its variables set to match everything: how many
-    series it returns, from which nodes."""
+    series it returns, from which nodes; evaluated at Unix time `at` (the run's middle, asked
+    once the run is over, so that the queries neither share the run's CPUs nor miss a node that
+    has stopped), or now."""
     panels = load(board)["panels"]
     answers = []
     for panel in panels:
@@ -53,6 +55,8 @@ def dashboard(prometheus, board, out):
                                ("$prio", ".*")):
                 expr = expr.replace(var, value)
             url = f"{prometheus}/api/v1/query?query={urllib.parse.quote(expr)}"
+            if at is not None:
+                url += f"&time={float(at):.3f}"
             with urllib.request.urlopen(url, timeout=10) as r:
                 result = json.load(r)["data"]["result"]
             nodes = sorted({s["metric"].get("node", "") for s in result} - {""})
@@ -251,7 +255,7 @@ def compare(run_dirs, link_bps=tc.RING_BPS):
 
 if __name__ == "__main__":
     if len(sys.argv) >= 5 and sys.argv[1] == "dashboard":
-        dashboard(*sys.argv[2:5])
+        dashboard(*sys.argv[2:6])
     elif len(sys.argv) >= 3 and sys.argv[1] == "table":
         table(sys.argv[2], float(sys.argv[3]) if len(sys.argv) > 3 else tc.RING_BPS)
     elif len(sys.argv) >= 3 and sys.argv[1] == "verdicts":

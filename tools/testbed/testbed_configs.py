@@ -186,7 +186,8 @@ def start_switch(procs, args, log):
 def run_bottleneck(run_dir, fcswitch, fchost, seconds):
     """Runs the configs bottleneck() wrote in `run_dir`: S, then H2 and H1 from one time zero
     2.5 s ahead (a host starts in about a second here), each for `seconds`; S stops on SIGTERM
-    once both have ended. Returns the exit codes of H2, H1 and S; S writes s.json, the hosts h1.json and h2.json."""
+    once both have ended. Returns the exit codes of H2, H1 and S; S writes s.json, the hosts
+    h1.json and h2.json."""
     import signal
     import time
     procs = []

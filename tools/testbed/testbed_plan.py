@@ -50,11 +50,11 @@ def read_inventory(path, problems):
     except (OSError, yaml.YAMLError) as error:
         problems.append(f"{path}: {error}")
         return {}, []
-    everything = (doc or {}).get("all", {})
+    everything = (doc or {}).get("all") or {}
     local_by_default = (everything.get("vars") or {}).get("ansible_connection") == "local"
     machines = {}
     for group in GROUPS:
-        hosts = (everything.get("children", {}).get(group) or {}).get("hosts") or {}
+        hosts = ((everything.get("children") or {}).get(group) or {}).get("hosts") or {}
         for name, keys in hosts.items():
             keys = keys or {}
             if name in machines:
@@ -165,8 +165,12 @@ def plan(inventory, run_dir, experiment, engine, queueing, seconds):
     monitors = [m for m, v in machines.items() if v["group"] == "monitor"]
     if len(monitors) > 1:
         problems.append(f"{inventory}: one monitor, found {', '.join(monitors)}")
-    memif = all(machines[m]["ports"][p] == "memif" for a, pa, b, pb in cables
-                for m, p in ((a, pa), (b, pb)))
+    kinds = {machines[m]["ports"][p] == "memif" for a, pa, b, pb in cables
+             for m, p in ((a, pa), (b, pb))}
+    memif = kinds == {True}
+    if len(kinds) > 1:
+        problems.append(f"{inventory}: the cables are all memif (one machine: the rehearsal) or "
+                        "all NICs (a testbed), not some of each")
     order = start_order(cables) if not problems else None
     if not problems and memif and order is None:
         problems.append(f"{inventory}: the memif cables' servers (each cable's first end) form a "

@@ -55,11 +55,9 @@ def run(engine):
     try:
         s = tc.start_switch(procs, [fcswitch, d / "s.toml", "--report-json", d / "s.json"],
                             d / "s.log")
-        zero = time.time() + 2.5  # a host starts in about a second here
-        h2a = start([fchost, d / "h2a.toml", "--start-at", f"{zero:.3f}", "--summary",
-                     d / "h2a.json"], "h2a.log")
-        h1 = start([fchost, d / "h1.toml", "--start-at", f"{zero:.3f}", "--duration", "6.5",
-                    "--summary", d / "h1.json"], "h1.log")
+        (h2a, h1), zero = tc.start_hosts_ready(
+            procs, fchost, d, ("h2a", "h1"),
+            lambda n: ("--summary", d / f"{n}.json") + (("--duration", "6.5") if n == "h1" else ()))
         time.sleep(max(0.0, zero + 1.1 - time.time()))  # one second into the flow
         h2a.send_signal(signal.SIGTERM)
         code_a = h2a.wait(timeout=30)

@@ -55,7 +55,7 @@ case $step in
     [ $# -ge 1 ] || usage
     experiment=$1
     shift
-    engine=pfc queueing=input-hol seconds=10 out= prometheus=true lead=2.5
+    engine=pfc queueing=input-hol seconds=10 out= prometheus=true lead=1.5
     while [ $# -gt 0 ]; do
       case $1 in
         --engine) engine=$2; shift 2 ;;

@@ -183,22 +183,43 @@ def start_switch(procs, args, log):
     return p
 
 
+def start_hosts_ready(procs, fchost, run_dir, names, extra=()):
+    """Starts fchost for each of `names` (NAME.toml in `run_dir`, --start-at-file NAME.zero, its
+    log NAME.log, `extra` arguments) and, once every one is ready, writes them one time zero
+    0.3 s ahead: none starts late, and none waits longer than it must. Returns the processes and
+    the time zero."""
+    import os
+    import time
+    hosts = [start(procs, [fchost, f"{run_dir}/{n}.toml", "--start-at-file",
+                           f"{run_dir}/{n}.zero", *extra(n)], f"{run_dir}/{n}.log")
+             for n in names]
+    deadline = time.time() + 30
+    for n, p in zip(names, hosts):
+        while "ready: waiting for time zero" not in open(f"{run_dir}/{n}.log").read():
+            if time.time() > deadline or p.poll() is not None:
+                raise RuntimeError(f"not ready: {run_dir}/{n}.log")
+            time.sleep(0.01)
+    zero = time.time() + 0.3
+    for n in names:
+        with open(f"{run_dir}/{n}.zero.new", "w") as f:
+            f.write(f"{zero:.3f}\n")
+        os.rename(f"{run_dir}/{n}.zero.new", f"{run_dir}/{n}.zero")
+    return hosts, zero
+
+
 def run_bottleneck(run_dir, fcswitch, fchost, seconds):
     """Runs the configs bottleneck() wrote in `run_dir`: S, then H2 and H1 from one time zero
-    2.5 s ahead (a host starts in about a second here), each for `seconds`; S stops on SIGTERM
-    once both have ended. Returns the exit codes of H2, H1 and S; S writes s.json, the hosts
-    h1.json and h2.json."""
+    once both are ready (start_hosts_ready), each for `seconds`; S stops on SIGTERM once both
+    have ended. Returns the exit codes of H2, H1 and S; S writes s.json, the hosts h1.json and
+    h2.json."""
     import signal
-    import time
     procs = []
     try:
         s = start_switch(procs, [fcswitch, f"{run_dir}/s.toml", "--report-json",
                                  f"{run_dir}/s.json"], f"{run_dir}/s.log")
-        zero = f"{time.time() + 2.5:.3f}"
-        hosts = [start(procs, [fchost, f"{run_dir}/{h}.toml", "--start-at", zero, "--duration",
-                               f"{seconds}", "--summary", f"{run_dir}/{h}.json"],
-                       f"{run_dir}/{h}.log")
-                 for h in ("h2", "h1")]
+        hosts, _ = start_hosts_ready(
+            procs, fchost, run_dir, ("h2", "h1"),
+            lambda n: ("--duration", f"{seconds}", "--summary", f"{run_dir}/{n}.json"))
         codes = [h.wait(timeout=60) for h in hosts]
         s.send_signal(signal.SIGTERM)
         codes.append(s.wait(timeout=30))

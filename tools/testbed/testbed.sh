@@ -96,9 +96,13 @@ case $step in
       exit 1
     fi
     # How each process ended, a line each (the collector's table says which were not 0).
-    for name in S1 S2 S3 H1 H2 H3; do
-      echo "$name $(cat "$out/$(echo "$name" | tr 'A-Z' 'a-z').exit" 2> /dev/null || echo lost)"
-    done > "$out/exit_status"
+    /usr/bin/python3 - "$out" > "$out/exit_status" <<'PY'
+import json, pathlib, sys
+run = pathlib.Path(sys.argv[1])
+for name, proc in json.loads((run / "plan.json").read_text())["processes"].items():
+    done = run / f"{proc}.exit"
+    print(name, done.read_text().strip() if done.exists() else "lost")
+PY
     /usr/bin/python3 "$here/testbed_collect.py" table "$out"
     ;;
   collect)

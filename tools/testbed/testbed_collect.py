@@ -4,6 +4,7 @@ the stall at the stop: node/stall_watch.h) — into one table and a verdict per 
 Prometheus the Grafana dashboard's queries, as of a moment of the run.
 
   testbed_collect.py dashboard PROMETHEUS_URL DASHBOARD.json OUT.json [AT_UNIX_S]
+  testbed_collect.py scraped PROMETHEUS_URL [TIMEOUT_S]  # waits until every target is up
   testbed_collect.py table RUN_DIR [LINK_BPS]      # writes RUN_DIR/verdict.json, prints the table
   testbed_collect.py verdicts RUN_DIR...           # one line per run
   testbed_collect.py compare RUN_DIR...            # the processes beside fclab's run of the
@@ -23,6 +24,7 @@ import json
 import pathlib
 import signal
 import sys
+import time
 import urllib.parse
 import urllib.request
 
@@ -43,9 +45,16 @@ def load(path):
 
 def dashboard(prometheus, board, out, at=None):
     """Each panel target of the dashboard, its variables set to match everything: how many
-    series it returns, from which nodes; evaluated at Unix time `at` (the run's middle, asked
+    series it returns, from which nodes; evaluated at Unix time `at` (three quarters into the run, asked
     once the run is over, so that the queries neither share the run's CPUs nor miss a node that
     has stopped), or now."""
+    def query(expr):
+        url = f"{prometheus}/api/v1/query?query={urllib.parse.quote(expr)}"
+        if at is not None:
+            url += f"&time={float(at):.3f}"
+        with urllib.request.urlopen(url, timeout=10) as r:
+            return json.load(r)["data"]["result"]
+
     panels = load(board)["panels"]
     answers = []
     for panel in panels:
@@ -54,11 +63,7 @@ def dashboard(prometheus, board, out, at=None):
             for var, value in (("$__rate_interval", "5s"), ("$node", ".*"), ("$port", ".*"),
                                ("$prio", ".*")):
                 expr = expr.replace(var, value)
-            url = f"{prometheus}/api/v1/query?query={urllib.parse.quote(expr)}"
-            if at is not None:
-                url += f"&time={float(at):.3f}"
-            with urllib.request.urlopen(url, timeout=10) as r:
-                result = json.load(r)["data"]["result"]
+            result = query(expr)
             nodes = sorted({s["metric"].get("node", "") for s in result} - {""})
             answers.append({"panel": panel.get("title", ""), "expr": target["expr"],
                             "series": len(result), "nodes": nodes})
@@ -67,6 +72,40 @@ def dashboard(prometheus, board, out, at=None):
     nodes = sorted({n for a in answers for n in a["nodes"]})
     print(f"dashboard: {len(with_data)} of {len(answers)} queries returned data, from "
           f"{', '.join(nodes) or 'no node'}")
+    # Why a node would be missing: each target's scrapes in the 10 s before, succeeded of tried
+    # (scrapes.json beside OUT.json).
+    tried = {s["metric"]["instance"]: int(float(s["value"][1]))
+             for s in query("count_over_time(up[10s])")}
+    good = {s["metric"]["instance"]: int(float(s["value"][1]))
+            for s in query("sum_over_time(up[10s])")}
+    pathlib.Path(out).with_name("scrapes.json").write_text(json.dumps(
+        {i: {"tried": n, "succeeded": good.get(i, 0)} for i, n in sorted(tried.items())}))
+
+
+def scraped(prometheus, timeout_s=30):
+    """Waits until Prometheus has scraped every target of its config and found it up, so that
+    the dashboard covers a run from its time zero: Prometheus applies its targets only a few
+    seconds after it starts, and a target scraped before its process listened is down until
+    the next scrape. False, with the targets not up and why, after timeout_s."""
+    deadline = time.monotonic() + float(timeout_s)
+    while True:
+        try:
+            with urllib.request.urlopen(f"{prometheus}/api/v1/targets?state=active",
+                                        timeout=5) as r:
+                targets = json.load(r)["data"]["activeTargets"]
+            problem = "no target yet"
+        except OSError as e:
+            targets, problem = [], f"not answering ({e})"
+        down = [t for t in targets if t["health"] != "up"]
+        if targets and not down:
+            return True
+        if time.monotonic() > deadline:
+            if targets:
+                problem = "; ".join(f"{t['scrapeUrl']} {t['health']} {t.get('lastError', '')}"
+                                    for t in down)
+            print(f"Prometheus at {prometheus}, after {timeout_s} s: {problem}", file=sys.stderr)
+            return False
+        time.sleep(0.1)
 
 
 def signal_name(status):
@@ -175,6 +214,10 @@ def table(run_dir, link_bps=tc.RING_BPS):
         lines.append(f"Prometheus: {sum(1 for a in answers if a['series'])} of {len(answers)} "
                      f"dashboard queries returned data, from "
                      f"{', '.join(sorted({n for a in answers for n in a['nodes']}))}")
+    scrapes = run / "scrapes.json"
+    if scrapes.exists():
+        lines.append("scrapes in the 10 s before, succeeded of tried: " + ", ".join(
+            f"{i} {s['succeeded']}/{s['tried']}" for i, s in load(scrapes).items()))
     (run / "verdict.json").write_text(json.dumps(
         {"verdict": verdict, "lossless_drops": lossless, "tail_bps": tails,
          "stalled_at_stop": stalled, "exits": exits, "host_ingress_steady_bytes": steady},
@@ -256,6 +299,8 @@ def compare(run_dirs, link_bps=tc.RING_BPS):
 if __name__ == "__main__":
     if len(sys.argv) >= 5 and sys.argv[1] == "dashboard":
         dashboard(*sys.argv[2:6])
+    elif len(sys.argv) >= 3 and sys.argv[1] == "scraped":
+        sys.exit(0 if scraped(*sys.argv[2:4]) else 1)
     elif len(sys.argv) >= 3 and sys.argv[1] == "table":
         table(sys.argv[2], float(sys.argv[3]) if len(sys.argv) > 3 else tc.RING_BPS)
     elif len(sys.argv) >= 3 and sys.argv[1] == "verdicts":

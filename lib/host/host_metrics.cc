@@ -2,9 +2,9 @@
 
 #include <string>
 
-#include "core/drop_reason.h"
 #include "metrics/flow_control_metrics.h"
 #include "metrics/metric_family_set.h"
+#include "switch/drop_reasons.h"
 
 namespace fcswitch::host {
 

@@ -2,10 +2,10 @@
 
 #include <fmt/format.h>
 
-#include "core/drop_reason.h"
 #include "host/host_program_config.h"
 #include "node/flow_control_counters.h"
 #include "results/lab_report.h"
+#include "switch/drop_reasons.h"
 #include "traffic/received_flow_result.h"
 
 namespace fcswitch::host {

@@ -4,8 +4,8 @@
 
 #include <memory>
 
-#include "core/drop_reason.h"
 #include "core/owned_counter.h"
+#include "switch/drop_reasons.h"
 
 namespace fcswitch {
 

@@ -1,6 +1,6 @@
-// docs/reference/drop-reasons.md's table of drop reasons is the list in core/drop_reason.h, row for
-// row: the one place a reason is declared that the compiler cannot reach is checked here.
-#include "core/drop_reason.h"
+// docs/reference/drop-reasons.md's table of drop reasons is the list in switch/drop_reasons.h,
+// row for row: the one place a reason is declared that the compiler cannot reach is checked here.
+#include "switch/drop_reasons.h"
 
 #include <gtest/gtest.h>
 
@@ -54,7 +54,7 @@ TEST(DropReasons, ReferencePageTableIsTheList) {
   for (const DropReasonInfo& r : kDropReasons)
     declared.push_back({std::string(r.name), kind_name(r.kind), std::string(r.description)});
   EXPECT_EQ(page_rows(), declared) << "docs/reference/drop-reasons.md's table differs from "
-                                      "FCSWITCH_DROP_REASONS in lib/core/drop_reason.h";
+                                      "FCSWITCH_DROP_REASONS in lib/switch/drop_reasons.h";
 }
 
 // Frame accounting follows the kind: control frames are not data; only a lossless frame lost

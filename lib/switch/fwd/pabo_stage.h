@@ -10,11 +10,11 @@
 #include <cstdint>
 #include <optional>
 
-#include "core/drop_reason.h"
 #include "core/packet_meta.h"
 #include "core/traffic_class.h"
 #include "pabo/bounce_policy.h"
 #include "pabo/bounce_settings.h"
+#include "switch/drop_reasons.h"
 #include "switch/fwd/next_hop.h"
 #include "switch/fwd/pabo_counters.h"
 #include "switch/l2_fib.h"

@@ -1,10 +1,13 @@
 // fcswitch CONFIG.toml [options] [-- EAL options]
 // fcswitch selftest CONFIG.toml --from PORT --to PORT [-- EAL options]
+// fcswitch selftest CONFIG.toml --links [-- EAL options]
 //
 // Runs one switch until SIGINT/SIGTERM (or --exit-on-idle / --duration), then stops RX,
 // drains, stops the lcores and ports, prints per-port and per-priority counters, and checks
 // that every mbuf came back to the mempool. `selftest` checks instead that flow-control
-// frames sent out of one port reach software on another (switch/control_path_selftest.h).
+// frames sent out of one port reach software on another (node/control_path_selftest.h), or
+// with --links that every port and the port at its cable's other end, on another machine,
+// hear each other (node/link_selftest.h).
 
 #include <signal.h>
 
@@ -36,6 +39,7 @@
 #include "metrics/occupancy_trace.h"
 #include "metrics/telemetry_commands.h"
 #include "node/control_path_selftest.h"
+#include "node/link_selftest.h"
 #include "node/stall_watch.h"
 #include "node/switch_node.h"
 #include "node/switch_report.h"
@@ -57,7 +61,8 @@ struct Options {
   std::string log_level = "info";
   // selftest
   std::string from_port, to_port;
-  int timeout_ms = 1000;
+  bool links = false;
+  int timeout_ms = 0;  // 0: 1 s, or 10 s with --links (the machines' processes start in turn)
 };
 
 // Runs until a signal, the duration, or (with exit_on_idle) the switch has settled for that
@@ -268,20 +273,41 @@ int run(const Options& options) {
   return exit_code;
 }
 
+int link_selftest(const Options& options, const fcswitch::config::SwitchConfig& config) {
+  const fcswitch::dpdk::EalPlan plan = fcswitch::dpdk::plan_eal(config, options.eal_args);
+  if (!plan.missing_cpus.empty()) throw fcswitch::config::ConfigError({plan.missing_cpus});
+  fcswitch::dpdk::EalSession eal(plan);
+  const fcswitch::LinkSelftestResult result = fcswitch::run_link_selftest(
+      config, std::chrono::milliseconds(options.timeout_ms ? options.timeout_ms : 10000),
+      [&] { std::cout << "links: ports started" << std::endl; });
+  std::cout << fmt::format("selftest --links, {}\n", config.name) << result.table();
+  if (!result.passed()) {
+    std::cout << "FAILED: a port did not hear every probe from its peer, or its peer did not "
+                 "hear it:\na cable not plugged, the other end's selftest not running, or a "
+                 "NIC that consumes\nMAC control frames (on an 82599 the port's profile "
+                 "\"ixgbe-82599\", or control_ether_type\n= 0x88B6 on every port).\n";
+    return 1;
+  }
+  std::cout << "passed\n";
+  return 0;
+}
+
 int selftest(const Options& options) {
   const fcswitch::config::SwitchConfig config =
       fcswitch::config::load_switch_config(options.config_path, fcswitch::cli::ethdev_port_rules());
+  if (options.links) return link_selftest(options, config);
   const int from = config.port_index(options.from_port);
   const int to = config.port_index(options.to_port);
   if (from < 0 || to < 0 || from == to) {
-    std::cerr << "selftest: --from and --to must name two ports of " << config.file << "\n";
+    std::cerr << "selftest: --from and --to must name two ports of " << config.file
+              << " (or --links: every port with whatever is at its cable's other end)\n";
     return 2;
   }
   const fcswitch::dpdk::EalPlan plan = fcswitch::dpdk::plan_eal(config, options.eal_args);
   if (!plan.missing_cpus.empty()) throw fcswitch::config::ConfigError({plan.missing_cpus});
   fcswitch::dpdk::EalSession eal(plan);
   const fcswitch::SelftestResult result = fcswitch::run_control_path_selftest(
-      config, from, to, std::chrono::milliseconds(options.timeout_ms));
+      config, from, to, std::chrono::milliseconds(options.timeout_ms ? options.timeout_ms : 1000));
   std::cout << fmt::format("selftest {} -> {}\n", options.from_port, options.to_port)
             << result.table();
   const bool none_sent = std::any_of(result.probes.begin(), result.probes.end(),
@@ -330,9 +356,17 @@ int main(int argc, char** argv) {
       "selftest", "check that flow-control frames sent out of one port reach software on another");
   st->add_option("config", options.config_path, "switch configuration (TOML)")->required();
   st->add_option("eal", options.eal_args, "EAL options, after --");
-  st->add_option("--from", options.from_port, "port that sends (name in [[ports]])")->required();
-  st->add_option("--to", options.to_port, "port that should receive")->required();
-  st->add_option("--timeout", options.timeout_ms, "ms to wait for the frames (default 1000)");
+  CLI::Option* from =
+      st->add_option("--from", options.from_port, "port that sends (name in [[ports]])");
+  CLI::Option* to = st->add_option("--to", options.to_port, "port that should receive");
+  st->add_flag("--links", options.links,
+               "every port exchanges the probes with the port at its cable's other end, where "
+               "another machine runs selftest --links too (the testbed's check)")
+      ->excludes(from)
+      ->excludes(to);
+  st->add_option("--timeout", options.timeout_ms,
+                 "ms to wait for the frames (default 1000; 10000 with --links)")
+      ->check(CLI::Range(1, 3600000));
   fcswitch::app::GfcParamsOptions gfc_params;
   CLI::App* gp = fcswitch::app::add_gfc_params_command(app, gfc_params);
   CLI11_PARSE(app, argc, argv);

@@ -13,51 +13,9 @@
 
 #include "dpdk/eth_port.h"
 #include "dpdk/interrupt_thread_park.h"
-#include "wire/credit_frame.h"
-#include "wire/ether_type.h"
-#include "wire/pfc_frame.h"
+#include "node/selftest_probes.h"
 
 namespace fcswitch {
-
-namespace {
-
-constexpr int kCopies = 8;
-using Frame = std::vector<uint8_t>;
-
-struct PoolDeleter {
-  void operator()(rte_mempool* pool) const { rte_mempool_free(pool); }
-};
-
-Frame pfc_probe(wire::MacAddress source, uint16_t ether_type, int copy) {
-  // Priority 7, one quantum: were the NIC to act on it, the pause would last 51 ns. The
-  // copy number in time[0..6] (disabled classes) makes each frame distinct.
-  wire::PfcFrame pfc{source, 0x80, {}};
-  for (int i = 0; i < 7; ++i) pfc.time[i] = static_cast<uint16_t>(copy);
-  pfc.time[7] = 1;
-  Frame f(wire::kPfcFrameBytes);
-  wire::encode_pfc(pfc, ether_type, f.data());
-  return f;
-}
-
-Frame credit_probe(wire::MacAddress source, int copy) {
-  wire::CreditFrame credit{source, 0, {}};
-  credit.entry[0] = wire::CreditEntry{static_cast<uint32_t>(copy), 0};
-  Frame f(wire::kCreditFrameBytes);
-  wire::encode_credit(credit, f.data());
-  return f;
-}
-
-Frame data_probe(wire::MacAddress source, int copy) {
-  Frame f(64, 0);
-  wire::MacAddress{0xFFFF'FFFF'FFFFull}.to_bytes(f.data());
-  source.to_bytes(f.data() + 6);
-  f[12] = 0x88;
-  f[13] = 0xB7;  // OUI extended: data, never one of our control formats
-  f[14] = static_cast<uint8_t>(copy);
-  return f;
-}
-
-}  // namespace
 
 bool SelftestResult::passed() const {
   for (const auto& p : probes)
@@ -79,38 +37,23 @@ std::string SelftestResult::table() const {
 
 SelftestResult run_control_path_selftest(const config::SwitchConfig& config, int from, int to,
                                          std::chrono::milliseconds timeout) {
-  std::unique_ptr<rte_mempool, PoolDeleter> pool(rte_pktmbuf_pool_create(
-      (config.name + "_st").c_str(), 4095, 0, 0, RTE_MBUF_DEFAULT_BUF_SIZE, 0));
+  std::unique_ptr<rte_mempool, decltype(&rte_mempool_free)> pool(
+      rte_pktmbuf_pool_create((config.name + "_st").c_str(), 4095, 0, 0, RTE_MBUF_DEFAULT_BUF_SIZE,
+                              0),
+      rte_mempool_free);
   if (!pool) throw std::runtime_error("selftest mempool");
   dpdk::EthPort out(config.ports[from], pool.get());
   dpdk::EthPort in(config.ports[to], pool.get());
   const wire::MacAddress src = out.mac();
-  const uint16_t control_type = config.ports[from].control_ether_type;
-
-  struct Kind {
-    std::string name;
-    bool required;
-    Frame (*make)(wire::MacAddress, uint16_t, int);
-  };
-  std::vector<Kind> kinds = {
-      {"PFC 802.1Qbb, EtherType 0x8808", control_type == wire::kEtherTypeMacControl,
-       [](wire::MacAddress s, uint16_t, int c) {
-         return pfc_probe(s, wire::kEtherTypeMacControl, c);
-       }},
-      {"credit frame (CBFC), EtherType 0x88B5", true,
-       [](wire::MacAddress s, uint16_t, int c) { return credit_probe(s, c); }},
-      {"data frame, EtherType 0x88B7", true,
-       [](wire::MacAddress s, uint16_t, int c) { return data_probe(s, c); }},
-  };
-  if (control_type != wire::kEtherTypeMacControl)
-    kinds.push_back({fmt::format("PFC layout, control_ether_type 0x{:04X}", control_type), true,
-                     [](wire::MacAddress s, uint16_t t, int c) { return pfc_probe(s, t, c); }});
+  const std::vector<selftest::ProbeKind> kinds =
+      selftest::probe_kinds(config.ports[from].control_ether_type);
 
   SelftestResult result;
-  std::vector<std::pair<Frame, size_t>> expected;  // frame, probe index
+  std::vector<std::pair<selftest::Frame, size_t>> expected;  // frame, probe index
   for (size_t k = 0; k < kinds.size(); ++k) {
     result.probes.push_back(SelftestProbe{kinds[k].name, 0, 0, kinds[k].required});
-    for (int c = 0; c < kCopies; ++c) expected.emplace_back(kinds[k].make(src, control_type, c), k);
+    for (int c = 0; c < selftest::kCopies; ++c)
+      expected.emplace_back(selftest::probe_frame(kinds[k], src, c), k);
   }
   // A tool, not the datapath: wait for the TX ring rather than hold frames — but not for ever:
   // a port whose link never comes up (a memif with no peer) takes nothing.
@@ -143,7 +86,7 @@ SelftestResult run_control_path_selftest(const config::SwitchConfig& config, int
       const size_t length = rte_pktmbuf_data_len(pkts[i]);
       bool matched = false;
       for (size_t e = 0; e < expected.size() && !matched; ++e) {
-        const Frame& f = expected[e].first;
+        const selftest::Frame& f = expected[e].first;
         // A NIC may pad or keep a longer frame; the bytes we sent must all be there.
         if (seen[e] || length < f.size() || std::memcmp(data, f.data(), f.size()) != 0) continue;
         seen[e] = matched = true;

@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # `fcswitch selftest` over a veth pair (net_af_packet ports): PFC, credit and data frames sent
 # out of one port arrive byte for byte at the other, and the selftest says so. Then across
-# two unconnected pairs: nothing arrives, and it fails naming what is missing.
+# two unconnected pairs: nothing arrives, and it fails naming what is missing. Then `selftest
+# --links` as the testbed's check runs it, a process at each end of the cable (a and b): both
+# hear every probe of the other's and pass; alone at a cable's end (c), it fails, saying that
+# nothing was heard.
 # Needs root and iproute2 (CI runs as root; tools/install-deps.sh installs iproute2).
 set -euo pipefail
 fcswitch=$1
@@ -48,5 +51,34 @@ if "$fcswitch" selftest "$dir/selftest.toml" --from a --to c --timeout 200 --log
 fi
 cat "$dir/out"
 grep -Eq '^credit frame \(CBFC\), EtherType 0x88B5 +8 +0  MISSING$' "$dir/out"
+grep -q '^FAILED' "$dir/out"
+
+for end in a b c; do
+  cat > "$dir/links_$end.toml" <<TOML
+[eal]
+args = ["--no-huge", "-m", "256", "--no-pci", "--file-prefix=fcst$id$end", "--log-level=warning"]
+[[ports]]
+name = "$end"
+device = "net_af_packet0,iface=$(eval echo "\$$end")"
+TOML
+done
+"$fcswitch" selftest "$dir/links_a.toml" --links --log-level warn > "$dir/links_a" 2>&1 &
+a_pid=$!
+"$fcswitch" selftest "$dir/links_b.toml" --links --log-level warn > "$dir/links_b" 2>&1
+wait "$a_pid"
+for end in a b; do
+  cat "$dir/links_$end"
+  grep -q "^port $end: .* heard by its peer: yes$" "$dir/links_$end"
+  grep -Eq '^  PFC 802.1Qbb, EtherType 0x8808 +8 of 8$' "$dir/links_$end"
+  grep -Eq '^  credit frame \(CBFC\), EtherType 0x88B5 +8 of 8$' "$dir/links_$end"
+  grep -q '^passed$' "$dir/links_$end"
+done
+if "$fcswitch" selftest "$dir/links_c.toml" --links --timeout 300 --log-level warn \
+    > "$dir/out" 2>&1; then
+  echo "selftest --links passed with nobody at the other end"; exit 1
+fi
+cat "$dir/out"
+grep -q '^port c: .* peer none heard; heard by its peer: NO$' "$dir/out"
+grep -Eq '^  PFC 802.1Qbb, EtherType 0x8808 +0 of 8  MISSING$' "$dir/out"
 grep -q '^FAILED' "$dir/out"
 echo "selftest_veth: ok"

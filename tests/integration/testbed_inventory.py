@@ -5,8 +5,9 @@ cabled twice, a host with no route to its flow's destination, memif and NIC cabl
 memif cable between two machines — each said with the inventory's name for it, exit 2 and no
 config written; a machine that cannot be reached — exit 1, that machine named, and no process
 started anywhere. `check`
-passes on the rehearsal's inventory. The GFC testbed's example inventory gives configs that
-fcswitch and fchost accept (--check).
+passes on the rehearsal's inventory, with `fcswitch selftest --links` on all six nodes: every
+port heard every probe of its peer's, and was heard. The GFC testbed's example inventory gives
+configs that fcswitch and fchost accept (--check), the check's selftest configs included.
 
 usage: testbed_inventory.py SOURCE_DIR FCSWITCH FCHOST WORK_DIR
 """
@@ -83,17 +84,33 @@ check(code == 1 and "S1" in output and "UNREACHABLE" in output,
 check(not list(out.glob("*.pid")), f"unreachable: processes were started ({out})")
 
 # `check` on the rehearsal's inventory: the machine answers, the binaries are there, Prometheus
-# on the monitor (memif cables need no NIC bound and no hugepages).
+# on the monitor (memif cables need no NIC bound and no hugepages), and each node's selftest
+# --links passed on every port of it, both ways.
 done = subprocess.run([testbed / "testbed.sh", "-i", testbed / "inventory" / "rehearsal.yml",
-                       "check"], capture_output=True, text=True, timeout=120,
-                      env=dict(os.environ, FCSWITCH=fcswitch, FCHOST=fchost))
+                       "check", "--out", work / "check"], capture_output=True, text=True,
+                      timeout=120, env=dict(os.environ, FCSWITCH=fcswitch, FCHOST=fchost))
 check(done.returncode == 0, f"check on rehearsal.yml failed: {done.stdout[-800:]}{done.stderr}")
+for node, ports in (("s1", 3), ("s2", 3), ("s3", 3), ("h1", 1), ("h2", 1), ("h3", 1)):
+    log = work / "check" / f"{node}_links.log"
+    text = log.read_text() if log.exists() else ""
+    check(text.count("heard by its peer: yes") == ports and text.count(" 8 of 8") == 3 * ports
+          and text.rstrip().endswith("passed"),
+          f"check: {node}'s selftest --links did not pass on its {ports} port(s): {text[-600:]}")
 
 # The GFC testbed's inventory: every config it gives passes fcswitch's and fchost's --check.
 plan = subprocess.run([sys.executable, testbed / "testbed_plan.py",
                        testbed / "inventory" / "gfc-testbed.yml", work / "gfc-testbed",
                        "gfc-ring", "gfc-buffer", "input-hol", "10"], capture_output=True, text=True)
 check(plan.returncode == 0, f"gfc-testbed.yml refused: {plan.stderr}")
+links = subprocess.run([sys.executable, testbed / "testbed_plan.py", "links",
+                        testbed / "inventory" / "gfc-testbed.yml", work / "gfc-testbed"],
+                       capture_output=True, text=True)
+check(links.returncode == 0, f"gfc-testbed.yml's links refused: {links.stderr}")
+link_configs = sorted((work / "gfc-testbed").glob("[sh][0-9]_links.toml"))
+check(len(link_configs) == 6, f"gfc-testbed.yml: {len(link_configs)} selftest configs, not 6")
+for config in link_configs:
+    done = subprocess.run([fcswitch, config, "--check"], capture_output=True, text=True)
+    check(done.returncode == 0, f"{config.name}: {done.stdout}{done.stderr}")
 for config in sorted((work / "gfc-testbed").glob("[sh][0-9].toml")):
     binary = fcswitch if config.name.startswith("s") else fchost
     done = subprocess.run([binary, config, "--check"], capture_output=True, text=True)

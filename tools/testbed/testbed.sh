@@ -3,14 +3,15 @@
 # (tools/testbed/inventory/: gfc-testbed.yml, the GFC testbed's servers; rehearsal.yml, the
 # same ring as processes on this machine):
 #
-#   testbed.sh -i INVENTORY check
+#   testbed.sh -i INVENTORY check [--out DIR]
 #   testbed.sh -i INVENTORY run EXPERIMENT [--engine E] [--queueing MODEL] [--seconds S]
 #                                          [--out RUN_DIR] [--no-prometheus] [--lead S]
 #   testbed.sh -i INVENTORY collect RUN_DIR
 #   testbed.sh -i INVENTORY stop RUN_DIR
 #
 # check: every machine answers, NICs bound, hugepages, fcswitch and fchost built, Prometheus on
-# the monitor. run: testbed_plan.py checks the inventory and writes the run's configs (nothing
+# the monitor, every cable carries flow-control frames both ways (fcswitch selftest --links on
+# every node at once; DIR, default out/testbed/check, holds their configs and logs). run: testbed_plan.py checks the inventory and writes the run's configs (nothing
 # starts when it refuses), then testbed.yml runs them: switches in order, hosts from one time
 # zero, Prometheus, the stop, every report back in RUN_DIR; then the table and verdict
 # (collect). A failure anywhere stops every process the run started, everywhere (stop.yml).
@@ -21,7 +22,7 @@ set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
-usage() { sed -n '2,21p' "$0"; exit 2; }
+usage() { sed -n '2,20p' "$0"; exit 2; }
 inventory=
 [ "${1:-}" = "-i" ] && [ $# -ge 2 ] && { inventory=$2; shift 2; }
 [ -n "$inventory" ] && [ $# -ge 1 ] || usage
@@ -49,7 +50,14 @@ print(((d.get('all') or {}).get('vars') or {}).get('fc_root', sys.argv[2]))" "$i
 
 case $step in
   check)
-    playbook check.yml
+    out=$root/out/testbed/check
+    [ "${1:-}" = "--out" ] && [ $# -ge 2 ] && out=$2
+    case $out in
+      *[[:space:]\'\"]*) echo "testbed.sh: a path with a space or a quote: \"$out\"" >&2; exit 2 ;;
+    esac
+    rm -rf "$out"
+    /usr/bin/python3 "$here/testbed_plan.py" links "$inventory" "$out" || exit 2
+    playbook check.yml -e "@$(cd "$out" && pwd)/links.json"
     ;;
   run)
     [ $# -ge 1 ] || usage

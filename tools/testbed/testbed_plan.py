@@ -4,6 +4,11 @@ the inventory, then writes every process's config, the same network as an fclab 
 Prometheus's targets and plan.json, which the playbook (testbed.yml) follows.
 
     testbed_plan.py INVENTORY RUN_DIR EXPERIMENT ENGINE QUEUEING SECONDS
+    testbed_plan.py links INVENTORY RUN_DIR
+
+links (the playbook's check): for every switch and host with a cabled port, a config of its
+ports for `fcswitch selftest --links`, and links.json: the order to start them in (a memif
+cable's server first) and the nodes on other machines.
 
 EXPERIMENT: gfc-ring (GFC §6.1: switches S1-S3 in a ring, cw to the next one's ccw, host Hi
 on Si's port h; each host sends to the host two switches on). The inventory is Ansible's YAML
@@ -139,10 +144,10 @@ def ring_problems(machines, cables):
     return problems
 
 
-def start_order(cables):
-    """The switches in an order where each memif cable's server starts before its client (a
+def start_order(cables, nodes=tc.RING_SWITCHES):
+    """The nodes in an order where each memif cable's server starts before its client (a
     client exits if its server is not there): None if the servers form a cycle."""
-    before = {s: set() for s in tc.RING_SWITCHES}
+    before = {s: set() for s in nodes}
     for a, _, b, _ in cables:
         if a in before and b in before:
             before[b].add(a)
@@ -213,10 +218,52 @@ def plan(inventory, run_dir, experiment, engine, queueing, seconds):
     return []
 
 
+def links_plan(inventory, run_dir):
+    """Each node's ports as a config for `fcswitch selftest --links`, and links.json."""
+    problems = []
+    machines, cables = read_inventory(inventory, problems)
+    nodes = [n for n in machines if machines[n]["group"] != "monitor"
+             and any(n in (a, b) for a, _, b, _ in cables)]
+    memif_cables = [c for c in cables if machines[c[0]]["ports"][c[1]] == "memif"]
+    order = start_order(memif_cables, nodes) if not problems else None
+    if not problems and order is None:
+        problems.append(f"{inventory}: the memif cables' servers (each cable's first end) form a "
+                        "cycle: no node can start first")
+    if problems:
+        return problems
+    run = pathlib.Path(run_dir).resolve()
+    run.mkdir(parents=True, exist_ok=True)
+    device = {}
+    for a, pa, b, pb in cables:
+        if machines[a]["ports"][pa] == "memif":
+            sock = f"{run}/{a.lower()}{pa}-{b.lower()}{pb}.sock"
+            device[(a, pa)], device[(b, pb)] = (sock, "server"), (sock, "client")
+        else:
+            device[(a, pa)], device[(b, pb)] = machines[a]["ports"][pa], machines[b]["ports"][pb]
+    processes = {}
+    for name in order:
+        ports = [(p, device[(name, p)]) for p in machines[name]["ports"] if (name, p) in device]
+        pci = [d for _, d in ports if isinstance(d, str)]
+        text = [f'[switch]\nname = "{name}"\n',
+                tc._eal(f"fclinks_{name.lower()}", None, pci=pci)]
+        for index, (port, d) in enumerate(ports):
+            text.append(f'[[ports]]\nname = "{port}"\n'
+                        f'device = "{d if isinstance(d, str) else tc.memif(index, *d)}"\n')
+        processes[name] = f"{name.lower()}_links"
+        (run / f"{processes[name]}.toml").write_text("\n".join(text))
+    (run / "links.json").write_text(json.dumps({
+        "run_dir": str(run), "link_order": order, "processes": processes,
+        "remote": [n for n in order if machines[n]["machine"] != "local"]}, indent=1))
+    return []
+
+
 if __name__ == "__main__":
-    if len(sys.argv) != 7:
+    if len(sys.argv) == 4 and sys.argv[1] == "links":
+        found = links_plan(*sys.argv[2:])
+    elif len(sys.argv) == 7:
+        found = plan(*sys.argv[1:])
+    else:
         sys.exit(__doc__)
-    found = plan(*sys.argv[1:])
     for problem in found:
         print(problem, file=sys.stderr)
     sys.exit(2 if found else 0)

@@ -31,6 +31,7 @@ struct GrowingPool {
   size_t chunk_bytes = 0;
   rte_ring* free_objects = nullptr;
   rte_mempool_objhdr* last_initialised = nullptr;  // the pool's element list is in order
+  bool growing = true;
 };
 
 // rte_mempool_set_ops_byname keeps it as the pool's config, before ops_alloc runs.
@@ -41,7 +42,7 @@ GrowingPool& state_of(const rte_mempool* pool) {
 // The next chunk of objects into the pool, each made an mbuf. False when every one is there.
 bool grow(rte_mempool* pool) {
   GrowingPool& g = state_of(pool);
-  if (g.next >= g.end || pool->populated_size >= pool->size) return false;
+  if (!g.growing || g.next >= g.end || pool->populated_size >= pool->size) return false;
   const size_t bytes = std::min<size_t>(g.chunk_bytes, static_cast<size_t>(g.end - g.next));
   if (rte_mempool_populate_iova(pool, g.next, RTE_BAD_IOVA, bytes, nullptr, nullptr) <= 0)
     return false;
@@ -90,7 +91,8 @@ int ops_dequeue(rte_mempool* pool, void** objects, unsigned n) {
 // The free objects and those not carved yet, which an allocation gets as well: what a pool
 // made whole would count, so rte_mempool_in_use_count is what is out.
 unsigned ops_count(const rte_mempool* pool) {
-  return rte_ring_count(state_of(pool).free_objects) + (pool->size - pool->populated_size);
+  const GrowingPool& g = state_of(pool);
+  return rte_ring_count(g.free_objects) + (g.growing ? pool->size - pool->populated_size : 0);
 }
 
 // Registered once per process, as DPDK's drivers register theirs: it holds no state (each
@@ -149,6 +151,16 @@ rte_mempool* create_lab_frame_pool(const std::string& name, unsigned mbufs, unsi
   rte_pktmbuf_pool_init(pool, &room);
   if (!grow(pool)) fail(pool, name, mbufs, "populate", ENOMEM);  // ops_free unmaps
   return pool;
+}
+
+void stop_lab_frame_pool_growing(rte_mempool* pool) {
+  state_of(pool).growing = false;
+}
+
+void free_lab_frame_pool(rte_mempool* pool) {
+  if (!pool) return;
+  stop_lab_frame_pool_growing(pool);
+  rte_mempool_free(pool);
 }
 
 }  // namespace fcswitch::lab

@@ -259,9 +259,9 @@ void LabNetwork::release() {
   switches_.clear();  // their ports are closed: the ethdevs released
   hosts_.clear();
   rings_.clear();
-  rte_mempool_free(data_pool_);
+  free_lab_frame_pool(data_pool_);
   data_pool_ = nullptr;
-  rte_mempool_free(control_pool_);
+  free_lab_frame_pool(control_pool_);
   control_pool_ = nullptr;
 }
 

@@ -173,6 +173,23 @@ TEST(LabFrames, APoolGrowsOnlyAsFramesAreNeeded) {
   expect_conserved(r);
 }
 
+// Once it stops growing (as it is freed: rte_mempool_free drains a pool until nothing comes),
+// it hands out the mbufs it has carved and no more.
+TEST(LabFrames, APoolThatStopsGrowingKeepsToWhatItCarved) {
+  rte_mempool* pool = create_lab_frame_pool("lab_stop", 262'143, 0);
+  ASSERT_EQ(pool->populated_size, 8'192u);
+  EXPECT_EQ(rte_mempool_avail_count(pool), 262'143u);
+  stop_lab_frame_pool_growing(pool);
+  EXPECT_EQ(rte_mempool_avail_count(pool), 8'192u);
+  std::vector<void*> objects(8'193);
+  EXPECT_NE(rte_mempool_get_bulk(pool, objects.data(), 8'193), 0);
+  ASSERT_EQ(rte_mempool_get_bulk(pool, objects.data(), 8'192), 0);
+  EXPECT_NE(rte_mempool_get_bulk(pool, objects.data(), 1), 0);
+  rte_mempool_put_bulk(pool, objects.data(), 8'192);
+  EXPECT_EQ(pool->populated_size, 8'192u);
+  free_lab_frame_pool(pool);
+}
+
 // The ring's queues hold more frames than 1 023 mbufs: the sources wait for mbufs, and the
 // summary says so first, with a pool twice the size to run again with.
 TEST(LabFrames, APoolThatRunsOutIsReported) {

@@ -62,6 +62,13 @@ refused = {
                                                  "192.0.2.1, fc_ports:"),
                                "a memif cable is a socket inside one machine: S2 and S3 are on "
                                "local and 192.0.2.1"),
+    "ini": ("[switches]\nS1 ansible_host=192.0.2.1\n",
+            "expected Ansible's YAML inventory (all: vars: …, children: switches/fchosts/monitor: "
+            "hosts: …); an INI inventory is not read"),
+    "monitor_elsewhere": (REHEARSAL.replace("M: {}", "M: {ansible_connection: ssh, ansible_host: "
+                                                       "192.0.2.1}"),
+                          "S1 runs on this machine (ansible_connection local) and the monitor M "
+                          "on another, which could not scrape it: give S1 its ansible_host"),
 }
 for name, (text, message) in refused.items():
     code, output, out = run(name, text)
@@ -96,6 +103,19 @@ for node, ports in (("s1", 3), ("s2", 3), ("s3", 3), ("h1", 1), ("h2", 1), ("h3"
     check(text.count("heard by its peer: yes") == ports and text.count(" 8 of 8") == 3 * ports
           and text.rstrip().endswith("passed"),
           f"check: {node}'s selftest --links did not pass on its {ports} port(s): {text[-600:]}")
+
+# A group's vars are its hosts' unless a host says otherwise (Ansible's precedence): the hosts'
+# ports given once, for the group.
+grouped = work / "grouped.yml"
+grouped.write_text(REHEARSAL.replace(
+    "    fchosts:\n      hosts:\n        H1: {fc_ports: {nic: memif}}\n"
+    "        H2: {fc_ports: {nic: memif}}\n        H3: {fc_ports: {nic: memif}}\n",
+    "    fchosts:\n      vars: {fc_ports: {nic: memif}}\n      hosts: {H1: {}, H2: {}, H3: {}}\n"))
+check("vars: {fc_ports" in grouped.read_text(), "grouped.yml: the rehearsal's inventory changed")
+plan = subprocess.run([sys.executable, testbed / "testbed_plan.py", grouped, work / "grouped",
+                       "gfc-ring", "pfc", "input-hol", "2"], capture_output=True, text=True)
+check(plan.returncode == 0 and (work / "grouped" / "h2.toml").exists(),
+      f"an inventory with its hosts' ports in the group's vars refused: {plan.stderr}")
 
 # The GFC testbed's inventory: every config it gives passes fcswitch's and fchost's --check.
 plan = subprocess.run([sys.executable, testbed / "testbed_plan.py",

@@ -21,6 +21,7 @@ its flow's destination, a wiring that is not the experiment's.
 """
 import json
 import pathlib
+import re
 import sys
 
 import yaml
@@ -50,18 +51,30 @@ def read_inventory(path, problems):
     """{node: {"group", "ports": {port: device}, "address", "machine"}}, [(a, pa, b, pb)].
     Each inventory host is a node (a switch, a host or the monitor); nodes with one
     ansible_host, or all local ones, share a machine."""
+    not_yaml = (f"{path}: expected Ansible's YAML inventory (all: vars: …, children: "
+                "switches/fchosts/monitor: hosts: …); an INI inventory is not read")
     try:
-        doc = yaml.load(pathlib.Path(path).read_text(), Loader=UniqueKeyLoader)
-    except (OSError, yaml.YAMLError) as error:
+        text = pathlib.Path(path).read_text()
+        doc = yaml.load(text, Loader=UniqueKeyLoader)
+    except OSError as error:
         problems.append(f"{path}: {error}")
         return {}, []
-    everything = (doc or {}).get("all") or {}
+    except yaml.YAMLError as error:
+        ini = re.search(r"^\[[\w:-]+\]\s*$", text, re.MULTILINE)
+        problems.append(not_yaml if ini else f"{path}: {error}")
+        return {}, []
+    if not isinstance(doc, dict) or not isinstance(doc.get("all"), dict):
+        problems.append(not_yaml)
+        return {}, []
+    everything = doc["all"]
     local_by_default = (everything.get("vars") or {}).get("ansible_connection") == "local"
     machines = {}
     for group in GROUPS:
-        hosts = ((everything.get("children") or {}).get(group) or {}).get("hosts") or {}
+        children = (everything.get("children") or {}).get(group) or {}
+        hosts = children.get("hosts") or {}
         for name, keys in hosts.items():
-            keys = keys or {}
+            # As Ansible takes them: the host's own keys over its group's vars.
+            keys = {**(children.get("vars") or {}), **(keys or {})}
             if name in machines:
                 problems.append(f"{path}: {name} is in both {machines[name]['group']} and "
                                 f"{group}")
@@ -170,6 +183,14 @@ def plan(inventory, run_dir, experiment, engine, queueing, seconds):
     monitors = [m for m, v in machines.items() if v["group"] == "monitor"]
     if len(monitors) > 1:
         problems.append(f"{inventory}: one monitor, found {', '.join(monitors)}")
+    # Prometheus on another machine scrapes each node at its address: a node on this one
+    # (ansible_connection local) has none to give it.
+    if monitors and machines[monitors[0]]["machine"] != "local":
+        for name, node in machines.items():
+            if node["machine"] == "local" and node["group"] != "monitor":
+                problems.append(f"{inventory}: {name} runs on this machine (ansible_connection "
+                                f"local) and the monitor {monitors[0]} on another, which could "
+                                f"not scrape it: give {name} its ansible_host")
     kinds = {machines[m]["ports"][p] == "memif" for a, pa, b, pb in cables
              for m, p in ((a, pa), (b, pb))}
     memif = kinds == {True}

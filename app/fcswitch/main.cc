@@ -273,10 +273,8 @@ int run(const Options& options) {
   return exit_code;
 }
 
+// With the EAL up.
 int link_selftest(const Options& options, const fcswitch::config::SwitchConfig& config) {
-  const fcswitch::dpdk::EalPlan plan = fcswitch::dpdk::plan_eal(config, options.eal_args);
-  if (!plan.missing_cpus.empty()) throw fcswitch::config::ConfigError({plan.missing_cpus});
-  fcswitch::dpdk::EalSession eal(plan);
   const fcswitch::LinkSelftestResult result = fcswitch::run_link_selftest(
       config, std::chrono::milliseconds(options.timeout_ms ? options.timeout_ms : 10000),
       [&] { std::cout << "links: ports started" << std::endl; });
@@ -295,10 +293,9 @@ int link_selftest(const Options& options, const fcswitch::config::SwitchConfig& 
 int selftest(const Options& options) {
   const fcswitch::config::SwitchConfig config =
       fcswitch::config::load_switch_config(options.config_path, fcswitch::cli::ethdev_port_rules());
-  if (options.links) return link_selftest(options, config);
   const int from = config.port_index(options.from_port);
   const int to = config.port_index(options.to_port);
-  if (from < 0 || to < 0 || from == to) {
+  if (!options.links && (from < 0 || to < 0 || from == to)) {
     std::cerr << "selftest: --from and --to must name two ports of " << config.file
               << " (or --links: every port with whatever is at its cable's other end)\n";
     return 2;
@@ -306,6 +303,7 @@ int selftest(const Options& options) {
   const fcswitch::dpdk::EalPlan plan = fcswitch::dpdk::plan_eal(config, options.eal_args);
   if (!plan.missing_cpus.empty()) throw fcswitch::config::ConfigError({plan.missing_cpus});
   fcswitch::dpdk::EalSession eal(plan);
+  if (options.links) return link_selftest(options, config);
   const fcswitch::SelftestResult result = fcswitch::run_control_path_selftest(
       config, from, to, std::chrono::milliseconds(options.timeout_ms ? options.timeout_ms : 1000));
   std::cout << fmt::format("selftest {} -> {}\n", options.from_port, options.to_port)

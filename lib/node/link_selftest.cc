@@ -35,8 +35,8 @@ struct PortUnderTest {
   LinkSelftestPort result;
 };
 
-// One round out of a port: each kind's copy `copy`. False when the port took none of it (its
-// link not up yet).
+// One round out of a port: each kind's copy `copy`. False unless the port took all of it (its
+// link not up yet, its TX ring full).
 bool send_round(PortUnderTest& p, rte_mempool* pool, int copy) {
   const bool heard = p.result.heard_peer();
   int taken = 0;
@@ -60,8 +60,10 @@ void receive(PortUnderTest& p) {
   for (uint16_t i = 0; i < n; ++i) {
     const auto match = selftest::match_probe(p.kinds, rte_pktmbuf_mtod(pkts[i], const uint8_t*),
                                              rte_pktmbuf_data_len(pkts[i]));
-    // The port's own frames, were something to reflect them, are not its peer's.
-    if (!match || match->source == p.port->mac()) {
+    // The port's own frames, were something to reflect them, are not its peer's; nor are a
+    // third port's (a shared segment): the peer is the first source heard.
+    if (!match || match->source == p.port->mac() ||
+        (p.result.peer_seen && match->source != p.result.peer)) {
       ++p.result.other_frames;
     } else {
       if (!p.result.peer_seen) p.result.peer = match->source;
@@ -112,8 +114,12 @@ std::string LinkSelftestResult::table() const {
 LinkSelftestResult run_link_selftest(const config::SwitchConfig& config,
                                      std::chrono::milliseconds timeout,
                                      const std::function<void()>& started) {
+  // Each port's RX ring is filled from the pool as it starts (an 82599's 1 024 descriptors),
+  // and each TX ring holds what it has not freed yet: room for both, a port, and the rounds.
+  const unsigned mbufs =
+      rte_align32pow2(2048 * static_cast<unsigned>(config.ports.size()) + 1024) - 1;
   std::unique_ptr<rte_mempool, decltype(&rte_mempool_free)> pool(
-      rte_pktmbuf_pool_create((config.name + "_lt").c_str(), 4095, 0, 0, RTE_MBUF_DEFAULT_BUF_SIZE,
+      rte_pktmbuf_pool_create((config.name + "_lt").c_str(), mbufs, 0, 0, RTE_MBUF_DEFAULT_BUF_SIZE,
                               0),
       rte_mempool_free);
   if (!pool) throw std::runtime_error("link selftest mempool");

@@ -55,6 +55,10 @@ case $step in
     case $out in
       *[[:space:]\'\"]*) echo "testbed.sh: a path with a space or a quote: \"$out\"" >&2; exit 2 ;;
     esac
+    if [ -n "$(ls -A "$out" 2> /dev/null)" ] && [ ! -f "$out/links.json" ]; then
+      echo "testbed.sh: $out is there and is not a check's folder (no links.json): give another" >&2
+      exit 2
+    fi
     rm -rf "$out"
     /usr/bin/python3 "$here/testbed_plan.py" links "$inventory" "$out" || exit 2
     playbook check.yml -e "@$(cd "$out" && pwd)/links.json"

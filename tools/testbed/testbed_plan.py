@@ -272,8 +272,12 @@ def links_plan(inventory, run_dir):
                         f'device = "{d if isinstance(d, str) else tc.memif(index, *d)}"\n')
         processes[name] = f"{name.lower()}_links"
         (run / f"{processes[name]}.toml").write_text("\n".join(text))
+    # Each selftest waits for the nodes started after it: one deadline for all, so that the
+    # first to start (on a testbed server, an EAL on hugepages and its NICs probed: seconds)
+    # still waits for the last.
     (run / "links.json").write_text(json.dumps({
         "run_dir": str(run), "link_order": order, "processes": processes,
+        "link_timeout_ms": 20000 + 5000 * len(order),
         "remote": [n for n in order if machines[n]["machine"] != "local"]}, indent=1))
     return []
 

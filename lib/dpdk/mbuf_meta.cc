@@ -8,13 +8,10 @@
 namespace fcswitch::dpdk {
 
 MbufMeta::MbufMeta() {
-  static const rte_mbuf_dynfield kField = {"fcswitch_packet_meta", sizeof(PacketMeta),
-                                           alignof(PacketMeta), 0};
   static const rte_mbuf_dynfield kRxTicks = {"fcswitch_rx_ticks", sizeof(uint64_t),
                                              alignof(uint64_t), 0};
-  offset_ = rte_mbuf_dynfield_register(&kField);
-  rx_ticks_offset_ = offset_ < 0 ? offset_ : rte_mbuf_dynfield_register(&kRxTicks);
-  if (offset_ < 0 || rx_ticks_offset_ < 0)
+  rx_ticks_offset_ = rte_mbuf_dynfield_register(&kRxTicks);
+  if (rx_ticks_offset_ < 0)
     throw std::runtime_error(std::string("mbuf dynfield: ") + rte_strerror(rte_errno));
 }
 

@@ -2,20 +2,31 @@
 # `fcswitch selftest` over a veth pair (net_af_packet ports): PFC, credit and data frames sent
 # out of one port arrive byte for byte at the other, and the selftest says so. Then across
 # two unconnected pairs: nothing arrives, and it fails naming what is missing. Then `selftest
-# --links` as the testbed's check runs it, a process at each end of the cable (a and b): both
-# hear every probe of the other's and pass; alone at a cable's end (c), it fails, saying that
-# nothing was heard.
+# --links` as the testbed's check runs it, a process at each end of a cable (a veth pair e–f,
+# f in a network namespace of its own, as another machine): both hear every probe of the
+# other's and pass; alone at a cable's end (c), it fails, saying that nothing was heard.
+# (Two processes' af_packet ports in one namespace may collide on a fanout group: DPDK takes
+# its id from the PID and the interface index, and the kernel refuses a second device.)
 # Needs root and iproute2 (CI runs as root; tools/install-deps.sh installs iproute2).
 set -euo pipefail
 fcswitch=$1
 id=$$
-a=fcs${id}a b=fcs${id}b c=fcs${id}c d=fcs${id}d
+a=fcs${id}a b=fcs${id}b c=fcs${id}c d=fcs${id}d e=fcs${id}e f=fcs${id}f ns=fcs${id}ns
 dir=$(mktemp -d)
-cleanup() { ip link del "$a" 2>/dev/null || true; ip link del "$c" 2>/dev/null || true; rm -rf "$dir"; }
+cleanup() {
+  for i in "$a" "$c" "$e"; do ip link del "$i" 2>/dev/null || true; done
+  ip netns del "$ns" 2>/dev/null || true
+  rm -rf "$dir"
+}
 trap cleanup EXIT
 ip link add "$a" type veth peer name "$b"
 ip link add "$c" type veth peer name "$d"
 for i in "$a" "$b" "$c" "$d"; do ip link set "$i" up; done
+ip netns add "$ns"
+ip link add "$e" type veth peer name "$f"
+ip link set "$f" netns "$ns"
+ip link set "$e" up
+ip -n "$ns" link set "$f" up
 
 cat > "$dir/selftest.toml" <<TOML
 [eal]
@@ -53,7 +64,7 @@ cat "$dir/out"
 grep -Eq '^credit frame \(CBFC\), EtherType 0x88B5 +8 +0  MISSING$' "$dir/out"
 grep -q '^FAILED' "$dir/out"
 
-for end in a b c; do
+for end in e f c; do
   cat > "$dir/links_$end.toml" <<TOML
 [eal]
 args = ["--no-huge", "-m", "256", "--no-pci", "--file-prefix=fcst$id$end", "--log-level=warning"]
@@ -62,11 +73,12 @@ name = "$end"
 device = "net_af_packet0,iface=$(eval echo "\$$end")"
 TOML
 done
-"$fcswitch" selftest "$dir/links_a.toml" --links --log-level warn > "$dir/links_a" 2>&1 &
-a_pid=$!
-"$fcswitch" selftest "$dir/links_b.toml" --links --log-level warn > "$dir/links_b" 2>&1
-wait "$a_pid"
-for end in a b; do
+"$fcswitch" selftest "$dir/links_e.toml" --links --log-level warn > "$dir/links_e" 2>&1 &
+e_pid=$!
+ip netns exec "$ns" "$fcswitch" selftest "$dir/links_f.toml" --links --log-level warn \
+  > "$dir/links_f" 2>&1 || { cat "$dir/links_f"; wait "$e_pid" || true; cat "$dir/links_e"; exit 1; }
+wait "$e_pid" || { cat "$dir/links_e" "$dir/links_f"; exit 1; }
+for end in e f; do
   cat "$dir/links_$end"
   grep -q "^port $end: .* heard by its peer: yes$" "$dir/links_$end"
   grep -Eq '^  PFC 802.1Qbb, EtherType 0x8808 +8 of 8$' "$dir/links_$end"

@@ -11,8 +11,9 @@
 #
 # check: every machine answers, NICs bound, hugepages, fcswitch and fchost built, Prometheus on
 # the monitor, every cable carries flow-control frames both ways (fcswitch selftest --links on
-# every node at once; DIR, default out/testbed/check, holds their configs and logs). run: testbed_plan.py checks the inventory and writes the run's configs (nothing
-# starts when it refuses), then testbed.yml runs them: switches in order, hosts from one time
+# every node at once; DIR, default out/testbed/check, holds their configs and logs).
+# run: testbed_plan.py checks the inventory and writes the run's configs (nothing starts when it
+# refuses), then testbed.yml runs them: switches in order, hosts from one time
 # zero, Prometheus, the stop, every report back in RUN_DIR; then the table and verdict
 # (collect). A failure anywhere stops every process the run started, everywhere (stop.yml).
 # EXPERIMENT: gfc-ring. E: pfc, cbfc, gfc-buffer, gfc-time (default pfc). MODEL: input-hol,
@@ -22,7 +23,7 @@ set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
-usage() { sed -n '2,20p' "$0"; exit 2; }
+usage() { sed -n '2,21p' "$0"; exit 2; }
 inventory=
 [ "${1:-}" = "-i" ] && [ $# -ge 2 ] && { inventory=$2; shift 2; }
 [ -n "$inventory" ] && [ $# -ge 1 ] || usage

@@ -45,9 +45,9 @@ def load(path):
 
 def dashboard(prometheus, board, out, at=None):
     """Each panel target of the dashboard, its variables set to match everything: how many
-    series it returns, from which nodes; evaluated at Unix time `at` (three quarters into the run, asked
-    once the run is over, so that the queries neither share the run's CPUs nor miss a node that
-    has stopped), or now."""
+    series it returns, from which nodes; evaluated at Unix time `at` (three quarters into the
+    run, asked once the run is over, so that the queries neither share the run's CPUs nor miss
+    a node that has stopped), or now."""
     def query(expr):
         url = f"{prometheus}/api/v1/query?query={urllib.parse.quote(expr)}"
         if at is not None:

@@ -14,7 +14,7 @@
 
 #include "dpdk/eth_port.h"
 #include "dpdk/interrupt_thread_park.h"
-#include "node/selftest_probes.h"
+#include "wire/selftest_probes.h"
 
 namespace fcswitch {
 

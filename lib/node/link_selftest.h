@@ -1,7 +1,7 @@
 #pragma once
 // `fcswitch selftest --links`: does every cable of a testbed carry flow-control frames both
 // ways, from software to software? Each machine runs it on its own ports at once (the
-// playbook's `check`): every port sends the selftest's probes (node/selftest_probes.h) round
+// playbook's `check`): every port sends the selftest's probes (wire/selftest_probes.h) round
 // after round, and takes the probes of whatever port is at the other end of its cable. A port
 // has heard its peer once every probe the switch relies on arrived in every copy, byte for
 // byte; its data probes then say so, and a port is done once it has heard its peer and been

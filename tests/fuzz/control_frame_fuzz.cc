@@ -1,6 +1,7 @@
 // libFuzzer target: any byte string is a safe input to the flow-control decoders, and a
 // frame they accept encodes back to the same bytes (up to the fields they ignore). Pyrrha's
 // decoder is also handed every input, whatever its subtype: it must refuse, never read past.
+// So is the selftests' probe matcher.
 
 #include <cstddef>
 #include <cstdint>
@@ -11,6 +12,7 @@
 #include "wire/credit_frame.h"
 #include "wire/pfc_frame.h"
 #include "wire/pyrrha_frame.h"
+#include "wire/selftest_probes.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   using namespace fcswitch::wire;
@@ -53,5 +55,15 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (any.status == ControlDecodeStatus::kOk &&
       (size < kPyrrhaPayloadEndBytes || data[15] != kPyrrhaFrameVersion))
     std::abort();
+  // The selftests' matching of what arrives (wire/selftest_probes.h): a frame it takes for a
+  // probe is that probe, byte for byte.
+  for (uint16_t type : {uint16_t{0x8808}, uint16_t{0x88B6}}) {
+    const auto kinds = fcswitch::selftest::probe_kinds(type);
+    if (const auto match = fcswitch::selftest::match_probe(kinds, data, size)) {
+      const auto probe = fcswitch::selftest::probe_frame(kinds[match->kind], match->source,
+                                                         match->copy, match->heard);
+      if (size < probe.size() || std::memcmp(probe.data(), data, probe.size()) != 0) std::abort();
+    }
+  }
   return 0;
 }

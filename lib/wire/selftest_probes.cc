@@ -1,7 +1,6 @@
-#include "node/selftest_probes.h"
+#include "wire/selftest_probes.h"
 
-#include <fmt/format.h>
-
+#include <cstdio>
 #include <cstring>
 
 #include "wire/credit_frame.h"
@@ -55,9 +54,11 @@ std::vector<ProbeKind> probe_kinds(uint16_t control_ether_type) {
       {"credit frame (CBFC), EtherType 0x88B5", true, ProbeLayout::kCredit, 0},
       {"data frame, EtherType 0x88B7", true, ProbeLayout::kData, 0},
   };
-  if (control_ether_type != wire::kEtherTypeMacControl)
-    kinds.push_back({fmt::format("PFC layout, control_ether_type 0x{:04X}", control_ether_type),
-                     true, ProbeLayout::kPfc, control_ether_type});
+  if (control_ether_type != wire::kEtherTypeMacControl) {
+    char name[48];
+    std::snprintf(name, sizeof name, "PFC layout, control_ether_type 0x%04X", control_ether_type);
+    kinds.push_back({name, true, ProbeLayout::kPfc, control_ether_type});
+  }
   return kinds;
 }
 

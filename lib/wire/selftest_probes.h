@@ -1,6 +1,7 @@
 #pragma once
-// The frames the selftests send out of a port (node/control_path_selftest.h, one process with
-// both ends of a cable; node/link_selftest.h, a process at each end): a PFC frame under
+// The frames fcswitch's selftests send out of a port (node/control_path_selftest.h, one process
+// with both ends of a cable; node/link_selftest.h, a process at each end), and their matching
+// on arrival, in their own namespace: a PFC frame under
 // 802.1Qbb's EtherType, a CBFC credit frame and a data frame, each in kCopies distinct copies,
 // and a PFC-layout frame under the port's own control EtherType where that is not 0x8808.
 // Each must arrive byte for byte: a NIC that acts on PFC itself, or drops MAC control frames,

@@ -163,11 +163,16 @@ check(ts.get("retransmissions") == 0 and tr.get("duplicates") == 0,
       f"window: frames resent on a lossless path: {ts}, {tr}")
 
 # timely: H2's ACKs echo each frame's send time, and H1's rate follows the RTTs, here above
-# t_high (S's queue at 200 Mb/s): it leaves the line rate.
+# t_high (S's queue at 200 Mb/s): it leaves the line rate. Increases of 1 Mb/s an ACK, without
+# HAI: as S's queue drains at the flow's end the RTTs fall and the rate rises again, by 10 Mb/s
+# an ACK (50 with HAI) the default way, which brought it back to the line rate by the last ACK
+# in 1 run of 5 here; by 1 Mb/s it cannot (some 80 ACKs see a queue under t_high then).
 TIMELY_TRANSPORT = """[transport.timely]
 t_low = "1ms"
 t_high = "5ms"
 min_rtt = "200us"
+additive_increase = "1Mbps"
+hai = 1000
 """
 ts, _ = sized_flow("timely", TIMELY_TRANSPORT)
 check(0 < ts.get("final_rate_bps", 0) < LINE_BPS,

@@ -49,6 +49,16 @@ print(((d.get('all') or {}).get('vars') or {}).get('fc_root', sys.argv[2]))" "$i
     -e fc_exit_budget_s=60 "$@"
 }
 
+# An earlier run's or check's folder (it holds MARKER) is replaced; anything else at DIR is not
+# touched: --out may name any path.
+fresh_folder() {  # DIR MARKER WHAT ("a run's")
+  if [ -n "$(ls -A "$1" 2> /dev/null)" ] && [ ! -f "$1/$2" ]; then
+    echo "testbed.sh: $1 is there and is not $3 folder (no $2): give another" >&2
+    exit 2
+  fi
+  rm -rf "$1"
+}
+
 case $step in
   check)
     out=$root/out/testbed/check
@@ -56,11 +66,7 @@ case $step in
     case $out in
       *[[:space:]\'\"]*) echo "testbed.sh: a path with a space or a quote: \"$out\"" >&2; exit 2 ;;
     esac
-    if [ -n "$(ls -A "$out" 2> /dev/null)" ] && [ ! -f "$out/links.json" ]; then
-      echo "testbed.sh: $out is there and is not a check's folder (no links.json): give another" >&2
-      exit 2
-    fi
-    rm -rf "$out"
+    fresh_folder "$out" links.json "a check's"
     /usr/bin/python3 "$here/testbed_plan.py" links "$inventory" "$out" || exit 2
     playbook check.yml -e "@$(cd "$out" && pwd)/links.json"
     ;;
@@ -81,12 +87,7 @@ case $step in
       esac
     done
     out=${out:-$root/out/testbed/$experiment-$engine-$queueing}
-    # An earlier run's folder is replaced; anything else that is there is not touched.
-    if [ -n "$(ls -A "$out" 2> /dev/null)" ] && [ ! -f "$out/plan.json" ]; then
-      echo "testbed.sh: $out is there and is not a run's folder (no plan.json): give another" >&2
-      exit 2
-    fi
-    rm -rf "$out"
+    fresh_folder "$out" plan.json "a run's"
     /usr/bin/python3 "$here/testbed_plan.py" "$inventory" "$out" "$experiment" "$engine" \
       "$queueing" "$seconds" || exit 2
     out=$(cd "$out" && pwd)

@@ -26,6 +26,7 @@
 #include "crash_report.h"
 #include "dpdk/eal_session.h"
 #include "lab/lab_network.h"
+#include "lab/lab_partition.h"
 #include "lab/lab_sampler.h"
 #include "lab/routing_cbd.h"
 #include "lab/switch_results.h"
@@ -48,6 +49,7 @@ struct Options {
   double progress_every_s = 5;  // between progress lines when stderr is not a terminal
   std::string log_level = "warn";
   std::string metrics;  // "address:port" of /metrics while a run lasts; empty: none
+  int threads = 1;      // one part of the network each (lab/lab_partition.h)
   std::vector<std::string> eal_args;
 };
 
@@ -121,6 +123,11 @@ int run(const Options& options) {
   for (const auto& s : scenarios) {
     for (const std::string& w : s.warnings) spdlog::warn("{}", w);
     fcswitch::lab::check_csv_size(s);  // every run's, before the first starts
+    try {
+      fcswitch::lab::partition_lab(s, options.threads);
+    } catch (const std::invalid_argument& e) {
+      throw fcswitch::config::ConfigError({fmt::format("{}: {}", options.scenario, e.what())});
+    }
   }
   if (options.check_only) {
     std::cout << options.scenario << ": ok (" << scenarios.size() << " run"
@@ -140,8 +147,7 @@ int run(const Options& options) {
                "2048",
                "--no-pci",
                "--no-telemetry",
-               "-l",
-               "0",
+               fcswitch::dpdk::floating_main_lcore(),
                "--log-level=warning",
                "--file-prefix=fclab_" + std::to_string(getpid())};
   plan.args.insert(plan.args.end(), options.eal_args.begin(), options.eal_args.end());
@@ -152,7 +158,7 @@ int run(const Options& options) {
     std::filesystem::create_directories(runs[i].out_dir);
     fcswitch::lab::LabResult result;
     {
-      fcswitch::lab::LabNetwork network(scenarios[i]);
+      fcswitch::lab::LabNetwork network(scenarios[i], options.threads);
       std::unique_ptr<fcswitch::metrics::MetricsExposer> exposer;  // gone before the network
       if (!options.metrics.empty()) {
         std::vector<fcswitch::metrics::NamedSwitch> named;
@@ -225,6 +231,23 @@ int main(int argc, char** argv) {
   app.add_option("--metrics", options.metrics,
                  "serve Prometheus /metrics at ADDRESS:PORT (e.g. 127.0.0.1:9417) while a run "
                  "lasts, every switch with its node label");
+  const size_t cpus = fcswitch::dpdk::affinity_cpus().size();
+  app.add_option("--threads", options.threads,
+                 "split the network among N threads on the virtual clock, results the same as "
+                 "one thread's (default 1)")
+      ->check(CLI::Validator(
+          [cpus](std::string& text) -> std::string {
+            const std::string expected =
+                fmt::format("expected 1 to {} (the CPUs this process may run on)", cpus);
+            try {
+              size_t used = 0;
+              const int n = std::stoi(text, &used);
+              if (used == text.size() && n >= 1 && static_cast<size_t>(n) <= cpus) return {};
+            } catch (const std::exception&) {
+            }
+            return expected + ", found " + text;
+          },
+          "N"));
   // Everything after the first "--" is EAL's, taken before CLI11 sees it: after a vector option
   // (--set a --set b -- -m 4096) CLI11 would end the option at "--" and refuse the rest.
   int ours = argc;

@@ -8,6 +8,7 @@
 #include <sched.h>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
@@ -19,8 +20,6 @@
 
 namespace fcswitch::dpdk {
 
-namespace {
-
 std::vector<int> affinity_cpus() {
   cpu_set_t set;
   CPU_ZERO(&set);
@@ -30,6 +29,12 @@ std::vector<int> affinity_cpus() {
     if (CPU_ISSET(c, &set)) cpus.push_back(c);
   return cpus;
 }
+
+std::string floating_main_lcore() {
+  return fmt::format("--lcores=0@({})", fmt::join(affinity_cpus(), ","));
+}
+
+namespace {
 
 bool names_lcores(const std::vector<std::string>& args) {
   return std::any_of(args.begin(), args.end(), [](const std::string& a) {

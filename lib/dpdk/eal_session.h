@@ -25,6 +25,13 @@ struct EalPlan {
 // tightest response_time of the switch's ports; 0 when no port has an engine.
 uint64_t late_poll_ticks(const config::SwitchConfig& config, uint64_t tsc_hz);
 
+// The CPUs this process may run on (taskset, a cgroup's cpuset), in order.
+std::vector<int> affinity_cpus();
+// The EAL argument that runs lcore 0, the main thread, on any of them rather than pinned to
+// the first (fclab: its threads and other fclab processes then spread over the CPUs, where
+// "-l 0" put every one on CPU 0).
+std::string floating_main_lcore();
+
 // `extra_args` are appended last, so they override the config's.
 EalPlan plan_eal(const config::SwitchConfig& config, const std::vector<std::string>& extra_args);
 

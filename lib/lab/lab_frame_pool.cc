@@ -9,7 +9,9 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <mutex>
 #include <stdexcept>
+#include <vector>
 
 namespace fcswitch::lab {
 
@@ -32,6 +34,8 @@ struct GrowingPool {
   rte_ring* free_objects = nullptr;
   rte_mempool_objhdr* last_initialised = nullptr;  // the pool's element list is in order
   bool growing = true;
+  // Threads of fclab --threads allocate from one pool: one of them carves at a time.
+  std::mutex carving;
 };
 
 // rte_mempool_set_ops_byname keeps it as the pool's config, before ops_alloc runs.
@@ -39,13 +43,22 @@ GrowingPool& state_of(const rte_mempool* pool) {
   return *static_cast<GrowingPool*>(pool->pool_config);
 }
 
+// The objects that a carving on this thread is populating: ops_enqueue holds them back from the
+// free ring until each is an mbuf, since rte_mempool_populate_iova enqueues each as it places
+// it, and another thread's allocation (fclab --threads) must never get one before. Per thread
+// rather than per pool because the ops get no context but the pool, which every thread shares.
+thread_local std::vector<void*>* carved_here = nullptr;
+
 // The next chunk of objects into the pool, each made an mbuf. False when every one is there.
 bool grow(rte_mempool* pool) {
   GrowingPool& g = state_of(pool);
   if (!g.growing || g.next >= g.end || pool->populated_size >= pool->size) return false;
   const size_t bytes = std::min<size_t>(g.chunk_bytes, static_cast<size_t>(g.end - g.next));
-  if (rte_mempool_populate_iova(pool, g.next, RTE_BAD_IOVA, bytes, nullptr, nullptr) <= 0)
-    return false;
+  std::vector<void*> carved;
+  carved_here = &carved;
+  const int placed = rte_mempool_populate_iova(pool, g.next, RTE_BAD_IOVA, bytes, nullptr, nullptr);
+  carved_here = nullptr;
+  if (placed <= 0) return false;
   g.next += bytes;
   rte_mempool_objhdr* h =
       g.last_initialised ? STAILQ_NEXT(g.last_initialised, next) : STAILQ_FIRST(&pool->elt_list);
@@ -53,7 +66,8 @@ bool grow(rte_mempool* pool) {
     rte_pktmbuf_init(pool, nullptr, h + 1, 0);
     g.last_initialised = h;
   }
-  return true;
+  return rte_ring_enqueue_bulk(g.free_objects, carved.data(), static_cast<unsigned>(carved.size()),
+                               nullptr) == carved.size();
 }
 
 int ops_alloc(rte_mempool* pool) {
@@ -76,6 +90,10 @@ void ops_free(rte_mempool* pool) {
 }
 
 int ops_enqueue(rte_mempool* pool, void* const* objects, unsigned n) {
+  if (carved_here) {
+    carved_here->insert(carved_here->end(), objects, objects + n);
+    return 0;
+  }
   return rte_ring_enqueue_bulk(state_of(pool).free_objects, objects, n, nullptr) ? 0 : -ENOBUFS;
 }
 
@@ -83,7 +101,11 @@ int ops_enqueue(rte_mempool* pool, void* const* objects, unsigned n) {
 // every one of the pool's `size` mbufs is out, as in a pool made whole at the start, so a run
 // is the same whichever it has.
 int ops_dequeue(rte_mempool* pool, void** objects, unsigned n) {
-  while (!rte_ring_dequeue_bulk(state_of(pool).free_objects, objects, n, nullptr))
+  GrowingPool& g = state_of(pool);
+  if (rte_ring_dequeue_bulk(g.free_objects, objects, n, nullptr)) return 0;
+  const std::lock_guard<std::mutex> carving(g.carving);
+  // Another thread may have carved while this one waited.
+  while (!rte_ring_dequeue_bulk(g.free_objects, objects, n, nullptr))
     if (!grow(pool)) return -ENOBUFS;
   return 0;
 }

@@ -13,10 +13,12 @@ LabLink::LabLink(LinkFifo* from, LinkFifo* to, const LabLinkParams& params, cons
       wire_(shaping::kNoLineRate, params.rate_bps, ticks, params.framing, params.catch_up_ticks),
       data_pool_(params.data_pool) {
   // At most one minimum frame per minimum wire time can be under way during the delay, plus
-  // what a late poll may start at once.
+  // what a late poll may start at once, plus what a receiving end that runs behind has not
+  // taken yet; and the slot always empty.
   const uint64_t min_frame_ticks =
       std::max<uint64_t>(1, ticks.for_bits(params.framing.wire_bits(0), params.rate_bps));
-  wire_frames_.resize((delay_ticks_ + params.catch_up_ticks) / min_frame_ticks + 4);
+  wire_frames_.resize(
+      (delay_ticks_ + params.catch_up_ticks + params.receiver_lag_ticks) / min_frame_ticks + 5);
 }
 
 LabLink::~LabLink() {
@@ -25,32 +27,22 @@ LabLink::~LabLink() {
 
 void LabLink::set_up(bool up) {
   if (!up && up_) {
-    for (unsigned i = 0; i < count_; ++i)
-      count_data_loss(wire_frames_[(head_ + i) % wire_frames_.size()].frame);
+    const uint32_t tail = tail_.load(std::memory_order_acquire);
+    for (uint32_t i = head_.load(std::memory_order_relaxed); i != tail; i = next_slot(i))
+      count_data_loss(wire_frames_[i].frame);
     lost_down_.add(discard_in_flight());
   }
   up_ = up;
 }
 
-bool LabLink::poll(uint64_t now) {
-  delivered_ = took_ = false;
-  if (!up_) {
-    // What the port sends falls off the cut end, at the port's rate: a sender with no rate of
-    // its own (a line-rate flow) would otherwise refill its ring at once, for ever, in one tick.
-    rte_mbuf* m;
-    while (wire_.may_send(now) && from_->dequeue(&m)) {
-      wire_.on_send(now, rte_pktmbuf_pkt_len(m));
-      count_data_loss(m);
-      rte_pktmbuf_free(m);
-      lost_down_.increment();
-      took_ = true;
-    }
-    return took_;
-  }
-  while (count_ && wire_frames_[head_].arrival_ticks <= now) {
-    rte_mbuf* m = wire_frames_[head_].frame;
-    head_ = next_slot(head_);
-    --count_;
+bool LabLink::deliver(uint64_t now) {
+  if (!up_) return false;  // set_up(false) took what was on the wire
+  uint32_t head = head_.load(std::memory_order_relaxed);
+  const uint32_t tail = tail_.load(std::memory_order_acquire);
+  bool delivered = false;
+  while (head != tail && wire_frames_[head].arrival_ticks <= now) {
+    rte_mbuf* m = wire_frames_[head].frame;
+    head = next_slot(head);
     const uint32_t length = rte_pktmbuf_pkt_len(m);
     if (!to_->enqueue(m)) {
       count_data_loss(m);
@@ -60,36 +52,62 @@ bool LabLink::poll(uint64_t now) {
       frames_delivered_.increment();
       bytes_delivered_.add(length);
     }
-    delivered_ = true;
+    delivered = true;
   }
-  while (count_ < wire_frames_.size() && wire_.may_send(now)) {
-    rte_mbuf* m;
+  head_.store(head, std::memory_order_release);
+  return delivered;
+}
+
+bool LabLink::take(uint64_t now) {
+  bool took = false;
+  rte_mbuf* m;
+  if (!up_) {
+    // What the port sends falls off the cut end, at the port's rate: a sender with no rate of
+    // its own (a line-rate flow) would otherwise refill its ring at once, for ever, in one tick.
+    while (wire_.may_send(now) && from_->dequeue(&m)) {
+      wire_.on_send(now, rte_pktmbuf_pkt_len(m));
+      count_data_loss(m);
+      rte_pktmbuf_free(m);
+      lost_down_.increment();
+      took = true;
+    }
+    return took;
+  }
+  uint32_t tail = tail_.load(std::memory_order_relaxed);
+  const uint32_t head = head_.load(std::memory_order_acquire);
+  while (next_slot(tail) != head && wire_.may_send(now)) {
     if (!from_->dequeue(&m)) break;
     wire_.on_send(now, rte_pktmbuf_pkt_len(m));
     // The last bit leaves when the wire frees; it arrives one propagation delay later.
-    unsigned tail = head_ + count_;  // count_ < size: one wrap at most
-    if (tail >= wire_frames_.size()) tail -= static_cast<unsigned>(wire_frames_.size());
     wire_frames_[tail] = OnWire{m, wire_.next_open_ticks() + delay_ticks_};
-    ++count_;
-    took_ = true;
+    if (!took) first_taken_arrival_ = wire_frames_[tail].arrival_ticks;
+    tail = next_slot(tail);
+    took = true;
   }
-  return delivered_ || took_;
+  tail_.store(tail, std::memory_order_release);
+  return took;
 }
 
-uint64_t LabLink::next_event_ticks() const {
-  if (!up_) return from_->empty() ? kNeverTicks : wire_.next_open_ticks();
-  uint64_t next = count_ ? wire_frames_[head_].arrival_ticks : kNeverTicks;
-  if (!from_->empty() && count_ < wire_frames_.size())
-    next = std::min(next, wire_.next_open_ticks());
-  return next;
+uint64_t LabLink::next_delivery_ticks() const {
+  const uint32_t head = head_.load(std::memory_order_relaxed);
+  if (!up_ || head == tail_.load(std::memory_order_acquire)) return kNeverTicks;
+  return wire_frames_[head].arrival_ticks;
+}
+
+uint64_t LabLink::next_take_ticks() const {
+  if (from_->empty()) return kNeverTicks;
+  if (up_ &&
+      next_slot(tail_.load(std::memory_order_relaxed)) == head_.load(std::memory_order_acquire))
+    return kNeverTicks;  // the wire is full: the delivery that frees a slot comes first
+  return wire_.next_open_ticks();
 }
 
 unsigned LabLink::discard_in_flight() {
-  const unsigned n = count_;
-  for (; count_; --count_) {
-    rte_pktmbuf_free(wire_frames_[head_].frame);
-    head_ = next_slot(head_);
-  }
+  const uint32_t tail = tail_.load(std::memory_order_acquire);
+  uint32_t head = head_.load(std::memory_order_relaxed);
+  unsigned n = 0;
+  for (; head != tail; head = next_slot(head), ++n) rte_pktmbuf_free(wire_frames_[head].frame);
+  head_.store(head, std::memory_order_release);
   return n;
 }
 

@@ -8,11 +8,9 @@
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
-#include <chrono>
 #include <stdexcept>
 
 #include "core/units.h"
-#include "lab/deadlock_detector.h"
 #include "lab/lab_frame_pool.h"
 #include "lab/lab_path_oracle.h"
 #include "lab/lab_sampler.h"
@@ -57,14 +55,15 @@ NamedCounts summed_over_queues(const SwitchNode& s, int port, PriorityMask queue
 }
 }  // namespace
 
-LabNetwork::LabNetwork(const LabScenario& scenario)
+LabNetwork::LabNetwork(const LabScenario& scenario, int threads)
     : scenario_(scenario),
       ticks_{is_virtual(scenario.clock) ? kNsPerSecond : rte_get_tsc_hz()},
+      partition_(partition_lab(scenario, threads)),
       sent_(scenario.flows.size()),
       received_(scenario.flows.size()) {
   try {
     build();
-    if (scenario_.clock == LabClock::kVirtual) build_schedule();
+    if (scenario_.clock == LabClock::kVirtual) build_schedules();
   } catch (...) {
     release();
     throw;
@@ -148,7 +147,11 @@ void LabNetwork::build() {
     const LabLinkParams params{
         spec.rate_bps, spec.delay_ns,
         shaping::WireFraming{port.wire_overhead_bytes, kEthernetMinFrameBytes}, catch_up,
-        data_pool_};
+        data_pool_,
+        // Its ends in two parts: the receiving end may run a window behind.
+        partition_.part_of_node[spec.a.node] == partition_.part_of_node[spec.b.node]
+            ? 0
+            : ticks_.from_ns(partition_.lookahead_ns)};
     links_.push_back(std::make_unique<LabLink>(rings_[spec.a.node][spec.a.port].out.get(),
                                                rings_[spec.b.node][spec.b.port].in.get(), params,
                                                ticks_));
@@ -173,64 +176,85 @@ void LabNetwork::build() {
   }
 }
 
-void LabNetwork::build_schedule() {
-  std::vector<ScheduledNode> nodes(scenario_.nodes.size());
-  for (size_t i = 0; i < nodes.size(); ++i) {
-    ScheduledNode& node = nodes[i];
-    using Role = ScheduledTask::Role;
-    if (switches_[i]) {
-      node.sw = switches_[i].get();
-      // lcore_tasks() lists the config's task references, in order.
-      const auto& refs = switches_[i]->config().lcores;
-      const auto lcores = switches_[i]->lcore_tasks();
-      for (size_t l = 0; l < lcores.size(); ++l)
-        for (size_t k = 0; k < lcores[l].size(); ++k) {
-          Task* t = lcores[l][k];
-          const config::TaskRef& ref = refs[l][k];
-          if (ref.kind == config::TaskKind::kRx) {
-            node.tasks.push_back({.task = t,
-                                  .input = rings_[i][ref.port].in.get(),
-                                  .port = ref.port,
-                                  .role = Role::kReceiver});
-          } else if (ref.kind == config::TaskKind::kFwd) {
-            node.fwd = static_cast<FwdTask*>(t);
-            node.tasks.push_back({.task = t, .role = Role::kConsumer});
-          } else {
-            node.tasks.push_back({.task = t,
-                                  .tx = &switches_[i]->tx(ref.port),
-                                  .port = ref.port,
-                                  .role = Role::kTransmitter});
-          }
-        }
-      node.tx_wakes = &switches_[i]->tx_wakes();
-      node.fwd_inputs = &switches_[i]->fwd_inputs();
-    } else {
-      node.host = hosts_[i].get();
-      for (Task* t : hosts_[i]->tasks()) {
-        if (t == &hosts_[i]->rx()) {
+ScheduledNode LabNetwork::scheduled_node(size_t i) {
+  ScheduledNode node;
+  using Role = ScheduledTask::Role;
+  if (switches_[i]) {
+    node.sw = switches_[i].get();
+    // lcore_tasks() lists the config's task references, in order.
+    const auto& refs = switches_[i]->config().lcores;
+    const auto lcores = switches_[i]->lcore_tasks();
+    for (size_t l = 0; l < lcores.size(); ++l)
+      for (size_t k = 0; k < lcores[l].size(); ++k) {
+        Task* t = lcores[l][k];
+        const config::TaskRef& ref = refs[l][k];
+        if (ref.kind == config::TaskKind::kRx) {
           node.tasks.push_back({.task = t,
-                                .input = rings_[i][HostSource::kNicPort].in.get(),
+                                .input = rings_[i][ref.port].in.get(),
+                                .port = ref.port,
                                 .role = Role::kReceiver});
+        } else if (ref.kind == config::TaskKind::kFwd) {
+          node.fwd = static_cast<FwdTask*>(t);
+          node.tasks.push_back({.task = t, .role = Role::kConsumer});
         } else {
-          node.tasks.push_back(
-              {.task = t, .role = t == &hosts_[i]->sink() ? Role::kConsumer : Role::kOther});
+          node.tasks.push_back({.task = t,
+                                .tx = &switches_[i]->tx(ref.port),
+                                .port = ref.port,
+                                .role = Role::kTransmitter});
         }
+      }
+    node.tx_wakes = &switches_[i]->tx_wakes();
+    node.fwd_inputs = &switches_[i]->fwd_inputs();
+  } else {
+    node.host = hosts_[i].get();
+    for (Task* t : hosts_[i]->tasks()) {
+      if (t == &hosts_[i]->rx()) {
+        node.tasks.push_back({.task = t,
+                              .input = rings_[i][HostSource::kNicPort].in.get(),
+                              .role = Role::kReceiver});
+      } else {
+        node.tasks.push_back(
+            {.task = t, .role = t == &hosts_[i]->sink() ? Role::kConsumer : Role::kOther});
       }
     }
   }
-  std::vector<ScheduledLink> links;
+  return node;
+}
+
+void LabNetwork::build_schedules() {
+  const std::vector<int>& part = partition_.part_of_node;
+  std::vector<std::vector<ScheduledNode>> nodes(static_cast<size_t>(partition_.parts));
+  std::vector<int> local(scenario_.nodes.size());  // a node's index in its part's schedule
+  for (size_t i = 0; i < scenario_.nodes.size(); ++i) {
+    std::vector<ScheduledNode>& mine = nodes[static_cast<size_t>(part[i])];
+    local[i] = static_cast<int>(mine.size());
+    mine.push_back(scheduled_node(i));
+  }
+  std::vector<std::vector<ScheduledLink>> links(nodes.size());
   for (size_t l = 0; l < links_.size(); ++l) {
     // build(): links 2k and 2k+1 are spec k's a→b and b→a.
     const LabLinkSpec& spec = scenario_.links[l / 2];
     const PortRef from = l % 2 == 0 ? spec.a : spec.b;
     const PortRef to = l % 2 == 0 ? spec.b : spec.a;
-    links.push_back(ScheduledLink{links_[l].get(), from.node, from.port, to.node,
-                                  rings_[to.node][to.port].in.get()});
-    auto& out = nodes[from.node].out;
+    const size_t from_part = static_cast<size_t>(part[from.node]);
+    const size_t to_part = static_cast<size_t>(part[to.node]);
+    LinkFifo* into = rings_[to.node][to.port].in.get();
+    auto& out = nodes[from_part][static_cast<size_t>(local[from.node])].out;
     if (out.size() <= static_cast<size_t>(from.port)) out.resize(from.port + 1, {nullptr, -1});
-    out[from.port] = {rings_[from.node][from.port].out.get(), static_cast<int>(l)};
+    out[from.port] = {rings_[from.node][from.port].out.get(),
+                      static_cast<int>(links[from_part].size())};
+    if (from_part == to_part) {
+      links[from_part].push_back(
+          ScheduledLink{links_[l].get(), local[from.node], from.port, local[to.node], into});
+    } else {  // each end in its own part's schedule
+      links[from_part].push_back(
+          ScheduledLink{links_[l].get(), local[from.node], from.port, -1, nullptr});
+      links[to_part].push_back(ScheduledLink{links_[l].get(), -1, -1, local[to.node], into});
+    }
   }
-  schedule_ = std::make_unique<LabSchedule>(std::move(nodes), std::move(links));
+  for (size_t p = 0; p < nodes.size(); ++p)
+    schedules_.push_back(std::make_unique<LabSchedule>(std::move(nodes[p]), std::move(links[p])));
+  part_steps_.resize(nodes.size());
 }
 
 LabNetwork::~LabNetwork() {
@@ -252,7 +276,7 @@ void LabNetwork::free_frames() {
 }
 
 void LabNetwork::release() {
-  schedule_.reset();
+  schedules_.clear();
   tasks_.clear();
   free_frames();
   links_.clear();
@@ -297,90 +321,6 @@ std::vector<std::pair<std::string, const SwitchNode*>> LabNetwork::switch_nodes(
   return out;
 }
 
-LabResult LabNetwork::run(const std::string& out_dir, ProgressLine* progress,
-                          const std::function<bool()>& stop) {
-  const auto wall_start = std::chrono::steady_clock::now();
-  std::vector<const SwitchNode*> switches;
-  for (const auto& s : switches_) switches.push_back(s.get());
-  const uint64_t end = ticks_.from_ns(scenario_.duration_ns);
-  const uint64_t tail_start = end - end / 5;
-  if (!out_dir.empty()) check_csv_size(scenario_, false);  // fclab said the sizes already
-  LabSampler sampler(scenario_, switches, sent_, received_, ticks_, tail_start, out_dir);
-  DeadlockDetector detector(scenario_, switches, ticks_);
-  const uint64_t sample_every = ticks_.from_ns(scenario_.sample_interval_ns);
-  const uint64_t check_every = ticks_.from_ns(scenario_.deadlock.check_interval_ns);
-  uint64_t next_sample = 0, next_check = check_every;
-
-  const bool virtual_clock = is_virtual(scenario_.clock);
-  const bool scheduled = scenario_.clock == LabClock::kVirtual;
-  const uint64_t tsc_start = virtual_clock ? 0 : rte_rdtsc();
-  uint64_t now = 0;
-  while (true) {
-    if (apply_events(now) && scheduled) schedule_->wake_all();
-    if (scheduled) {
-      // The first step starts everything (flows, timers); the last brings every node's
-      // time-accounting counters (paused time) up to the end, as a full poll would.
-      if (now == 0 || now >= end) schedule_->wake_all();
-      schedule_->step(now);
-    } else if (virtual_clock) {
-      settle(now);
-    } else {
-      poll_all(now);
-    }
-    ++clock_steps_;
-    const bool interrupted = stop && clock_steps_ % 1024 == 0 && stop();
-    // Now and then (a clock read per 1 024 steps): how far, and how fast in packet-hops.
-    if (progress && clock_steps_ % 1024 == 0 && progress->due()) {
-      uint64_t hops = 0;
-      for (const auto& link : links_) hops += link->frames_delivered();
-      const double wall_s =
-          std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
-      progress->update(
-          static_cast<double>(ticks_.to_ns(now)) / 1e6,
-          static_cast<double>(scenario_.duration_ns) / 1e6,
-          fmt::format("{:.2f} M packet-hops/s", static_cast<double>(hops) / wall_s / 1e6));
-    }
-    if (now >= next_sample) {
-      sampler.sample(now);
-      next_sample += sample_every;
-      if (!pool_ran_out_) say_if_pool_ran_out(now);
-    }
-    if (now >= next_check) {
-      detector.check(now);
-      next_check += check_every;
-    }
-    if (!sampler.tail_marked() && now >= tail_start) sampler.mark_tail(now);
-    if (now >= end) break;
-    if (interrupted) {
-      spdlog::warn("interrupted at {:.3f} ms of {:.3f} ms simulated",
-                   static_cast<double>(ticks_.to_ns(now)) / 1e6,
-                   static_cast<double>(scenario_.duration_ns) / 1e6);
-      interrupted_ = true;
-      break;
-    }
-    if (virtual_clock) {
-      const uint64_t next_action =
-          scheduled ? schedule_->next_event_ticks() : next_action_of_all(now);
-      uint64_t next = std::min({next_action, next_sample, next_check, end});
-      if (next_event_ < scenario_.events.size())
-        next = std::min(next, ticks_.from_ns(scenario_.events[next_event_].at_ns));
-      if (!sampler.tail_marked()) next = std::min(next, tail_start);
-      now = std::max(next, now + 1);
-    } else {
-      now = rte_rdtsc() - tsc_start;
-    }
-  }
-  LabResult result = collect(sampler, now);
-  result.interrupted = interrupted_;
-  result.csv_stopped_at_s = sampler.csv_stopped_at_s();
-  if (interrupted_) result.duration_s = static_cast<double>(ticks_.to_ns(now)) / 1e9;
-  result.deadlock = detector.verdict();
-  result.wall_s =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
-  shut_down(result);
-  return result;
-}
-
 void LabNetwork::start_flow(const FlowSpec& flow) {
   const FlowFrameSpec frames = frame_spec(flow);
   TrafficHost& src = *hosts_[flow.src];
@@ -404,7 +344,7 @@ void LabNetwork::next_closed_loop_flow(uint32_t finished, uint64_t now) {
   received_.emplace_back();
   start_flow(*next);
   // Its host may be idle, with no timer: it starts now.
-  if (schedule_) schedule_->wake(next->src);
+  if (!schedules_.empty()) schedules_[0]->wake(next->src);  // closed loops: one thread
 }
 
 FlowFrameSpec LabNetwork::frame_spec(const FlowSpec& flow) const {

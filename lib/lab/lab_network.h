@@ -13,6 +13,12 @@
 //     must agree).
 //   wall — the TSC; everything is polled in turn, as fast as it goes.
 //
+// On the virtual clock, `threads` > 1 splits the network into as many parts (lab_partition.h),
+// each polled by a thread of its own on a schedule of its own; the threads step together in
+// windows of the lookahead. A run gives what it gives on one thread, byte for byte, as long as
+// the data pool never runs dry (a source that waits for frames freed anywhere sees the other
+// threads' timing).
+//
 // Samples (queues.csv, flows.csv) are written to `out_dir` while it runs, if one is given.
 
 #include <rte_mempool.h>
@@ -25,6 +31,7 @@
 
 #include "core/progress_line.h"
 #include "lab/lab_link.h"
+#include "lab/lab_partition.h"
 #include "lab/lab_path_oracle.h"
 #include "lab/lab_schedule.h"
 #include "node/switch_node.h"
@@ -42,7 +49,8 @@ class LabSampler;
 
 class LabNetwork {
  public:
-  explicit LabNetwork(const LabScenario& scenario);
+  // Throws std::invalid_argument when the scenario cannot run on `threads` (partition_lab).
+  explicit LabNetwork(const LabScenario& scenario, int threads = 1);
   ~LabNetwork();
   LabNetwork(const LabNetwork&) = delete;
   LabNetwork& operator=(const LabNetwork&) = delete;
@@ -67,7 +75,15 @@ class LabNetwork {
   void free_frames();           // every frame still in the network back to its pool
   void release();               // frees everything built so far; idempotent
   bool poll_all(uint64_t now);  // one round of everything (wall clock); whether anything moved
-  void build_schedule();        // the virtual clock's
+  void build_schedules();       // the virtual clock's: one a part
+  ScheduledNode scheduled_node(size_t node);
+  // The run's loop on one thread, and on several (in windows); `at_step_end` is what follows
+  // the clock's steps up to `now` (samples, checks, progress): false ends the run.
+  struct StepEnd;
+  uint64_t run_steps(StepEnd& end);
+  uint64_t run_windows(StepEnd& end);
+  // The part's steps from `from` to `last`, both included (LabWorkers' window).
+  void run_part_window(int part, uint64_t from, uint64_t last, uint64_t end);
   // LabClock::kVirtualPollAll: poll_all until nothing moves, and the earliest next action of
   // every link and node (the schedule's reference).
   void settle(uint64_t now);
@@ -102,8 +118,10 @@ class LabNetwork {
   std::vector<std::unique_ptr<TrafficHost>> hosts_;    // [node], null for switches
   std::vector<std::unique_ptr<LabLink>> links_;
   std::vector<Task*> tasks_;
-  std::unique_ptr<LabSchedule> schedule_;      // virtual clock only
-  std::unique_ptr<ClosedLoops> closed_loops_;  // null: none in the scenario
+  LabPartition partition_;
+  std::vector<std::unique_ptr<LabSchedule>> schedules_;  // [part]: virtual clock only
+  std::vector<std::vector<uint64_t>> part_steps_;        // [part]: a window's step times
+  std::unique_ptr<ClosedLoops> closed_loops_;            // null: none in the scenario
   FlowSentRecords sent_;
   FlowReceivedRecords received_;
   bool interrupted_ = false;

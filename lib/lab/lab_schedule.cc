@@ -40,6 +40,11 @@ LabSchedule::LabSchedule(std::vector<ScheduledNode> nodes, std::vector<Scheduled
     take_port_order(n);
   }
   for (const ScheduledLink& link : links_) {
+    if (link.from_node < 0) receiving_ends_.push_back(static_cast<int>(receiver_of_link_.size()));
+    if (link.to_node < 0) {  // its receiving end is another schedule's
+      receiver_of_link_.push_back({nullptr, nullptr});
+      continue;
+    }
     ScheduledTask* receiver = nullptr;
     for (ScheduledTask& t : nodes_[link.to_node].tasks)
       if (t.role == ScheduledTask::Role::kReceiver && t.input == link.into) receiver = &t;
@@ -265,13 +270,17 @@ void LabSchedule::step(uint64_t now) {
     for (int l : round_links_) {
       const ScheduledLink& link = links_[l];
       ++link_polls_;
-      link.link->poll(now);
+      // Its receiving end first, as LabLink::poll.
+      const bool delivered = link.to_node >= 0 && link.link->deliver(now);
+      const bool took = link.from_node >= 0 && link.link->take(now);
+      if (took && link.to_node < 0)
+        sent_arrivals_ = std::min(sent_arrivals_, link.link->first_taken_arrival_ticks());
       LinkState& s = link_state_[l];
       if (!s.touched) {
         s.touched = true;
         touched_links_.push_back(l);
       }
-      if (link.link->delivered_in_last_poll()) {
+      if (delivered) {
         const LinkReceiver& receiver = receiver_of_link_[l];
         if (receiver.due_inputs) {
           receiver.due_inputs->mark(receiver.task->port);
@@ -280,7 +289,7 @@ void LabSchedule::step(uint64_t now) {
         }
         wake_node(link.to_node);
       }
-      if (link.link->took_in_last_poll()) {
+      if (took) {
         // Room in the port: what its TX task waits for when it found none. One that sent all
         // it had has nothing for it (at fat-tree k = 16, most of the links' takes), unless
         // FWD holds packets in input FIFOs: their heads move at its polls, which the room
@@ -315,9 +324,21 @@ void LabSchedule::step(uint64_t now) {
     LinkState& s = link_state_[l];
     s.touched = false;
     arm(static_cast<uint32_t>(nodes_.size() + static_cast<size_t>(l)), s.timer_ticks,
-        links_[l].link->next_event_ticks());
+        link_timer(links_[l]));
   }
   touched_links_.clear();
+}
+
+uint64_t LabSchedule::link_timer(const ScheduledLink& link) const {
+  if (link.from_node < 0) return link.link->next_delivery_ticks();
+  if (link.to_node < 0) return link.link->next_take_ticks();
+  return link.link->next_event_ticks();
+}
+
+void LabSchedule::read_arrivals() {
+  for (int l : receiving_ends_)
+    arm(static_cast<uint32_t>(nodes_.size() + static_cast<size_t>(l)), link_state_[l].timer_ticks,
+        links_[l].link->next_delivery_ticks());
 }
 
 void LabSchedule::arm(uint32_t item, uint64_t& timer, uint64_t ticks) {

@@ -104,6 +104,9 @@ struct ScheduledNode {
   const std::atomic<uint64_t>* alloc_failures = nullptr;
 };
 
+// A link, or one end of it where its two ends are in two schedules (fclab --threads: each
+// thread's partition of the network has a schedule of its own): from_node -1, the receiving
+// end only (LabLink::deliver); to_node -1, the sending end only (LabLink::take).
 struct ScheduledLink {
   LabLink* link = nullptr;
   int from_node = -1;        // whose TX ring it takes from
@@ -127,6 +130,13 @@ class LabSchedule {
   void wake(int node) { wake_node(node); }
   // The earliest timer of any item; kNeverTicks if none.
   uint64_t next_event_ticks();
+  // Reads the next arrival of every link whose receiving end alone is here again: its sending
+  // end, in another thread, put frames on its wire (that arrive after this thread's window).
+  void read_arrivals();
+  // The earliest arrival of the frames put on the wire of links whose sending end alone is
+  // here, since the last call (kNeverTicks: none): their receiving ends' next event, which
+  // their schedule reads only at read_arrivals().
+  uint64_t take_sent_arrivals() { return std::exchange(sent_arrivals_, kNeverTicks); }
   // Polls done, of nodes and of links: the cost of the run.
   uint64_t node_polls() const { return node_polls_; }
   uint64_t link_polls() const { return link_polls_; }
@@ -181,6 +191,7 @@ class LabSchedule {
   void mark_due_transmitters(int node, uint64_t now);
   uint64_t alloc_failures(int node) const;
   void arm(uint32_t item, uint64_t& timer, uint64_t ticks);
+  uint64_t link_timer(const ScheduledLink& link) const;
 
   std::vector<ScheduledNode> nodes_;
   std::vector<ScheduledLink> links_;
@@ -193,9 +204,11 @@ class LabSchedule {
   std::vector<int> round_nodes_, round_links_;
   std::vector<int> touched_nodes_, touched_links_;
   std::vector<int> starved_;
+  std::vector<int> receiving_ends_;  // links whose sending end is in another schedule
   std::priority_queue<Timer, std::vector<Timer>, std::greater<>> timers_;
   uint64_t node_polls_ = 0;
   uint64_t link_polls_ = 0;
+  uint64_t sent_arrivals_ = kNeverTicks;
 };
 
 }  // namespace fcswitch::lab

@@ -26,6 +26,18 @@ expect_refused "$fcswitch" "--drain-timeout" "$config" --check --drain-timeout 1
 expect_refused "$fcswitch" "--log-level" "$config" --check --log-level bogus
 expect_refused "$fclab" "--log-level" "$scenario" --check --log-level bogus
 expect_refused "$fclab" "--progress-every" "$scenario" --check --progress-every nan
+# --threads: 1 to the CPUs this process may run on, and a scenario that can be split.
+cpus=$(nproc)
+for v in 0 -1 $((cpus + 1)) two; do
+  expect_refused "$fclab" "--threads: expected 1 to $cpus (the CPUs this process may run on), found $v" \
+    "$scenario" --check --threads "$v"
+done
+if [ "$cpus" -ge 2 ]; then
+  expect_refused "$fclab" 'ring-100mbps.toml: --threads 2: runs on clock = "virtual" only, found "wall"' \
+    "$root/tests/lab/ring-100mbps.toml" --check --threads 2
+  expect_refused "$fclab" "window-lossy.toml: --threads 2: the network splits into 1 part at most" \
+    "$root/tests/lab/window-lossy.toml" --check --threads 2
+fi
 # A result file that cannot be written is refused before the run, naming the option, the
 # path and why (a report to such a path used to be lost, exit 0, no message).
 expect_refused "$fcswitch" "--report-json: cannot write /nonexistent/d/r.json: its directory /nonexistent/d does not exist" \

@@ -12,7 +12,7 @@
 #     (flows keep moving), with smaller rings so that it fits in memory and a data pool large
 #     enough that no host waits for mbufs (a waiting host is polled every round);
 #   - fat-trees: k = 8 with 8 flows and the enterprise workload, k = 16 at GFC §6.2.3's scale,
-#     the k = 8 permutation beside htsim (and k = 16 with PERM_K16=1),
+#     the k = 8 permutation beside htsim and on two threads (and k = 16 with PERM_K16=1),
 #     and k = 4's enterprise workload over 5 ms and over 200 ms (LONG_DURATION=…), raw and over
 #     the window transport: a long run should cost no more a hop than a short one.
 # The virtual clock's cost should follow the traffic, not the size of the network (docs/architecture.md
@@ -144,13 +144,15 @@ EOF2
 }
 anchor=../shared/anchors/htsim
 for k in 8 ${PERM_K16:+16}; do
+  mbufs=262143; [ "$k" -ge 16 ] && mbufs=2097151
+  perm_toml "$k" "$mbufs" >"$out/perm-k$k.toml"
   if [ -x "${HTSIM_DIR:-/tmp/htsim}/sim/datacenter/htsim_roce" ] && [ -x "$anchor/run_perm.sh" ]; then
     "$anchor/run_perm.sh" "$fclab" "$k" 10 "${HTSIM_DIR:-/tmp/htsim}" | sed 's/^/  /'
   else
-    mbufs=262143; [ "$k" -ge 16 ] && mbufs=2097151
-    perm_toml "$k" "$mbufs" >"$out/perm-k$k.toml"
     run "fat-tree k=$k permutation, pfc" "$out/perm-k$k.toml"
   fi
+  # The same run split between two threads (fclab --threads; the same output, byte for byte).
+  [ "$(nproc)" -ge 2 ] && run "fat-tree k=$k permutation, 2 threads" "$out/perm-k$k.toml" --threads 2
 done
 
 # A long workload run: a host is given all of its run's flows at the start, so its polls must

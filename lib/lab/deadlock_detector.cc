@@ -11,8 +11,7 @@ namespace fcswitch::lab {
 DeadlockDetector::DeadlockDetector(const LabScenario& scenario,
                                    const std::vector<const SwitchNode*>& switches,
                                    const TickRate& ticks)
-    : scenario_(scenario),
-      switches_(switches),
+    : switches_(switches),
       ticks_(ticks),
       blocked_for_ticks_(ticks.from_ns(scenario.deadlock.blocked_for_ns)) {
   const std::vector<std::vector<PortRef>> peers = scenario.peers();

@@ -43,7 +43,6 @@ class DeadlockDetector {
     bool blocked = false;
   };
 
-  const LabScenario& scenario_;
   std::vector<const SwitchNode*> switches_;
   TickRate ticks_;
   uint64_t blocked_for_ticks_;

@@ -630,9 +630,10 @@ void LabNetwork::say_if_pool_ran_out(uint64_t now) {
       pool_ran_out_ = true;
       spdlog::warn(
           "{:.3f} ms: the pool of {} mbufs ([lab] mbufs) ran out: sources wait for frames to "
-          "come back, so from here the run is the pool's, not the scenario's; run again with "
+          "come back, so from here the run is the pool's, not the scenario's{}; run again with "
           "mbufs = {}",
           static_cast<double>(ticks_.to_ns(now)) / 1e6, scenario_.mbufs,
+          schedules_.size() > 1 ? ", and the threads' timing decides which source gets them" : "",
           larger_lab_pool(scenario_.mbufs));
       return;
     }

@@ -147,9 +147,11 @@ int run(const Options& options) {
                "2048",
                "--no-pci",
                "--no-telemetry",
-               fcswitch::dpdk::floating_main_lcore(),
                "--log-level=warning",
                "--file-prefix=fclab_" + std::to_string(getpid())};
+  // Unless the EAL options after -- place it (-l 3: on CPU 3, its threads too).
+  if (!fcswitch::dpdk::names_lcores(options.eal_args))
+    plan.args.push_back(fcswitch::dpdk::floating_main_lcore());
   plan.args.insert(plan.args.end(), options.eal_args.begin(), options.eal_args.end());
   fcswitch::dpdk::EalSession eal(plan);
 

@@ -34,13 +34,13 @@ std::string floating_main_lcore() {
   return fmt::format("--lcores=0@({})", fmt::join(affinity_cpus(), ","));
 }
 
-namespace {
-
 bool names_lcores(const std::vector<std::string>& args) {
   return std::any_of(args.begin(), args.end(), [](const std::string& a) {
     return a == "-l" || a == "-c" || a.rfind("--lcores", 0) == 0;
   });
 }
+
+namespace {
 
 // The kernel's time slice: how long a runnable thread may wait behind another busy one on its
 // CPU. EEVDF's base slice where debugfs shows it; else 3 ms, the order of CFS's and EEVDF's

@@ -31,6 +31,8 @@ std::vector<int> affinity_cpus();
 // the first (fclab: its threads and other fclab processes then spread over the CPUs, where
 // "-l 0" put every one on CPU 0).
 std::string floating_main_lcore();
+// Whether EAL arguments choose the lcores (-l, -c, --lcores).
+bool names_lcores(const std::vector<std::string>& args);
 
 // `extra_args` are appended last, so they override the config's.
 EalPlan plan_eal(const config::SwitchConfig& config, const std::vector<std::string>& extra_args);

@@ -2,7 +2,8 @@
 """fclab --threads 2 writes what one thread writes, byte for byte (lab/lab_partition.h): the
 k = 8 fat-tree permutation for 1 ms (every link busy: 128 line-rate flows across pods, PFC), the
 GFC ring under PFC (it deadlocks) and under buffer-based GFC with a fair crossbar (it does not:
-docs/experiments/gfc.md), and Pyrrha's incast (a few frames at a time between the parts).
+docs/experiments/gfc.md), Pyrrha's incast (a few frames at a time between the parts), and the
+k = 4 fat-tree with a link that fails and comes back.
 Usage: lab_threads.py FCLAB SOURCE_ROOT"""
 import json
 import os
@@ -39,6 +40,13 @@ def main():
              # (it used to start at the next timer of either part, and deliver late).
              ("pyrrha-incast", root / "tests/lab/pyrrha-incast.toml", [], None)]
     with tempfile.TemporaryDirectory() as tmp:
+        # A link between an aggregation switch and a core fails and comes back: [[events]]
+        # are applied between windows, at the time one thread applies them.
+        flap = Path(tmp) / "fat-tree-k4-flap.toml"
+        flap.write_text((root / "config/lab/fat-tree-k4.toml").read_text()
+                        + '\n[[events]]\nat = "1ms"\nfail = "L1:S1"\n'
+                        + '\n[[events]]\nat = "3ms"\nrestore = "L1:S1"\n')
+        cases.append(("fat-tree-k4-flap", flap, [], None))
         for name, scenario, sets, deadlock in cases:
             run(fclab, scenario, Path(tmp) / name / "1", 1, *sets)
             two = run(fclab, scenario, Path(tmp) / name / "2", 2, *sets)

@@ -60,6 +60,7 @@ bool LabLink::deliver(uint64_t now) {
 
 bool LabLink::take(uint64_t now) {
   bool took = false;
+  first_taken_arrival_ = kNeverTicks;  // frames that fall off a cut end never arrive
   rte_mbuf* m;
   if (!up_) {
     // What the port sends falls off the cut end, at the port's rate: a sender with no rate of

@@ -65,7 +65,8 @@ class LabLink {
   // Each end's own: the next arrival; when the wire frees while frames wait.
   uint64_t next_delivery_ticks() const;
   uint64_t next_take_ticks() const;
-  // The sending end's: when the first frame of its last take that took any arrives.
+  // The sending end's: when the first frame its last take put on the wire arrives
+  // (kNeverTicks: none).
   uint64_t first_taken_arrival_ticks() const { return first_taken_arrival_; }
 
   uint64_t frames_delivered() const { return frames_delivered_.read(); }

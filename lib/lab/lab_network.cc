@@ -5,6 +5,7 @@
 #include <rte_mbuf.h>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
@@ -251,6 +252,23 @@ void LabNetwork::build_schedules() {
           ScheduledLink{links_[l].get(), local[from.node], from.port, -1, nullptr});
       links[to_part].push_back(ScheduledLink{links_[l].get(), -1, -1, local[to.node], into});
     }
+  }
+  if (nodes.size() > 1) {
+    // What the split is, for --log-level info: the parts' nodes and the links between them.
+    std::vector<std::string> parts;
+    for (size_t p = 0; p < nodes.size(); ++p) {
+      std::vector<std::string> names;
+      for (size_t i = 0; i < scenario_.nodes.size(); ++i)
+        if (static_cast<size_t>(part[i]) == p && !scenario_.nodes[i].host)
+          names.push_back(scenario_.nodes[i].name);
+      parts.push_back(fmt::format("{} nodes ({} switches: {})", nodes[p].size(), names.size(),
+                                  fmt::join(names, " ")));
+    }
+    size_t between = 0;
+    for (const LabLinkSpec& spec : scenario_.links)
+      between += part[spec.a.node] != part[spec.b.node];
+    spdlog::info("{} threads, lookahead {} ns, {} links between parts; {}", nodes.size(),
+                 partition_.lookahead_ns, between, fmt::join(parts, "; "));
   }
   for (size_t p = 0; p < nodes.size(); ++p)
     schedules_.push_back(std::make_unique<LabSchedule>(std::move(nodes[p]), std::move(links[p])));

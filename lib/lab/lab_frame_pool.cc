@@ -55,6 +55,8 @@ bool grow(rte_mempool* pool) {
   if (!g.growing || g.next >= g.end || pool->populated_size >= pool->size) return false;
   const size_t bytes = std::min<size_t>(g.chunk_bytes, static_cast<size_t>(g.end - g.next));
   std::vector<void*> carved;
+  // Room for every object first: ops_enqueue must not throw through DPDK's C.
+  carved.reserve(bytes / (pool->header_size + pool->elt_size + pool->trailer_size) + 1);
   carved_here = &carved;
   const int placed = rte_mempool_populate_iova(pool, g.next, RTE_BAD_IOVA, bytes, nullptr, nullptr);
   carved_here = nullptr;

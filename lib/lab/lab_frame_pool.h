@@ -14,7 +14,9 @@
 // It grows as frames are needed: its mempool ops (fclab_growing) carve the next chunk of
 // mbufs when the free ones cannot serve an allocation, up to [lab] mbufs, so memory follows
 // the most frames ever in flight rather than the pool's size. An allocation fails only when
-// all of them are out, as with a pool made whole at the start: the run is the same.
+// all of them are out, as with a pool made whole at the start: the run is the same. (On
+// several threads, other threads' mempool caches may hold free ones: LabNetwork adds room for
+// them.)
 
 #include <rte_mempool.h>
 

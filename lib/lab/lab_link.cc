@@ -60,7 +60,7 @@ bool LabLink::deliver(uint64_t now) {
 
 bool LabLink::take(uint64_t now) {
   bool took = false;
-  first_taken_arrival_ = kNeverTicks;  // frames that fall off a cut end never arrive
+  first_taken_arrival_ticks_ = kNeverTicks;  // frames that fall off a cut end never arrive
   rte_mbuf* m;
   if (!up_) {
     // What the port sends falls off the cut end, at the port's rate: a sender with no rate of
@@ -81,7 +81,7 @@ bool LabLink::take(uint64_t now) {
     wire_.on_send(now, rte_pktmbuf_pkt_len(m));
     // The last bit leaves when the wire frees; it arrives one propagation delay later.
     wire_frames_[tail] = OnWire{m, wire_.next_open_ticks() + delay_ticks_};
-    if (!took) first_taken_arrival_ = wire_frames_[tail].arrival_ticks;
+    if (!took) first_taken_arrival_ticks_ = wire_frames_[tail].arrival_ticks;
     tail = next_slot(tail);
     took = true;
   }
@@ -99,7 +99,10 @@ uint64_t LabLink::next_take_ticks() const {
   if (from_->empty()) return kNeverTicks;
   if (up_ &&
       next_slot(tail_.load(std::memory_order_relaxed)) == head_.load(std::memory_order_acquire))
-    return kNeverTicks;  // the wire is full: the delivery that frees a slot comes first
+    // The wire is full: the delivery that frees a slot comes first (on one thread the same
+    // poll takes next). Unreachable with the wire sized as above: split between two threads,
+    // nothing would wake the sending end when the other thread delivers.
+    return kNeverTicks;
   return wire_.next_open_ticks();
 }
 

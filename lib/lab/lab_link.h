@@ -67,7 +67,7 @@ class LabLink {
   uint64_t next_take_ticks() const;
   // The sending end's: when the first frame its last take put on the wire arrives
   // (kNeverTicks: none).
-  uint64_t first_taken_arrival_ticks() const { return first_taken_arrival_; }
+  uint64_t first_taken_arrival_ticks() const { return first_taken_arrival_ticks_; }
 
   uint64_t frames_delivered() const { return frames_delivered_.read(); }
   uint64_t bytes_delivered() const { return bytes_delivered_.read(); }
@@ -99,7 +99,7 @@ class LabLink {
   std::vector<OnWire> wire_frames_;
   std::atomic<uint32_t> head_{0};  // the oldest frame on the wire
   std::atomic<uint32_t> tail_{0};  // where the next frame goes
-  uint64_t first_taken_arrival_ = kNeverTicks;
+  uint64_t first_taken_arrival_ticks_ = kNeverTicks;
   // The slot after `slot`, round the circle: a compare, not a division (two a frame a hop,
   // each a 64-bit divide by the vector's size).
   uint32_t next_slot(uint32_t slot) const { return slot + 1 == wire_frames_.size() ? 0 : slot + 1; }

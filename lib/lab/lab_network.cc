@@ -71,8 +71,23 @@ LabNetwork::LabNetwork(const LabScenario& scenario, int threads)
   }
 }
 
+namespace {
+constexpr unsigned kDataPoolCache = 256;
+constexpr unsigned kControlPoolCache = 64;
+
+// A pool of `mbufs` as one thread sees it, on `threads`: each other thread's mempool cache may
+// hold up to 1.5 times its size of free mbufs (DPDK's flush threshold) that this thread cannot
+// take. So many more, and an allocation fails on several threads only where it would on one
+// (only a carved mbuf costs memory: lab_frame_pool.h).
+unsigned pool_for_threads(size_t mbufs, unsigned cache, int threads) {
+  return static_cast<unsigned>(mbufs + static_cast<size_t>(threads - 1) * cache * 3 / 2);
+}
+}  // namespace
+
 void LabNetwork::build() {
-  data_pool_ = create_lab_frame_pool("lab_data", scenario_.mbufs, 256);
+  data_pool_ = create_lab_frame_pool(
+      "lab_data", pool_for_threads(scenario_.mbufs, kDataPoolCache, partition_.parts),
+      kDataPoolCache);
   const size_t n = scenario_.nodes.size();
   size_t ports = 0;
   for (const LabNode& node : scenario_.nodes) {
@@ -86,8 +101,11 @@ void LabNetwork::build() {
   // Control frames carry at most 128 bytes (switch/control_pool.cc), as lab frames do: from a
   // pool of the same kind, which holds the few in flight rather than a pool's worth of pages
   // (a fat-tree of k = 16 has 6 144 ports: 90 MB).
-  control_pool_ = create_lab_frame_pool(
-      "lab_control", static_cast<unsigned>(kControlMbufsBase + kControlMbufsPerPort * ports), 64);
+  control_pool_ =
+      create_lab_frame_pool("lab_control",
+                            pool_for_threads(kControlMbufsBase + kControlMbufsPerPort * ports,
+                                             kControlPoolCache, partition_.parts),
+                            kControlPoolCache);
   rings_.resize(n);
   switches_.resize(n);
   hosts_.resize(n);

@@ -77,13 +77,13 @@ class LabNetwork {
   bool poll_all(uint64_t now);  // one round of everything (wall clock); whether anything moved
   void build_schedules();       // the virtual clock's: one a part
   ScheduledNode scheduled_node(size_t node);
-  // The run's loop on one thread, and on several (in windows); `at_step_end` is what follows
-  // the clock's steps up to `now` (samples, checks, progress): false ends the run.
+  // The run's loop on one thread, and on several (in windows); StepEnd is what follows the
+  // clock's steps (samples, checks, progress), and says when the run ends.
   struct StepEnd;
   uint64_t run_steps(StepEnd& end);
   uint64_t run_windows(StepEnd& end);
-  // The part's steps from `from` to `last`, both included (LabWorkers' window).
-  void run_part_window(int part, uint64_t from, uint64_t last, uint64_t end);
+  // The part's steps from `from_ticks` to `last_ticks`, both included (LabWorkers' window).
+  void run_part_window(int part, uint64_t from_ticks, uint64_t last_ticks, uint64_t end_ticks);
   // LabClock::kVirtualPollAll: poll_all until nothing moves, and the earliest next action of
   // every link and node (the schedule's reference).
   void settle(uint64_t now);

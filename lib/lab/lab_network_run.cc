@@ -24,9 +24,9 @@ struct LabNetwork::StepEnd {
   ProgressLine* progress;
   const std::function<bool()>& stop;
   std::chrono::steady_clock::time_point wall_start;
-  uint64_t end, tail_start, sample_every, check_every;
-  uint64_t next_sample = 0;
-  uint64_t next_check = check_every;
+  uint64_t end_ticks, tail_start_ticks, sample_every_ticks, check_every_ticks;
+  uint64_t next_sample_ticks = 0;
+  uint64_t next_check_ticks = check_every_ticks;
 
   // After `steps` more clock steps, the last at `now`: false ends the run.
   bool after(uint64_t now, uint64_t steps) {
@@ -46,17 +46,17 @@ struct LabNetwork::StepEnd {
           static_cast<double>(net.scenario_.duration_ns) / 1e6,
           fmt::format("{:.2f} M packet-hops/s", static_cast<double>(hops) / wall_s / 1e6));
     }
-    if (now >= next_sample) {
+    if (now >= next_sample_ticks) {
       sampler.sample(now);
-      next_sample += sample_every;
+      next_sample_ticks += sample_every_ticks;
       if (!net.pool_ran_out_) net.say_if_pool_ran_out(now);
     }
-    if (now >= next_check) {
+    if (now >= next_check_ticks) {
       detector.check(now);
-      next_check += check_every;
+      next_check_ticks += check_every_ticks;
     }
-    if (!sampler.tail_marked() && now >= tail_start) sampler.mark_tail(now);
-    if (now >= end) return false;
+    if (!sampler.tail_marked() && now >= tail_start_ticks) sampler.mark_tail(now);
+    if (now >= end_ticks) return false;
     if (interrupted) {
       spdlog::warn("interrupted at {:.3f} ms of {:.3f} ms simulated",
                    static_cast<double>(net.ticks_.to_ns(now)) / 1e6,
@@ -67,13 +67,13 @@ struct LabNetwork::StepEnd {
     return true;
   }
   // The next time the clock stops for what after() does.
-  uint64_t next_stop() const {
-    uint64_t next = std::min({next_sample, next_check, end});
-    if (!sampler.tail_marked()) next = std::min(next, tail_start);
+  uint64_t next_stop_ticks() const {
+    uint64_t next = std::min({next_sample_ticks, next_check_ticks, end_ticks});
+    if (!sampler.tail_marked()) next = std::min(next, tail_start_ticks);
     return next;
   }
   // The next [[events]] (applied before the step at their time); kNeverTicks: none left.
-  uint64_t next_event() const {
+  uint64_t next_event_ticks() const {
     return net.next_event_ < net.scenario_.events.size()
                ? net.ticks_.from_ns(net.scenario_.events[net.next_event_].at_ns)
                : kNeverTicks;
@@ -85,10 +85,10 @@ LabResult LabNetwork::run(const std::string& out_dir, ProgressLine* progress,
   const auto wall_start = std::chrono::steady_clock::now();
   std::vector<const SwitchNode*> switches;
   for (const auto& s : switches_) switches.push_back(s.get());
-  const uint64_t end = ticks_.from_ns(scenario_.duration_ns);
-  const uint64_t tail_start = end - end / 5;
+  const uint64_t end_ticks = ticks_.from_ns(scenario_.duration_ns);
+  const uint64_t tail_start_ticks = end_ticks - end_ticks / 5;
   if (!out_dir.empty()) check_csv_size(scenario_, false);  // fclab said the sizes already
-  LabSampler sampler(scenario_, switches, sent_, received_, ticks_, tail_start, out_dir);
+  LabSampler sampler(scenario_, switches, sent_, received_, ticks_, tail_start_ticks, out_dir);
   DeadlockDetector detector(scenario_, switches, ticks_);
   StepEnd step_end{*this,
                    sampler,
@@ -96,8 +96,8 @@ LabResult LabNetwork::run(const std::string& out_dir, ProgressLine* progress,
                    progress,
                    stop,
                    wall_start,
-                   end,
-                   tail_start,
+                   end_ticks,
+                   tail_start_ticks,
                    ticks_.from_ns(scenario_.sample_interval_ns),
                    ticks_.from_ns(scenario_.deadlock.check_interval_ns)};
   const uint64_t now = schedules_.size() > 1 ? run_windows(step_end) : run_steps(step_end);
@@ -122,7 +122,7 @@ uint64_t LabNetwork::run_steps(StepEnd& step_end) {
     if (schedule) {
       // The first step starts everything (flows, timers); the last brings every node's
       // time-accounting counters (paused time) up to the end, as a full poll would.
-      if (now == 0 || now >= step_end.end) schedule->wake_all();
+      if (now == 0 || now >= step_end.end_ticks) schedule->wake_all();
       schedule->step(now);
     } else if (virtual_clock) {
       settle(now);
@@ -133,7 +133,8 @@ uint64_t LabNetwork::run_steps(StepEnd& step_end) {
     if (virtual_clock) {
       const uint64_t next_action =
           schedule ? schedule->next_event_ticks() : next_action_of_all(now);
-      const uint64_t next = std::min({next_action, step_end.next_stop(), step_end.next_event()});
+      const uint64_t next =
+          std::min({next_action, step_end.next_stop_ticks(), step_end.next_event_ticks()});
       now = std::max(next, now + 1);
     } else {
       now = rte_rdtsc() - tsc_start;
@@ -141,56 +142,59 @@ uint64_t LabNetwork::run_steps(StepEnd& step_end) {
   }
 }
 
-// Each window runs every part from `now` to `last`, both included: no later than the lookahead
-// allows (a frame sent in the window arrives after it), the next stop for samples and checks
-// (taken after the window's last step, as run_steps takes them after a step) and the step
+// Each window runs every part from `now` to `last_ticks`, both included: no later than the
+// lookahead allows (a frame sent in the window arrives after it), the next stop for samples and
+// checks (taken after the window's last step, as run_steps takes them after a step) and the step
 // before the next event (applied before its time's step). Each part steps at its own times in
 // the window; the steps counted are the times any part stepped, which are the steps of one
 // thread: a part's next step is its earliest timer, or the tick after its last step if a
 // timer is due already, as the one thread's is the earliest of all.
 uint64_t LabNetwork::run_windows(StepEnd& step_end) {
-  const uint64_t lookahead = ticks_.from_ns(partition_.lookahead_ns);
-  uint64_t now = 0, last = 0;
+  const uint64_t lookahead_ticks = ticks_.from_ns(partition_.lookahead_ns);
+  uint64_t now = 0, last_ticks = 0;
   LabWorkers workers(partition_.parts,
-                     [&](int part) { run_part_window(part, now, last, step_end.end); });
+                     [&](int part) { run_part_window(part, now, last_ticks, step_end.end_ticks); });
   std::vector<uint64_t> steps;
   while (true) {
     if (apply_events(now) || now == 0)
       for (auto& schedule : schedules_) schedule->wake_all();
-    const uint64_t stop_at = step_end.next_stop();
-    last = stop_at;
-    if (const uint64_t event = step_end.next_event(); event != kNeverTicks)
-      last = std::min(last, event - 1);
-    if (lookahead != 0 && now + lookahead - 1 < last) last = now + lookahead - 1;
-    last = std::max(last, now);
+    const uint64_t stop_ticks = step_end.next_stop_ticks();
+    last_ticks = stop_ticks;
+    if (const uint64_t event_ticks = step_end.next_event_ticks(); event_ticks != kNeverTicks)
+      last_ticks = std::min(last_ticks, event_ticks - 1);
+    if (lookahead_ticks != 0 && now + lookahead_ticks - 1 < last_ticks)
+      last_ticks = now + lookahead_ticks - 1;
+    last_ticks = std::max(last_ticks, now);
     workers.run_window();
     steps.clear();
     for (const auto& times : part_steps_) steps.insert(steps.end(), times.begin(), times.end());
-    if (last == stop_at) steps.push_back(last);
+    if (last_ticks == stop_ticks) steps.push_back(last_ticks);
     std::sort(steps.begin(), steps.end());
     const auto counted = std::unique(steps.begin(), steps.end()) - steps.begin();
-    if (!step_end.after(last, static_cast<uint64_t>(counted))) return last;
+    if (!step_end.after(last_ticks, static_cast<uint64_t>(counted))) return last_ticks;
     // Each part's earliest timer, and the earliest arrival of what crossed to another part.
     uint64_t next_action = kNeverTicks;
     for (auto& schedule : schedules_)
-      next_action =
-          std::min({next_action, schedule->next_event_ticks(), schedule->take_sent_arrivals()});
-    now = std::max(std::min({next_action, step_end.next_stop(), step_end.next_event()}), last + 1);
+      next_action = std::min(
+          {next_action, schedule->next_event_ticks(), schedule->take_sent_arrival_ticks()});
+    now = std::max(std::min({next_action, step_end.next_stop_ticks(), step_end.next_event_ticks()}),
+                   last_ticks + 1);
   }
 }
 
-void LabNetwork::run_part_window(int part, uint64_t from, uint64_t last, uint64_t end) {
+void LabNetwork::run_part_window(int part, uint64_t from_ticks, uint64_t last_ticks,
+                                 uint64_t end_ticks) {
   LabSchedule& schedule = *schedules_[static_cast<size_t>(part)];
   std::vector<uint64_t>& steps = part_steps_[static_cast<size_t>(part)];
   steps.clear();
   schedule.read_arrivals();
-  for (uint64_t t = from;;) {
-    if (t == end) schedule.wake_all();  // as run_steps' last step
+  for (uint64_t t = from_ticks;;) {
+    if (t == end_ticks) schedule.wake_all();  // as run_steps' last step
     schedule.step(t);
     steps.push_back(t);
     uint64_t next = std::max(schedule.next_event_ticks(), t + 1);
-    if (next > last && t < end && last == end) next = end;
-    if (next > last) return;
+    if (next > last_ticks && t < end_ticks && last_ticks == end_ticks) next = end_ticks;
+    if (next > last_ticks) return;
     t = next;
   }
 }

@@ -7,9 +7,10 @@
 // thread, step for step: conservative synchronisation.
 //
 // A host stays with its switch, and nodes that a link without delay joins stay together. The
-// parts are grown one at a time from the first node not yet placed, taking next the node with
-// the most links into the part less those out of it (greedy graph growing), until the part
-// holds its share of the ports: a fat-tree splits by pods, its cores shared.
+// parts are grown one at a time (greedy graph growing): each starts from the node not yet
+// placed with the fewest links (the first of those), and takes next the node with the most
+// links into the part less those out of it, until the part holds its share of the ports. A
+// fat-tree splits by pods, its cores shared.
 
 #include <cstdint>
 #include <vector>

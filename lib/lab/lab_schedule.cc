@@ -274,7 +274,7 @@ void LabSchedule::step(uint64_t now) {
       const bool delivered = link.to_node >= 0 && link.link->deliver(now);
       const bool took = link.from_node >= 0 && link.link->take(now);
       if (took && link.to_node < 0)
-        sent_arrivals_ = std::min(sent_arrivals_, link.link->first_taken_arrival_ticks());
+        sent_arrival_ticks_ = std::min(sent_arrival_ticks_, link.link->first_taken_arrival_ticks());
       LinkState& s = link_state_[l];
       if (!s.touched) {
         s.touched = true;

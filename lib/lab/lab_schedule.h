@@ -136,7 +136,7 @@ class LabSchedule {
   // The earliest arrival of the frames put on the wire of links whose sending end alone is
   // here, since the last call (kNeverTicks: none): their receiving ends' next event, which
   // their schedule reads only at read_arrivals().
-  uint64_t take_sent_arrivals() { return std::exchange(sent_arrivals_, kNeverTicks); }
+  uint64_t take_sent_arrival_ticks() { return std::exchange(sent_arrival_ticks_, kNeverTicks); }
   // Polls done, of nodes and of links: the cost of the run.
   uint64_t node_polls() const { return node_polls_; }
   uint64_t link_polls() const { return link_polls_; }
@@ -208,7 +208,7 @@ class LabSchedule {
   std::priority_queue<Timer, std::vector<Timer>, std::greater<>> timers_;
   uint64_t node_polls_ = 0;
   uint64_t link_polls_ = 0;
-  uint64_t sent_arrivals_ = kNeverTicks;
+  uint64_t sent_arrival_ticks_ = kNeverTicks;
 };
 
 }  // namespace fcswitch::lab

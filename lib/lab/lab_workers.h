@@ -31,6 +31,7 @@ class LabWorkers {
 
  private:
   void work(int part);
+  void stop();  // the workers told to end, and joined
 
   std::function<void(int)> window_;
   std::vector<std::exception_ptr> errors_;  // [part], of the last window

@@ -152,7 +152,9 @@ for k in 8 ${PERM_K16:+16}; do
     run "fat-tree k=$k permutation, pfc" "$out/perm-k$k.toml"
   fi
   # The same run split between two threads (fclab --threads; the same output, byte for byte).
-  [ "$(nproc)" -ge 2 ] && run "fat-tree k=$k permutation, 2 threads" "$out/perm-k$k.toml" --threads 2
+  if [ "$(nproc)" -ge 2 ]; then
+    run "fat-tree k=$k permutation, 2 threads" "$out/perm-k$k.toml" --threads 2
+  fi
 done
 
 # A long workload run: a host is given all of its run's flows at the start, so its polls must

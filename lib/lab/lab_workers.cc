@@ -14,6 +14,11 @@ namespace {
 // cycles), longer than most windows of a busy network, shorter than a slice of a shared CPU.
 constexpr int kSpins = 1 << 14;
 
+// Pauses between yields of the CPU while spinning: where threads outnumber the CPUs (a test
+// suite running beside, --threads above what is free), the thread being waited for may need
+// this one's CPU.
+constexpr int kSpinsPerYield = 256;
+
 // Until `value` is no longer `old`; what it is then.
 template <typename T>
 T wait_change(const std::atomic<T>& value, T old) {
@@ -21,6 +26,7 @@ T wait_change(const std::atomic<T>& value, T old) {
     const T now = value.load(std::memory_order_acquire);
     if (now != old) return now;
     rte_pause();
+    if (i % kSpinsPerYield == kSpinsPerYield - 1) std::this_thread::yield();
   }
   value.wait(old, std::memory_order_acquire);
   return value.load(std::memory_order_acquire);

@@ -282,11 +282,8 @@ void LabNetwork::build_schedules() {
       parts.push_back(fmt::format("{} nodes ({} switches: {})", nodes[p].size(), names.size(),
                                   fmt::join(names, " ")));
     }
-    size_t between = 0;
-    for (const LabLinkSpec& spec : scenario_.links)
-      between += part[spec.a.node] != part[spec.b.node];
     spdlog::info("{} threads, lookahead {} ns, {} links between parts; {}", nodes.size(),
-                 partition_.lookahead_ns, between, fmt::join(parts, "; "));
+                 partition_.lookahead_ns, partition_.links_between, fmt::join(parts, "; "));
   }
   for (size_t p = 0; p < nodes.size(); ++p)
     schedules_.push_back(std::make_unique<LabSchedule>(std::move(nodes[p]), std::move(links[p])));

@@ -113,8 +113,10 @@ LabPartition partition_lab(const LabScenario& scenario, int threads) {
   out.lookahead_ns = std::numeric_limits<uint64_t>::max();
   for (size_t i = 0; i < n; ++i) out.part_of_node[i] = part[unit_of[i]];
   for (const LabLinkSpec& link : scenario.links)
-    if (out.part_of_node[link.a.node] != out.part_of_node[link.b.node])
+    if (out.part_of_node[link.a.node] != out.part_of_node[link.b.node]) {
       out.lookahead_ns = std::min(out.lookahead_ns, link.delay_ns);
+      ++out.links_between;
+    }
   if (out.lookahead_ns == std::numeric_limits<uint64_t>::max())
     out.lookahead_ns = 0;  // parts with no link between them: never wait for each other
   return out;

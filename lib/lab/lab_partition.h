@@ -12,6 +12,7 @@
 // links into the part less those out of it, until the part holds its share of the ports. A
 // fat-tree splits by pods, its cores shared.
 
+#include <cstddef>
 #include <cstdint>
 #include <vector>
 
@@ -23,6 +24,7 @@ struct LabPartition {
   int parts = 1;
   std::vector<int> part_of_node;  // [node]: 0 … parts − 1
   uint64_t lookahead_ns = 0;      // the smallest delay of a link between two parts; 0: one part
+  size_t links_between = 0;       // links whose ends are in two parts
 };
 
 // Throws std::invalid_argument saying why a scenario cannot run on `threads` threads: a clock

@@ -120,8 +120,11 @@ int run(const Options& options) {
     // A sweep's value is its run's last override (plan_runs).
     scenarios.push_back(fcswitch::lab::load_lab_scenario(
         options.scenario, r.sets, r.label.empty() ? SIZE_MAX : r.sets.size() - 1));
-  for (const auto& s : scenarios) {
+  for (size_t i = 0; i < scenarios.size(); ++i) {
+    const fcswitch::lab::LabScenario& s = scenarios[i];
     for (const std::string& w : s.warnings) spdlog::warn("{}", w);
+    if (auto w = fcswitch::lab::pool_may_run_out(s))
+      spdlog::warn("{}{}", runs[i].label.empty() ? "" : runs[i].label + ": ", *w);
     fcswitch::lab::check_csv_size(s);  // every run's, before the first starts
     try {
       fcswitch::lab::partition_lab(s, options.threads);

@@ -12,6 +12,7 @@
 #include <stdexcept>
 
 #include "core/units.h"
+#include "lab/lab_frame_capacity.h"
 #include "lab/lab_frame_pool.h"
 #include "lab/lab_path_oracle.h"
 #include "lab/lab_sampler.h"
@@ -61,7 +62,8 @@ LabNetwork::LabNetwork(const LabScenario& scenario, int threads)
       ticks_{is_virtual(scenario.clock) ? kNsPerSecond : rte_get_tsc_hz()},
       partition_(partition_lab(scenario, threads)),
       sent_(scenario.flows.size()),
-      received_(scenario.flows.size()) {
+      received_(scenario.flows.size()),
+      frame_capacity_(network_frame_capacity(scenario)) {
   try {
     build();
     if (scenario_.clock == LabClock::kVirtual) build_schedules();
@@ -654,7 +656,26 @@ LabResult LabNetwork::collect(const LabSampler& sampler, uint64_t end) const {
   // Every lab flow's frame is a data-pool mbuf until a sink or a drop frees it.
   r.conservation.in_flight = rte_mempool_in_use_count(data_pool_);
   r.pool_mbufs = scenario_.mbufs;
+  r.network_frames = frame_capacity_.total();
   return r;
+}
+
+LabFrameCapacity network_frame_capacity(const LabScenario& scenario) {
+  return lab_frame_capacity(scenario, HostSource::kQueueAheadPackets);
+}
+
+std::optional<std::string> pool_may_run_out(const LabScenario& scenario) {
+  const LabFrameCapacity c = network_frame_capacity(scenario);
+  if (c.total() <= scenario.mbufs) return std::nullopt;
+  return fmt::format(
+      "the network can hold {} data frames of {} bytes ({} in the switches' buffers, {} on the "
+      "wires, {} in the hosts' queues), more than the pool's {} mbufs ([lab] mbufs): should "
+      "they all fill, sources wait for frames and the run is the pool's; {} (a pool costs memory "
+      "only for the frames in flight)",
+      c.total(), c.frame_bytes, c.switch_frames, c.wire_frames, c.host_frames, scenario.mbufs,
+      c.total() <= kMaxLabMbufs
+          ? fmt::format("mbufs = {} never runs out", larger_lab_pool(scenario.mbufs, c.total()))
+          : fmt::format("mbufs = {} is the most a lab pool takes", kMaxLabMbufs));
 }
 
 void LabNetwork::say_if_pool_ran_out(uint64_t now) {
@@ -667,7 +688,7 @@ void LabNetwork::say_if_pool_ran_out(uint64_t now) {
           "mbufs = {}",
           static_cast<double>(ticks_.to_ns(now)) / 1e6, scenario_.mbufs,
           schedules_.size() > 1 ? ", and the threads' timing decides which source gets them" : "",
-          larger_lab_pool(scenario_.mbufs));
+          larger_lab_pool(scenario_.mbufs, frame_capacity_.total()));
       return;
     }
 }

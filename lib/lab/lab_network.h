@@ -30,6 +30,7 @@
 #include <vector>
 
 #include "core/progress_line.h"
+#include "lab/lab_frame_capacity.h"
 #include "lab/lab_link.h"
 #include "lab/lab_partition.h"
 #include "lab/lab_path_oracle.h"
@@ -46,6 +47,13 @@
 namespace fcswitch::lab {
 
 class LabSampler;
+
+// The data frames the scenario's network can hold at once (lab_frame_capacity.h), its hosts
+// queueing as TrafficHost does.
+LabFrameCapacity network_frame_capacity(const LabScenario& scenario);
+// What to say before a run whose network can hold more data frames than [lab] mbufs: how many,
+// where, and the pool that never runs out. Nothing when the pool holds them all.
+std::optional<std::string> pool_may_run_out(const LabScenario& scenario);
 
 class LabNetwork {
  public:
@@ -125,7 +133,8 @@ class LabNetwork {
   FlowSentRecords sent_;
   FlowReceivedRecords received_;
   bool interrupted_ = false;
-  bool pool_ran_out_ = false;  // said already
+  bool pool_ran_out_ = false;        // said already
+  LabFrameCapacity frame_capacity_;  // what the data pool would need never to run out
   uint64_t clock_steps_ = 0;
   std::vector<size_t> first_port_;  // per node: its first port's index in LabResult::ports
   size_t next_event_ = 0;           // into scenario_.events

@@ -292,7 +292,7 @@ std::string human_summary(const LabResult& r) {
     s += fmt::format(
         "POOL RAN OUT: sources waited {} times for one of the {} mbufs ([lab] mbufs), so they "
         "sent slower than the scenario says; run again with mbufs = {}\n",
-        mbuf_waits, r.pool_mbufs, larger_lab_pool(r.pool_mbufs));
+        mbuf_waits, r.pool_mbufs, larger_lab_pool(r.pool_mbufs, r.network_frames));
   if (r.cbd) s += cbd_line(r.cbd) + "\n";
   s += fmt::format("deadlock: {}\n", deadlock_text(r.deadlock));
   if (r.deadlock.detected) {

@@ -142,7 +142,8 @@ struct LabResult {
   Conservation conservation;
   uint64_t lossless_drops = 0;  // drops of frames of lossless priorities: must stay 0
   unsigned pool_in_use_after_shutdown = 0;
-  unsigned pool_mbufs = 0;  // [lab] mbufs: the frames the network may hold at once
+  unsigned pool_mbufs = 0;      // [lab] mbufs: the frames the network may hold at once
+  uint64_t network_frames = 0;  // the most data frames the network can hold (lab_frame_capacity)
   // How the run went (stdout only: not deterministic in wall-clock terms).
   double wall_s = 0;
   uint64_t clock_steps = 0;

@@ -133,9 +133,13 @@ struct DeadlockSettings {
 
 // The most [lab] mbufs a scenario may ask (2^22 − 1: 1.8 GB of lab frames).
 inline constexpr unsigned kMaxLabMbufs = 4'194'303;
-// The pool to run again with when `mbufs` ran out: twice the size (2^n − 1 stays so).
-constexpr unsigned larger_lab_pool(unsigned mbufs) {
-  return mbufs >= kMaxLabMbufs / 2 ? kMaxLabMbufs : 2 * mbufs + 1;
+// The pool to run again with when `mbufs` ran out: twice the size (2^n − 1 stays so), or
+// enough for every frame the network can hold (lab/lab_frame_capacity.h), whichever is larger,
+// up to kMaxLabMbufs.
+constexpr unsigned larger_lab_pool(unsigned mbufs, uint64_t network_frames = 0) {
+  uint64_t size = 2 * static_cast<uint64_t>(mbufs) + 1;
+  while (size < network_frames) size = 2 * size + 1;
+  return size >= kMaxLabMbufs ? kMaxLabMbufs : static_cast<unsigned>(size);
 }
 
 struct LabScenario {

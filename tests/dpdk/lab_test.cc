@@ -215,9 +215,14 @@ TEST(LabFrames, ANetworkFreesItsPoolWithoutCarvingTheRest) {
 }
 
 // The ring's queues hold more frames than 1 023 mbufs: the sources wait for mbufs, and the
-// summary says so first, with a pool twice the size to run again with.
+// summary says so first, with the first pool twice the size or more that holds every frame the
+// network can (lab_frame_capacity.h).
 TEST(LabFrames, APoolThatRunsOutIsReported) {
   const LabResult small = run(kRing, {"flow_control.engine=pfc", "lab.mbufs=1023"});
+  // Each switch: 3 ports × one priority × 128 frames a queue (under 1 MB of 1 514-byte frames)
+  // and 3 TX rings of 4; 6 links × 2 directions × 33 frames in 38.85 µs at 10 Gb/s; 3 hosts ×
+  // (64 queued ahead + a TX ring of 4).
+  EXPECT_EQ(small.network_frames, 3u * (384 + 12) + 6 * 2 * 33 + 3 * 68);
   uint64_t waits = 0;
   for (const PortResult& p : small.ports) waits += p.source_mbuf_waits;
   EXPECT_GT(waits, 0u);

@@ -160,6 +160,18 @@ else
   failed=1
 fi
 rm -rf "$dir"
+# A pool smaller than the frames the network can hold is said before anything runs, --check
+# included, with the pool that never runs out (the ring: lab_test's APoolThatRunsOutIsReported).
+out=$("$fclab" "$scenario" --check --set lab.mbufs=1023 2>&1)
+status=$?
+said="the network can hold 1788 data frames of 1514 bytes (1188 in the switches' buffers, 396 on the wires, 204 in the hosts' queues), more than the pool's 1023 mbufs ([lab] mbufs): should they all fill, sources wait for frames and the run is the pool's; mbufs = 2047 never runs out"
+if [ "$status" -eq 0 ] && grep -qF -- "$said" <<<"$out" &&
+  ! "$fclab" "$scenario" --check 2>&1 | grep -q "can hold"; then
+  echo "ok: fclab --check says a pool of 1023 may run out, and nothing of the default"
+else
+  echo "FAIL: fclab --check --set lab.mbufs=1023 → exit $status: $out"
+  failed=1
+fi
 # tagger-gen verify refuses the options that shape generated rules (they were silently ignored).
 clos=$root/config/lab/tagger-clos.toml
 for option in "--out x.toml" "--elp shortest" "--algorithm greedy" "--bounces 2" "--seed 3"; do

@@ -163,7 +163,8 @@ int run(const Options& options) {
     std::filesystem::create_directories(runs[i].out_dir);
     fcswitch::lab::LabResult result;
     {
-      fcswitch::lab::LabNetwork network(scenarios[i], options.threads);
+      const std::string name = runs[i].label.empty() ? scenarios[i].name : runs[i].label;
+      fcswitch::lab::LabNetwork network(std::move(scenarios[i]), options.threads);
       std::unique_ptr<fcswitch::metrics::MetricsExposer> exposer;  // gone before the network
       if (!options.metrics.empty()) {
         std::vector<fcswitch::metrics::NamedSwitch> named;
@@ -171,8 +172,7 @@ int run(const Options& options) {
         exposer = std::make_unique<fcswitch::metrics::MetricsExposer>(options.metrics, named);
         // The port bound, which --metrics HOST:0 leaves to the kernel.
         spdlog::warn("metrics: http://{}:{}/metrics while {} runs",
-                     options.metrics.substr(0, options.metrics.rfind(':')), exposer->port(),
-                     runs[i].label.empty() ? scenarios[i].name : runs[i].label);
+                     options.metrics.substr(0, options.metrics.rfind(':')), exposer->port(), name);
       }
       fcswitch::ProgressLine progress = fcswitch::stderr_progress(
           runs.size() > 1 ? fmt::format("run {} of {}", i + 1, runs.size()) : "run", "simulated ms",

@@ -28,4 +28,19 @@ RingPtr make_spsc_ring(const std::string& name, unsigned capacity);
 // rte_ring_*_elem calls.
 RingPtr make_spsc_elem_ring(const std::string& name, unsigned element_bytes, unsigned capacity);
 
+// For a single-producer, single-consumer ring whose producer, consumer and every reader of its
+// counts are one thread: when it is empty, its indices start again at its first slot. A ring
+// otherwise takes its slots each in turn, so that every page of every busy ring becomes
+// resident (a lab's thousands of queues: hundreds of MB) and each frame lands on a slot no
+// longer in cache; rewound, it touches only as many slots as it ever held at once. Not for a
+// ring another thread enqueues to, dequeues from or counts: they would see the indices move
+// back under them.
+inline void rewind_if_empty(rte_ring* ring) {
+  if (ring->cons.tail != ring->prod.tail || ring->prod.tail == 0) return;
+  ring->prod.head = 0;
+  ring->prod.tail = 0;
+  ring->cons.head = 0;
+  ring->cons.tail = 0;
+}
+
 }  // namespace fcswitch::dpdk

@@ -57,13 +57,13 @@ NamedCounts summed_over_queues(const SwitchNode& s, int port, PriorityMask queue
 }
 }  // namespace
 
-LabNetwork::LabNetwork(const LabScenario& scenario, int threads)
-    : scenario_(scenario),
-      ticks_{is_virtual(scenario.clock) ? kNsPerSecond : rte_get_tsc_hz()},
-      partition_(partition_lab(scenario, threads)),
-      sent_(scenario.flows.size()),
-      received_(scenario.flows.size()),
-      frame_capacity_(network_frame_capacity(scenario)) {
+LabNetwork::LabNetwork(LabScenario scenario, int threads)
+    : scenario_(std::move(scenario)),
+      ticks_{is_virtual(scenario_.clock) ? kNsPerSecond : rte_get_tsc_hz()},
+      partition_(partition_lab(scenario_, threads)),
+      sent_(scenario_.flows.size()),
+      received_(scenario_.flows.size()),
+      frame_capacity_(network_frame_capacity(scenario_)) {
   try {
     build();
     if (scenario_.clock == LabClock::kVirtual) build_schedules();
@@ -98,8 +98,12 @@ void LabNetwork::build() {
     static_fib_.push_back(node.static_fib);
   }
   routes_ = scenario_.routing.initial;
-  pyrrha_paths_ = std::make_shared<LabPathIndex>(scenario_.routing);
-  pyrrha_paths_->refresh(routes_, static_fib_);
+  // A copy of the routes for Pyrrha's oracles (at k = 16, 20 MB), where a switch runs it.
+  if (std::any_of(scenario_.nodes.begin(), scenario_.nodes.end(),
+                  [](const LabNode& node) { return node.config.pyrrha.has_value(); })) {
+    pyrrha_paths_ = std::make_shared<LabPathIndex>(scenario_.routing);
+    pyrrha_paths_->refresh(routes_, static_fib_);
+  }
   // Control frames carry at most 128 bytes (switch/control_pool.cc), as lab frames do: from a
   // pool of the same kind, which holds the few in flight rather than a pool's worth of pages
   // (a fat-tree of k = 16 has 6 144 ports: 90 MB).
@@ -113,6 +117,7 @@ void LabNetwork::build() {
   hosts_.resize(n);
   for (size_t i = 0; i < n; ++i) {
     LabNode& node = scenario_.nodes[i];
+    node.config.rings_of_one_thread = true;  // its tasks and samples: one thread at a time
     for (size_t p = 0; p < node.config.ports.size(); ++p) {
       const std::string base = fmt::format("{}_{}", node.name, p);
       // The far end's RX ring holds 4095, as the ring ethdevs the lab used before did.
@@ -426,8 +431,8 @@ std::vector<std::vector<workload::PathHop>> LabNetwork::flow_paths() const {
 
 std::vector<pyrrha::RootId> LabNetwork::pyrrha_path(const FlowSpec& flow) const {
   std::vector<pyrrha::RootId> path;
+  if (!pyrrha_paths_ || !pyrrha_paths_->table) return path;
   const std::optional<topology::RouteTable>& table = pyrrha_paths_->table;
-  if (!table) return path;
   const topology::HostTable& hosts = table->hosts();
   // What the switches' path oracles predict from (lab_path_oracle.h): the routes as the
   // switches forward by them, their own routes over the computed ones, with their ECMP hash.
@@ -458,7 +463,7 @@ bool LabNetwork::apply_events(uint64_t now) {
     if (event.kind == LabEvent::Kind::kRoute) {
       replace_static_routes(static_fib_[event.node], event.routes);
       reinstall_routes(event.node);
-      pyrrha_paths_->refresh(routes_, static_fib_);
+      if (pyrrha_paths_) pyrrha_paths_->refresh(routes_, static_fib_);
       update_pyrrha_paths();
       spdlog::info("{} ns: {} routes changed", ticks_.to_ns(now), scenario_.nodes[event.node].name);
       continue;
@@ -481,7 +486,7 @@ bool LabNetwork::apply_events(uint64_t now) {
     if (!up) failed_.push_back(*cut);
     if (!event.reroute) continue;
     routes_ = routing.routes(failed_);
-    pyrrha_paths_->refresh(routes_, static_fib_);
+    if (pyrrha_paths_) pyrrha_paths_->refresh(routes_, static_fib_);
     update_pyrrha_paths();  // the roots a rerouted flow crosses are those of its new path
     for (size_t node = 0; node < switches_.size(); ++node)
       if (switches_[node]) reinstall_routes(static_cast<int>(node));

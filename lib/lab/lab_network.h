@@ -58,7 +58,8 @@ std::optional<std::string> pool_may_run_out(const LabScenario& scenario);
 class LabNetwork {
  public:
   // Throws std::invalid_argument when the scenario cannot run on `threads` (partition_lab).
-  explicit LabNetwork(const LabScenario& scenario, int threads = 1);
+  // Moved in where the caller has no more use for it: a scenario at k = 16 is ~100 MB.
+  explicit LabNetwork(LabScenario scenario, int threads = 1);
   ~LabNetwork();
   LabNetwork(const LabNetwork&) = delete;
   LabNetwork& operator=(const LabNetwork&) = delete;

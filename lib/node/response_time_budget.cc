@@ -47,8 +47,9 @@ std::vector<std::string> ResponseTimeBudget::check(SwitchNode& node) {
       has_engine |= port.flow_control.priorities[prio].engine != nullptr;
       const fc::ResponseTimeMeter* meter = node.tx(p).response_time(prio);
       if (!meter) continue;
+      if (!state.seen) state.seen = std::make_unique<decltype(state.seen)::element_type>();
       uint64_t n = 0;
-      p99_ns = std::max(p99_ns, interval_p99_ns(*meter, state.seen[prio], n));
+      p99_ns = std::max(p99_ns, interval_p99_ns(*meter, (*state.seen)[prio], n));
       samples += n;
     }
     if (!has_engine) continue;

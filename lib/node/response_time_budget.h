@@ -12,6 +12,7 @@
 #include <array>
 #include <atomic>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -41,8 +42,11 @@ class ResponseTimeBudget {
 
  private:
   struct Port {
-    // The meters' bucket counts at the last check, per priority.
-    std::array<std::array<uint64_t, fc::ResponseTimeMeter::kBuckets>, kNumPriorities> seen{};
+    // The meters' bucket counts at the last check, per priority; made at the first check that
+    // has a meter (10 KB a port, which a lab of thousands of ports never checks).
+    std::unique_ptr<
+        std::array<std::array<uint64_t, fc::ResponseTimeMeter::kBuckets>, kNumPriorities>>
+        seen;
     OwnedCounter seconds_over;
     OwnedGauge worst_ns;
     OwnedGauge last_ns;

@@ -153,6 +153,10 @@ struct SwitchConfig {
   // Not a key: set by the lab, whose ring ports pass the sender's mbufs on, so the switch's
   // own pool holds only flood copies (no warning that it is smaller than the buffer).
   bool mbufs_from_links = false;
+  // Not a key: set by the lab, where one thread runs the node's tasks and is the only reader of
+  // its rings' counts (its samples): a ring that empties may start again at its first slot
+  // (SwitchState::rewind_empty_rings).
+  bool rings_of_one_thread = false;
 
   // The port with a flow-control engine whose response_time (its τ budget) is the smallest;
   // null when no port has an engine.

@@ -34,6 +34,10 @@ struct SwitchState {
               bool one_thread = false);
 
   int ports;
+  // Every ring's producer, consumer and counter are one thread (SwitchConfig's
+  // rings_of_one_thread, the lab): a consumer that empties a ring rewinds it
+  // (dpdk::rewind_if_empty), so that a ring touches only as many slots as it ever held at once.
+  bool rewind_empty_rings = false;
   dpdk::MbufMeta meta;
 
   // [rx port]: RX(p) produces, FWD consumes.

@@ -57,6 +57,7 @@ bool TxTask::pull_bounced(int queue) {
   head.count = static_cast<uint16_t>(
       rte_ring_sc_dequeue_burst(state_.bounce_rings[port_][queue].get(),
                                 reinterpret_cast<void**>(head.pkts), kBurstSize, nullptr));
+  if (state_.rewind_empty_rings) dpdk::rewind_if_empty(state_.bounce_rings[port_][queue].get());
   state_.egress_dequeued[port_].add(head.count);
   for (uint16_t i = 0; i < head.count; ++i) head.bytes[i] = rte_pktmbuf_pkt_len(head.pkts[i]);
   return head.count > 0;
@@ -82,7 +83,10 @@ bool TxTask::refill(int queue) {
     const int lane = (next_lane_[queue] + i) % n;
     head.count = static_cast<uint16_t>(rte_ring_sc_dequeue_burst(
         lanes[lane].get(), reinterpret_cast<void**>(head.pkts), kBurstSize, nullptr));
-    if (head.count) next_lane_[queue] = (lane + 1) % n;
+    if (head.count) {
+      next_lane_[queue] = (lane + 1) % n;
+      if (state_.rewind_empty_rings) dpdk::rewind_if_empty(lanes[lane].get());
+    }
   }
   if (head.count) {
     state_.egress_dequeued[port_].add(head.count);

@@ -29,6 +29,7 @@ TrafficHost::TrafficHost(const LabNode& node, std::unique_ptr<PortIo> io, rte_me
   state_ = std::make_unique<SwitchState>(
       2, config_.name, kHostQueuePackets, kHostQueuePackets, false, config_.pabo.priorities,
       std::bit_ceil(config_.pabo.settings.bounce_capacity_packets + 1));
+  state_->rewind_empty_rings = config_.rings_of_one_thread;
   rx_ = std::make_unique<RxTask>(
       node.name + ":rx", HostSource::kNicPort, *port_,
       // With [pyrrha], the switch's messages go on to the sink, for the host's paused roots.

@@ -44,5 +44,30 @@ TEST(LinkFifo, HoldsExactlyItsCapacityInOrderAcrossTheWrap) {
   EXPECT_THROW(LinkFifo(0), std::invalid_argument);
 }
 
+// A FIFO that empties starts again at its first slot, by either way out: a link's wire that
+// holds a frame or two at a time uses its first slots only, not each of its 4 096 in turn.
+TEST(LinkFifo, AnEmptiedFifoStartsAgainAtItsFirstSlot) {
+  LinkFifo fifo(4095);
+  rte_mbuf* m;
+  rte_mbuf* out[2];
+  for (uintptr_t i = 1; i <= 100; ++i) {
+    ASSERT_TRUE(fifo.enqueue(frame(2 * i)));
+    ASSERT_TRUE(fifo.enqueue(frame(2 * i + 1)));
+    EXPECT_EQ(fifo.next_slot(), 2u);
+    if (i % 2) {
+      ASSERT_EQ(fifo.dequeue_burst(out, 2), 2u);
+      EXPECT_EQ(out[0], frame(2 * i));
+      EXPECT_EQ(out[1], frame(2 * i + 1));
+    } else {
+      ASSERT_TRUE(fifo.dequeue(&m));
+      EXPECT_EQ(m, frame(2 * i));
+      EXPECT_EQ(fifo.next_slot(), 2u);  // one left: no rewind
+      ASSERT_TRUE(fifo.dequeue(&m));
+      EXPECT_EQ(m, frame(2 * i + 1));
+    }
+    EXPECT_EQ(fifo.next_slot(), 0u);
+  }
+}
+
 }  // namespace
 }  // namespace fcswitch::lab

@@ -84,8 +84,24 @@ void SwitchNode::build() {
   const std::string prefix = config.name;
   const int n = static_cast<int>(ports_.size());
   budget_ = std::make_unique<ResponseTimeBudget>(n);
+  // Run-to-completion where the layout allows: the RX tasks on FWD's lcore hand it their
+  // bursts directly; the others, on lcores of their own, through their rings. (The lab's
+  // switches too, on their compact layout: one thread polls RX then FWD, and their results are
+  // byte for byte those of the ring, with a few cache lines fewer a hop.)
+  std::vector<bool> rx_hands_to_fwd(static_cast<size_t>(n));
+  for (const auto& lcore : config.lcores) {
+    const auto has_fwd = [](const config::TaskRef& t) { return t.kind == config::TaskKind::kFwd; };
+    if (std::none_of(lcore.begin(), lcore.end(), has_fwd)) continue;
+    for (const config::TaskRef& task : lcore)
+      if (task.kind == config::TaskKind::kRx)
+        rx_hands_to_fwd[static_cast<size_t>(task.port)] = true;
+  }
+  // Where every RX hands its bursts to FWD, the FWD rings stay empty: the smallest there is
+  // (the lab's thousands of ports: a page each otherwise).
+  const bool fwd_rings_unused =
+      std::all_of(rx_hands_to_fwd.begin(), rx_hands_to_fwd.end(), [](bool b) { return b; });
   state_ = std::make_unique<SwitchState>(
-      n, prefix, config.fwd_ring_packets, config.egress_queue_packets,
+      n, prefix, fwd_rings_unused ? 1 : config.fwd_ring_packets, config.egress_queue_packets,
       config.queueing == config::Queueing::kInputFair, config.pabo.priorities,
       std::bit_ceil(config.pabo.settings.bounce_capacity_packets + 1),
       /*one_thread=*/config.lcores.size() == 1);
@@ -154,17 +170,8 @@ void SwitchNode::build() {
     fwd.tagger = std::make_shared<TaggerStage>(*config.tagger, std::move(*table));
   }
   fwd_ = std::make_unique<FwdTask>(fwd, *state_, *fib_);
-  // Run-to-completion where the layout allows: the RX tasks on FWD's lcore hand it their
-  // bursts directly; the others, on lcores of their own, through their rings. (The lab's
-  // switches too, on their compact layout: one thread polls RX then FWD, and their results are
-  // byte for byte those of the ring, with a few cache lines fewer a hop.)
-  for (const auto& lcore : config.lcores) {
-    const auto has_fwd = [](const config::TaskRef& t) { return t.kind == config::TaskKind::kFwd; };
-    if (std::none_of(lcore.begin(), lcore.end(), has_fwd)) continue;
-    for (const config::TaskRef& task : lcore)
-      if (task.kind == config::TaskKind::kRx)
-        rx_tasks_[task.port]->hand_to(&fwd_->handoff_from(task.port));
-  }
+  for (int p = 0; p < n; ++p)
+    if (rx_hands_to_fwd[static_cast<size_t>(p)]) rx_tasks_[p]->hand_to(&fwd_->handoff_from(p));
 
   if (!config.mbufs_from_links &&
       static_cast<uint64_t>(config.mbufs) * 60 < config.buffer.lossless_ingress_bytes)

@@ -26,8 +26,8 @@ uint64_t flush_queued(SwitchState& state, FwdTask* fwd, const std::vector<TxTask
       flushed += n;
     }
   for (int port = 0; port < state.ports; ++port) {
-    while (unsigned n = rte_ring_dequeue_burst(state.fwd_rings[port].get(), pkts, kMax, nullptr))
-      drop_all(port, n);
+    if (rte_ring* ring = state.fwd_rings[port].get())  // none at a port without a device
+      while (unsigned n = rte_ring_dequeue_burst(ring, pkts, kMax, nullptr)) drop_all(port, n);
     for (const auto& lanes : state.egress_rings[port])
       for (const auto& ring : lanes)
         while (unsigned n = rte_ring_dequeue_burst(ring.get(), pkts, kMax, nullptr))

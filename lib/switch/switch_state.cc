@@ -9,7 +9,7 @@ namespace fcswitch {
 
 SwitchState::SwitchState(int num_ports, const std::string& name_prefix, unsigned fwd_ring_packets,
                          unsigned egress_queue_packets, bool ingress_lanes, PriorityMask pabo,
-                         unsigned bounce_queue_packets, bool one_thread)
+                         unsigned bounce_queue_packets, bool one_thread, int device_ports)
     : ports(num_ports),
       lanes(ingress_lanes ? num_ports : 1),
       egress_enqueued(std::make_unique<OwnedCounter[]>(num_ports)),
@@ -21,17 +21,20 @@ SwitchState::SwitchState(int num_ports, const std::string& name_prefix, unsigned
       received_blocks(std::make_unique<OwnedCounter[]>(num_ports * kNumPriorities)),
       last_arrival_ticks(std::make_unique<OwnedGauge[]>(num_ports * kNumPriorities)),
       feedback_bands(num_ports) {
+  if (device_ports < 0) device_ports = num_ports;
   for (int p = 0; p < num_ports; ++p) {
+    const bool device = p < device_ports;
     fwd_rings.push_back(
-        dpdk::make_spsc_ring(fmt::format("{}_rx{}", name_prefix, p), fwd_ring_packets));
+        device ? dpdk::make_spsc_ring(fmt::format("{}_rx{}", name_prefix, p), fwd_ring_packets)
+               : dpdk::RingPtr{});
     auto& queues = egress_rings.emplace_back();
-    for (int q = 0; q < kNumEgressQueues; ++q)
+    for (int q = 0; q < kNumEgressQueues && device; ++q)
       for (int lane = 0; lane < lanes; ++lane)
         queues[q].push_back(dpdk::make_spsc_ring(
             fmt::format("{}_eq{}_{}_{}", name_prefix, p, q, lane), egress_queue_packets));
     egress_depth.push_back(std::make_unique<ChargeReleaseCounters>(kNumEgressQueues, 1));
     auto& bounce = bounce_rings.emplace_back();
-    for (int q = 0; q < kNumPriorities; ++q)
+    for (int q = 0; q < kNumPriorities && device; ++q)
       if (has_priority(pabo, q))
         bounce[q] = dpdk::make_spsc_ring(fmt::format("{}_bq{}_{}", name_prefix, p, q),
                                          bounce_queue_packets);
@@ -40,8 +43,10 @@ SwitchState::SwitchState(int num_ports, const std::string& name_prefix, unsigned
     egress_by_ingress.push_back(
         std::make_unique<ChargeReleaseCounters>(num_ports * kNumPriorities * kNumEgressQueues, 1));
     // Room for a few bursts of frames, each with a message for every priority.
-    control_rings.push_back(dpdk::make_spsc_elem_ring(fmt::format("{}_ctl{}", name_prefix, p),
-                                                      sizeof(fc::ControlMessage), 1024));
+    control_rings.push_back(device
+                                ? dpdk::make_spsc_elem_ring(fmt::format("{}_ctl{}", name_prefix, p),
+                                                            sizeof(fc::ControlMessage), 1024)
+                                : dpdk::RingPtr{});
   }
 }
 

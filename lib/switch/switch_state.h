@@ -28,10 +28,13 @@ struct SwitchState {
   // TX tasks release into one row of the counters they share (ingress occupancy, lossy pool),
   // and a reader of a count loads one word instead of one per port (16 cache lines a read at
   // fat-tree k = 16).
+  // `device_ports`: the ports that have a device (RX and TX tasks), 0 … device_ports − 1; the
+  // others (a lab host's application port, where its own frames enter its buffer) have counters
+  // but no rings: null FWD and control rings, no egress lanes, no bounce rings. −1: every port.
   SwitchState(int ports, const std::string& name_prefix, unsigned fwd_ring_packets,
               unsigned egress_queue_packets, bool ingress_lanes = false,
               PriorityMask pabo_queues = 0, unsigned bounce_queue_packets = 0,
-              bool one_thread = false);
+              bool one_thread = false, int device_ports = -1);
 
   int ports;
   // Every ring's producer, consumer and counter are one thread (SwitchConfig's

@@ -28,7 +28,8 @@ TrafficHost::TrafficHost(const LabNode& node, std::unique_ptr<PortIo> io, rte_me
   // PABO: a bounce queue for what comes back bounced, sent first (PABO §III, the host).
   state_ = std::make_unique<SwitchState>(
       2, config_.name, kHostQueuePackets, kHostQueuePackets, false, config_.pabo.priorities,
-      std::bit_ceil(config_.pabo.settings.bounce_capacity_packets + 1));
+      std::bit_ceil(config_.pabo.settings.bounce_capacity_packets + 1), /*one_thread=*/false,
+      /*device_ports=*/1);
   state_->rewind_empty_rings = config_.rings_of_one_thread;
   rx_ = std::make_unique<RxTask>(
       node.name + ":rx", HostSource::kNicPort, *port_,

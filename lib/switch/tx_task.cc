@@ -300,6 +300,7 @@ bool TxTask::poll(uint64_t now) {
   feedback_.note_input();
   const bool busy = gates_.take_messages(state_.control_rings[port_].get(),
                                          state_.control_posted[port_].messages.read());
+  if (busy && state_.rewind_empty_rings) dpdk::rewind_if_empty(state_.control_rings[port_].get());
   gates_.poll(now);
   fc::FeedbackOut fresh;
   const bool generated = feedback_.poll(now, fresh);

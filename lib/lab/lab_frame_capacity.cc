@@ -32,13 +32,15 @@ LabFrameCapacity lab_frame_capacity(const LabScenario& scenario, uint32_t host_q
       out.host_frames += static_cast<uint64_t>(std::popcount(sent_by[i])) * host_queue_frames;
       continue;
     }
-    const auto lossless = static_cast<PriorityMask>(sent & c.lossless_priorities);
-    const bool lossy = (sent & ~c.lossless_priorities) != 0;
+    // Tagger moves a frame to the priority of its new tag, any lossless one the switch has.
+    const auto carried = static_cast<PriorityMask>(c.tagger ? sent | c.lossless_priorities : sent);
+    const auto lossless = static_cast<PriorityMask>(carried & c.lossless_priorities);
+    const bool lossy = (carried & ~c.lossless_priorities) != 0;
     const uint64_t ingress = ports * static_cast<uint64_t>(std::popcount(lossless)) *
                                  (c.buffer.lossless_ingress_bytes / frame) +
                              (lossy ? c.buffer.lossy_pool_bytes / frame : 0);
     const uint64_t egress =
-        ports * static_cast<uint64_t>(std::popcount(sent)) * c.egress_queue_packets;
+        ports * static_cast<uint64_t>(std::popcount(carried)) * c.egress_queue_packets;
     out.switch_frames += std::min(ingress, egress) + tx_rings;
   }
   for (const LabLinkSpec& link : scenario.links) {

@@ -8,8 +8,11 @@
 //    queue holds more than `egress_queue_packets`; and the port's NIC TX ring;
 //  - a link's wire: its rate × delay;
 //  - a host's queue, which its source keeps a few frames ahead of TX for each priority.
-// At the smallest frame any flow sends. A bound, not a forecast: it is reached only where every
-// buffer fills at once (a deadlock across the whole network); a run usually holds a fraction.
+// At the smallest frame any flow sends, in the priorities the flows send (and, at a switch that
+// runs Tagger, every lossless one it has: a new tag's). A transport's ACKs and CNPs, a frame or
+// so per data frame in flight, are not counted. A bound, not a forecast: it is reached only
+// where every buffer fills at once (a deadlock across the whole network); a run usually holds a
+// fraction.
 
 #include <cstdint>
 

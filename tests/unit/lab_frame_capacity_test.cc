@@ -81,6 +81,17 @@ TEST(LabFrameCapacity, ALosslessOnlyNetworkHasNoLossyPool) {
   EXPECT_EQ(c.host_frames, 64u + 4 + 4);
 }
 
+// Tagger may move H0's frames to any lossless priority of S1's: 3 and 5 there.
+TEST(LabFrameCapacity, ASwitchThatRunsTaggerHoldsEachOfItsLosslessPriorities) {
+  LabScenario s = two_switch_line();
+  s.flows.pop_back();  // 1 000-byte lossless frames only
+  LabNode& tagged = s.nodes[1];
+  tagged.config.tagger.emplace();
+  tagged.config.lossless_priorities = (1 << 3) | (1 << 5);
+  // S0: 3 ports × 100 frames; S1: 3 ports × 2 priorities × 100; TX rings beside.
+  EXPECT_EQ(lab_frame_capacity(s, 64).switch_frames, (300u + 12) + (600 + 12));
+}
+
 TEST(LabFrameCapacity, TheSuggestedPoolDoublesUntilTheNetworkFits) {
   EXPECT_EQ(larger_lab_pool(1023), 2047u);
   EXPECT_EQ(larger_lab_pool(1023, 2047), 2047u);

@@ -153,6 +153,7 @@ void LabNetwork::build() {
       }
       switches_[i] = std::make_unique<SwitchNode>(node.config, ticks_.hz, std::move(ports),
                                                   control_pool_, oracle);
+      node.config.fib = {};  // in the switch's L2Fib now; routes change from static_fib_
     }
   }
   const uint64_t catch_up = scenario_.clock == LabClock::kWall ? ticks_.from_ns(kWallCatchUpNs) : 0;

@@ -178,6 +178,8 @@ void SwitchNode::build() {
     spdlog::warn(
         "{} mbufs hold less than one lossless ingress buffer of minimum-size frames ({} bytes)",
         config.mbufs, config.buffer.lossless_ingress_bytes);
+  // Installed: the L2Fib holds the entries now (a lab switch's thousand need not stay twice).
+  config_.fib = {};
 }
 
 std::vector<std::vector<uint16_t>> SwitchNode::install_fib(

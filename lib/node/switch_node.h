@@ -155,6 +155,7 @@ class SwitchNode {
   unsigned mempool_size() const;
   unsigned mempool_in_use() const;
   const TickRate& ticks() const { return ticks_; }
+  // Its config as built, but for `fib`, which build() installs in the L2Fib and drops.
   const config::SwitchConfig& config() const { return config_; }
   // Its shared state (queues' rings and counters): for readers such as the lab's schedule.
   const SwitchState& state() const { return *state_; }

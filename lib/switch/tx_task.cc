@@ -38,6 +38,8 @@ TxTask::TxTask(std::string name, int port, PortIo& io, bool pad_short_frames,
       // 100 ns buckets up to 12.8 µs, doubling above: a 10 GbE frame time is 67 ns–1.2 µs.
       residence_(flow_control.ticks.from_ns(kResidenceUnitNs)),
       drops_(state.ports) {
+  if (state.pabo_queues)
+    bounce_heads_ = std::make_unique<std::array<QueueHead, kNumEgressQueues>>();
   if (!state.pyrrha_rings.empty()) {
     if (flow_control.pyrrha_priority < 0 || flow_control.pyrrha_priority >= kNumPriorities)
       throw std::invalid_argument(this->name() + ": Pyrrha's rings without a Pyrrha priority");
@@ -51,7 +53,7 @@ TxTask::TxTask(std::string name, int port, PortIo& io, bool pad_short_frames,
 TxTask::~TxTask() = default;
 
 bool TxTask::pull_bounced(int queue) {
-  QueueHead& head = bounce_heads_[queue];
+  QueueHead& head = (*bounce_heads_)[queue];  // made with the switch's PABO queues
   if (head.count) return true;
   head.first = 0;
   head.count = static_cast<uint16_t>(
@@ -387,8 +389,8 @@ void TxTask::publish_held() {
   // Only a backlogged queue's head holds packets: the others' counts are not read (nine heads,
   // each on its own cache lines).
   for_each_set(backlogged_, [&](int q) { held += heads_[q].count; });
-  if (state_.pabo_queues)
-    for (const QueueHead& head : bounce_heads_) held += head.count;
+  if (bounce_heads_)
+    for (const QueueHead& head : *bounce_heads_) held += head.count;
   held_.set(held);
 }
 
@@ -397,7 +399,8 @@ unsigned TxTask::take_held(rte_mbuf** out, unsigned max) {
   if (pyrrha_) n += pyrrha_->take_held(out + n, max - n);
   for (uint16_t i = 0; i < pending_count_ && n < max; ++i) out[n++] = pending_[i];
   pending_count_ = 0;
-  for (auto* heads : {&heads_, &bounce_heads_}) {
+  for (auto* heads : {&heads_, bounce_heads_.get()}) {
+    if (!heads) continue;
     for (QueueHead& head : *heads) {
       for (uint16_t i = 0; i < head.count && n < max; ++i) out[n++] = head.pkts[head.first + i];
       head.count = 0;

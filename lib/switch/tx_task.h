@@ -15,6 +15,7 @@
 
 #include <array>
 #include <cstdint>
+#include <memory>
 #include <optional>
 
 #include <rte_ring.h>
@@ -165,7 +166,8 @@ class TxTask : public Task {
   // The head the queue sends from: its bounce sub-queue's while that holds packets (PABO
   // §II-E: served strictly first), else the normal one.
   QueueHead& head_of(int queue) {
-    return bounce_heads_[queue].count ? bounce_heads_[queue] : heads_[queue];
+    if (bounce_heads_ && (*bounce_heads_)[queue].count) return (*bounce_heads_)[queue];
+    return heads_[queue];
   }
   void release(const PacketMeta& meta, uint32_t packets);  // they left: their buffer is free
   void release_sent(uint16_t sent);                        // the first `sent` pending packets left
@@ -260,7 +262,8 @@ class TxTask : public Task {
   // The head of each egress ring, pulled in bursts so the scheduler can see packet lengths.
   std::array<QueueHead, kNumEgressQueues> heads_;
   // PABO queues (SwitchState::pabo_queues): the head of the bounce sub-queue (empty elsewhere).
-  std::array<QueueHead, kNumEgressQueues> bounce_heads_;
+  // Made only where the switch has PABO queues: 3.5 KB a port (a lab's thousands of them).
+  std::unique_ptr<std::array<QueueHead, kNumEgressQueues>> bounce_heads_;
   QueueMask backlogged_ = 0;                       // queues whose QueueHead holds packets
   std::array<int, kNumEgressQueues> next_lane_{};  // the lane each queue refills from next
   // Chosen by the scheduler, not yet accepted by the NIC; with what each will release.

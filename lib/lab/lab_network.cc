@@ -12,9 +12,9 @@
 #include <stdexcept>
 
 #include "core/units.h"
-#include "lab/lab_frame_capacity.h"
 #include "lab/lab_frame_pool.h"
 #include "lab/lab_path_oracle.h"
+#include "lab/lab_pool_warning.h"
 #include "lab/lab_sampler.h"
 #include "lab/link_fifo_port_io.h"
 #include "lab/routing_cbd.h"
@@ -664,24 +664,6 @@ LabResult LabNetwork::collect(const LabSampler& sampler, uint64_t end) const {
   r.pool_mbufs = scenario_.mbufs;
   r.network_frames = frame_capacity_.total();
   return r;
-}
-
-LabFrameCapacity network_frame_capacity(const LabScenario& scenario) {
-  return lab_frame_capacity(scenario, HostSource::kQueueAheadPackets);
-}
-
-std::optional<std::string> pool_may_run_out(const LabScenario& scenario) {
-  const LabFrameCapacity c = network_frame_capacity(scenario);
-  if (c.total() <= scenario.mbufs) return std::nullopt;
-  return fmt::format(
-      "the network can hold {} data frames of {} bytes ({} in the switches' buffers, {} on the "
-      "wires, {} in the hosts' queues), more than the pool's {} mbufs ([lab] mbufs): should "
-      "they all fill, sources wait for frames and the run is the pool's; {} (a pool costs memory "
-      "only for the frames in flight)",
-      c.total(), c.frame_bytes, c.switch_frames, c.wire_frames, c.host_frames, scenario.mbufs,
-      c.total() <= kMaxLabMbufs
-          ? fmt::format("mbufs = {} never runs out", larger_lab_pool(scenario.mbufs, c.total()))
-          : fmt::format("mbufs = {} is the most a lab pool takes", kMaxLabMbufs));
 }
 
 void LabNetwork::say_if_pool_ran_out(uint64_t now) {

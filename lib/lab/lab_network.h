@@ -30,10 +30,10 @@
 #include <vector>
 
 #include "core/progress_line.h"
-#include "lab/lab_frame_capacity.h"
 #include "lab/lab_link.h"
 #include "lab/lab_partition.h"
 #include "lab/lab_path_oracle.h"
+#include "lab/lab_pool_warning.h"
 #include "lab/lab_schedule.h"
 #include "node/switch_node.h"
 #include "pyrrha/root_id.h"
@@ -47,13 +47,6 @@
 namespace fcswitch::lab {
 
 class LabSampler;
-
-// The data frames the scenario's network can hold at once (lab_frame_capacity.h), its hosts
-// queueing as TrafficHost does.
-LabFrameCapacity network_frame_capacity(const LabScenario& scenario);
-// What to say before a run whose network can hold more data frames than [lab] mbufs: how many,
-// where, and the pool that never runs out. Nothing when the pool holds them all.
-std::optional<std::string> pool_may_run_out(const LabScenario& scenario);
 
 class LabNetwork {
  public:

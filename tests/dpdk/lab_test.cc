@@ -159,6 +159,30 @@ size = "90140B"
   expect_conserved(r);  // no drop either: not oversize
 }
 
+// A lab switch's egress ring that empties starts again at its first slot (dpdk::rewind_if_empty):
+// the star's rings toward A, B and D, which the incast does not fill, hold past their last
+// rewind a small part of what they passed, where without it each ring's producer index counts
+// every frame it ever took. (Toward C the incast's queue stands, and it never empties.)
+TEST(LabFrames, ASwitchsEmptiedRingsStartAgainAtTheirFirstSlot) {
+  LabNetwork network(parse_lab_scenario(kStar, "star.toml", {}));
+  const LabResult r = network.run();
+  expect_conserved(r);
+  const auto switches = network.switch_nodes();
+  ASSERT_EQ(switches.size(), 1u);
+  const SwitchNode& s1 = *switches.front().second;
+  EXPECT_TRUE(s1.state().rewind_empty_rings);
+  uint64_t sent = 0, since_rewind = 0;
+  for (int p = 0; p < s1.ports(); ++p) {
+    if (s1.config().ports[p].name == "c") continue;
+    for (int q = 0; q < kNumEgressQueues; ++q) {
+      sent += s1.tx(p).packets(q);
+      for (const auto& ring : s1.state().egress_rings[p][q]) since_rewind += ring->prod.tail;
+    }
+  }
+  EXPECT_GT(sent, 5'000u);
+  EXPECT_LT(since_rewind * 10, sent) << since_rewind << " of " << sent;
+}
+
 // The pool takes memory as frames are needed, a chunk at a time, not its whole size at the
 // start: the star's four flows never have 8 192 frames out of a pool of 262 143.
 TEST(LabFrames, APoolGrowsOnlyAsFramesAreNeeded) {

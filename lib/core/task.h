@@ -42,13 +42,17 @@ class Task {
   // The time from one poll's start to the next, as a wall-clock runner sees it: a task not
   // polled for long is a switch that neither hears feedback nor sends it (its thread lost the
   // CPU, or shares it with busy ones). That time is part of τ (GFC §5.4): `late_polls` counts
-  // the gaps longer than the budget the runner was given (the tightest response_time), and
-  // the longest is kept. The runner's thread writes; any thread reads.
+  // the gaps longer than the budget the runner was given (the tightest response_time) and
+  // `late_poll_gap_ticks` their sum (the time the task lost in them: a port it transmits on
+  // sent nothing then), and the longest is kept. The runner's thread writes; any thread reads.
   void note_poll_gap(uint64_t gap_ticks, uint64_t late_after_ticks) {
     if (gap_ticks > longest_poll_gap_ticks_.read()) longest_poll_gap_ticks_.set(gap_ticks);
     if (gap_ticks > recent_longest_gap_ticks_.load(std::memory_order_relaxed))
       recent_longest_gap_ticks_.store(gap_ticks, std::memory_order_relaxed);
-    if (late_after_ticks && gap_ticks > late_after_ticks) late_polls_.increment();
+    if (late_after_ticks && gap_ticks > late_after_ticks) {
+      late_polls_.increment();
+      late_poll_gap_ticks_.add(gap_ticks);
+    }
   }
   // The longest gap since the last call (a watcher's interval: node/response_time_budget.h).
   // One reader; a gap noted while it reads may go to either interval.
@@ -57,6 +61,7 @@ class Task {
   }
   uint64_t longest_poll_gap_ticks() const { return longest_poll_gap_ticks_.read(); }
   uint64_t late_polls() const { return late_polls_.read(); }
+  uint64_t late_poll_gap_ticks() const { return late_poll_gap_ticks_.read(); }
   virtual uint64_t packets_moved() const { return 0; }
 
  protected:
@@ -70,6 +75,7 @@ class Task {
   OwnedGauge longest_poll_gap_ticks_;
   std::atomic<uint64_t> recent_longest_gap_ticks_{0};
   OwnedCounter late_polls_;
+  OwnedCounter late_poll_gap_ticks_;
 };
 
 }  // namespace fcswitch

@@ -169,6 +169,10 @@ void collect_tasks(MetricFamilySet& out, const std::string& node, const SwitchNo
               "Polls that came later than the tightest response_time after the previous one", at,
               static_cast<double>(task->late_polls()));
       out.add(
+          "fcswitch_task_late_poll_gap_seconds_total", C,
+          "Time between the polls that came late and the polls before them (the task idle)", at,
+          static_cast<double>(task->late_poll_gap_ticks()) / static_cast<double>(sw.ticks().hz));
+      out.add(
           "fcswitch_task_longest_poll_gap_seconds", G,
           "The longest time between two polls of this task (its thread off its CPU)", at,
           static_cast<double>(task->longest_poll_gap_ticks()) / static_cast<double>(sw.ticks().hz));

@@ -76,8 +76,10 @@ std::string task_lines(const SwitchNode& node, double run_seconds) {
                                         : fmt::format("{:.0f} cycles a packet", per_packet));
       // The longest wait between two polls: a thread that lost its CPU (Task::note_poll_gap).
       if (const uint64_t gap = task->longest_poll_gap_ticks())
-        out += fmt::format("; polled at most {} µs apart, {} times later than response_time",
-                           node.ticks().to_ns(gap) / 1000, task->late_polls());
+        out += fmt::format(
+            "; polled at most {} µs apart, {} times later than response_time ({} µs in all)",
+            node.ticks().to_ns(gap) / 1000, task->late_polls(),
+            node.ticks().to_ns(task->late_poll_gap_ticks()) / 1000);
       out += "\n";
     }
   return out;
@@ -296,7 +298,8 @@ std::string report_json(const SwitchNode& node, const ShutdownCheck& check) {
                        {"busy_cycles", task->busy_ticks()},
                        {"packets", task->packets_moved()},
                        {"longest_poll_gap_ns", node.ticks().to_ns(task->longest_poll_gap_ticks())},
-                       {"late_polls", task->late_polls()}});
+                       {"late_polls", task->late_polls()},
+                       {"late_poll_gaps_ns", node.ticks().to_ns(task->late_poll_gap_ticks())}});
   out["tasks"] = tasks;
   out["mempool_size"] = check.mempool_size;
   out["mempool_in_use"] = check.mempool_in_use;

@@ -182,6 +182,7 @@ nlohmann::ordered_json summary_json(const LabResult& r) {
                                    {"cnps_sent", t.cnps_sent},
                                    {"cnps_received", t.cnps_received},
                                    {"final_rate_bps", t.final_rate_bps},
+                                   {"lowest_rate_bps", t.lowest_rate_bps},
                                    {"final_window_bytes", t.final_window_bytes},
                                    {"completed_s", seconds_or_null(f.completed_s)}};
     }

@@ -24,6 +24,7 @@ struct TransportResult {
   uint64_t ce_marked = 0;   // frames that reached the sink CE-marked
   uint64_t acks_sent = 0, acks_received = 0, cnps_sent = 0, cnps_received = 0;
   uint64_t final_rate_bps = 0;      // DCQCN's R_C at the end
+  uint64_t lowest_rate_bps = 0;     // the lowest rate it was set to
   uint64_t final_window_bytes = 0;  // the window in force at the end
 };
 

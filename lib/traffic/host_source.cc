@@ -91,6 +91,7 @@ void HostSource::add_flow(const FlowSpec& spec, std::vector<uint8_t> frame, Flow
     flow.pacer.emplace(flow_pacing_);
     flow.pacer->set_rate(flow_pacing_, rate);
     sent.rate_bps.set(rate);
+    sent.lowest_rate_bps.set(rate);
   }
   if (flow.window) sent.window_bytes.set(flow.window->cwnd_bytes());
   if (spec.transport != FlowTransport::kRaw)
@@ -259,6 +260,7 @@ void HostSource::set_rate(Flow& flow, uint64_t rate) {
   if (rate == flow.pacer->rate_bps()) return;
   flow.pacer->set_rate(flow_pacing_, rate);
   flow.sent->rate_bps.set(rate);
+  if (rate < flow.sent->lowest_rate_bps.read()) flow.sent->lowest_rate_bps.set(rate);
 }
 
 bool HostSource::finished(const Flow& flow, uint64_t now) const {

@@ -69,6 +69,9 @@ struct FlowSent {
   OwnedCounter acks;
   OwnedCounter cnps;
   OwnedGauge rate_bps;
+  // The lowest rate the rate engine set (the line rate until it moves): whether the feedback
+  // ever moved the rate, which the rate at the end does not say once it has climbed back.
+  OwnedGauge lowest_rate_bps;
   OwnedGauge window_bytes;
   // Pyrrha: times the flow was stopped by a paused root on its path (while none held it),
   // the time it spent stopped in the episodes that ended, and the start (+1) of the one still

@@ -30,6 +30,7 @@ TransportResult transport_result(FlowTransport transport, const FlowSent* sent,
     t.acks_received = sent->acks.read();
     t.cnps_received = sent->cnps.read();
     t.final_rate_bps = sent->rate_bps.read();
+    t.lowest_rate_bps = sent->lowest_rate_bps.read();
     t.final_window_bytes = sent->window_bytes.read();
   }
   return t;

@@ -23,6 +23,7 @@ TEST(TaskPollGap, CountsGapsLongerThanTheBudgetAndKeepsTheLongest) {
   task.note_poll_gap(1001, 1000);
   task.note_poll_gap(5000, 1000);
   EXPECT_EQ(task.late_polls(), 2u);
+  EXPECT_EQ(task.late_poll_gap_ticks(), 1001u + 5000u);  // the late gaps whole
   EXPECT_EQ(task.longest_poll_gap_ticks(), 5000u);
   // The watcher's interval starts afresh at each look; the run's longest stays.
   EXPECT_EQ(task.take_recent_longest_poll_gap(), 5000u);
@@ -33,6 +34,7 @@ TEST(TaskPollGap, CountsGapsLongerThanTheBudgetAndKeepsTheLongest) {
   // No budget (a runner given none): nothing is late.
   task.note_poll_gap(1'000'000, 0);
   EXPECT_EQ(task.late_polls(), 2u);
+  EXPECT_EQ(task.late_poll_gap_ticks(), 6001u);
 }
 
 }  // namespace

@@ -151,6 +151,7 @@ void LabNetwork::build() {
         node.config.pyrrha->switch_id = static_cast<uint32_t>(sw);
         oracle = std::make_shared<LabPathOracle>(pyrrha_paths_, sw);
       }
+      node.config.count_queued_from = true;  // the deadlock detector's wait-for edges
       switches_[i] = std::make_unique<SwitchNode>(node.config, ticks_.hz, std::move(ports),
                                                   control_pool_, oracle);
       node.config.fib = {};  // in the switch's L2Fib now; routes change from static_fib_

@@ -106,6 +106,7 @@ void SwitchNode::build() {
       std::bit_ceil(config.pabo.settings.bounce_capacity_packets + 1),
       /*one_thread=*/config.lcores.size() == 1);
   state_->rewind_empty_rings = config.rings_of_one_thread && config.lcores.size() == 1;
+  if (config.count_queued_from) state_->count_queued_from();
   fib_ = std::make_unique<L2Fib>(prefix + "_fib", config.fib_entries);
   FwdSettings fwd;
   fwd.priority_maps = config.priority_maps;

@@ -3,6 +3,7 @@
 // object serves `fcswitch` on NICs or vdevs and, later, each switch of the lab.
 
 #include <memory>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -123,9 +124,11 @@ class SwitchNode {
   PriorityMask ecn_queues(int port) const { return config_.ports[port].ecn.queues; }
   // Bytes waiting in queue `queue` of `egress_port` that arrived on (`ingress_port`,
   // `priority`). With Tagger the queue is the new tag's, not always the arrival priority.
+  // Counted only with SwitchConfig::count_queued_from (the lab sets it).
   uint64_t queued_from_bytes(int egress_port, int queue, int ingress_port, int priority) const {
-    return state_->egress_by_ingress[egress_port]->value(
-        SwitchState::queued_from_slot(ingress_port, priority, queue));
+    if (!state_->queued_from)
+      throw std::logic_error(config_.name + ": queued_from_bytes without count_queued_from");
+    return state_->queued_from->value(egress_port, queue, ingress_port, priority);
   }
   // Its ethdev ports, for a dpdk::LinkWatch (empty on ports made elsewhere: the lab's).
   std::vector<dpdk::LinkWatch::Port> link_watch_ports() const {

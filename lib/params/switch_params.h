@@ -157,6 +157,9 @@ struct SwitchConfig {
   // its rings' counts (its samples): a ring that empties may start again at its first slot
   // (SwitchState::rewind_empty_rings).
   bool rings_of_one_thread = false;
+  // Not a key: set by the lab, whose deadlock detector asks which egress queues hold bytes from
+  // which ingress (SwitchNode::queued_from_bytes); each packet then pays a charge and a release.
+  bool count_queued_from = false;
 
   // The port with a flow-control engine whose response_time (its τ budget) is the smallest;
   // null when no port has an engine.

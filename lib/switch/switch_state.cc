@@ -40,8 +40,6 @@ SwitchState::SwitchState(int num_ports, const std::string& name_prefix, unsigned
                                          bounce_queue_packets);
     pabo_depth.push_back(
         std::make_unique<ChargeReleaseCounters>(pabo ? kNumEgressQueues * 4 : 0, 1));
-    egress_by_ingress.push_back(
-        std::make_unique<ChargeReleaseCounters>(num_ports * kNumPriorities * kNumEgressQueues, 1));
     // Room for a few bursts of frames, each with a message for every priority.
     control_rings.push_back(device
                                 ? dpdk::make_spsc_elem_ring(fmt::format("{}_ctl{}", name_prefix, p),

@@ -15,6 +15,7 @@
 #include "switch/charge_release_counters.h"
 #include "switch/feedback_wake_bands.h"
 #include "switch/port_wake_set.h"
+#include "switch/queued_from_counters.h"
 #include "wire/credit_frame.h"
 
 namespace fcswitch {
@@ -84,11 +85,11 @@ struct SwitchState {
   ChargeReleaseCounters lossy_pool;
   // [egress port], slot queue: bytes waiting. Charged by FWD, released by TX(port) (releaser 0).
   std::vector<std::unique_ptr<ChargeReleaseCounters>> egress_depth;
-  // [egress port], slot queued_from_slot(ingress port, priority, queue): bytes waiting in that
-  // egress queue that arrived on that ingress. Which queues an ingress's packets wait in: the
-  // edges of the lab's deadlock wait-for graph. Charged by FWD, released by TX(port)
-  // (releaser 0).
-  std::vector<std::unique_ptr<ChargeReleaseCounters>> egress_by_ingress;
+  // Bytes waiting in each egress queue by the ingress they arrived on: the edges of the lab's
+  // deadlock wait-for graph. Null unless count_queued_from() was called (the lab's switches):
+  // nothing else reads them, and each packet would pay a charge and a release.
+  std::unique_ptr<QueuedFromCounters> queued_from;
+  void count_queued_from() { queued_from = std::make_unique<QueuedFromCounters>(ports); }
 
   // [port]: flow-control messages (fc::ControlMessage) that RX(p) decoded for the egress
   // gates of port p. RX(p) produces, TX(p) consumes.
@@ -137,10 +138,6 @@ struct SwitchState {
   FeedbackWakeBands feedback_bands;
 
   static int occupancy_slot(int port, int priority) { return port * kNumPriorities + priority; }
-  static int queued_from_slot(int port, int priority, int queue) {
-    return occupancy_slot(port, priority) * kNumEgressQueues + queue;
-  }
-
   // A packet enters the buffer on its way to `egress_port` (FWD, or a lab host's source):
   // every count it will release when it leaves (`packets` of them, when `meta` sums a run's
   // bytes).
@@ -150,8 +147,9 @@ struct SwitchState {
     wake_feedback_if_news(meta.ingress_port, slot);
     if (meta.lossy) lossy_pool.charge(0, meta.charged_bytes);
     egress_depth[egress_port]->charge(meta.egress_queue, meta.charged_bytes);
-    egress_by_ingress[egress_port]->charge(slot * kNumEgressQueues + meta.egress_queue,
-                                           meta.charged_bytes);
+    if (queued_from)
+      queued_from->charge(egress_port, meta.egress_queue, meta.ingress_port, meta.priority,
+                          meta.charged_bytes);
     // Out of line, so that charge() stays small enough to inline into FWD's loop.
     if (meta.pabo) [[unlikely]]
       charge_pabo(meta, egress_port, packets);
@@ -172,8 +170,9 @@ struct SwitchState {
     ingress_occupancy.release(egress_port, slot, meta.charged_bytes);
     if (meta.lossy) lossy_pool.release(egress_port, 0, meta.charged_bytes);
     egress_depth[egress_port]->release(0, meta.egress_queue, meta.charged_bytes);
-    egress_by_ingress[egress_port]->release(0, slot * kNumEgressQueues + meta.egress_queue,
-                                            meta.charged_bytes);
+    if (queued_from)
+      queued_from->release(egress_port, meta.egress_queue, meta.ingress_port, meta.priority,
+                           meta.charged_bytes);
     wake_feedback_if_news(meta.ingress_port, slot);
     if (meta.pabo) [[unlikely]]
       release_pabo(meta, egress_port, packets);

@@ -40,7 +40,7 @@ std::unique_ptr<SwitchNode> make_switch(const RingPorts& ports, const std::strin
                                         uint64_t lossless_ingress_bytes = kLosslessIngressBytes,
                                         uint64_t lossy_pool_bytes = kLossyPoolBytes,
                                         const std::string& switch_keys = "") {
-  const auto config = config::parse_switch_config(
+  auto config = config::parse_switch_config(
       fmt::format(R"(
 [switch]
 name = "runs"
@@ -70,6 +70,7 @@ port = "sink"
                   switch_keys, lossless_ingress_bytes, lossy_pool_bytes, ports.device(0),
                   ports.device(1), ports.device(2), extra),
       "test.toml");
+  config.count_queued_from = true;  // the tests read queued_from_bytes
   return std::make_unique<SwitchNode>(config, kNsPerSecond);
 }
 

@@ -98,14 +98,17 @@ void SwitchNode::build() {
   }
   // Where every RX hands its bursts to FWD, the FWD rings stay empty: the smallest there is
   // (the lab's thousands of ports: a page each otherwise).
+  // The lab: one thread at both ends of every ring, and the only reader of its counts.
+  const bool rings_of_one_thread = config.rings_of_one_thread && config.lcores.size() == 1;
   const bool fwd_rings_unused =
       std::all_of(rx_hands_to_fwd.begin(), rx_hands_to_fwd.end(), [](bool b) { return b; });
   state_ = std::make_unique<SwitchState>(
       n, prefix, fwd_rings_unused ? 1 : config.fwd_ring_packets, config.egress_queue_packets,
       config.queueing == config::Queueing::kInputFair, config.pabo.priorities,
       std::bit_ceil(config.pabo.settings.bounce_capacity_packets + 1),
-      /*one_thread=*/config.lcores.size() == 1);
-  state_->rewind_empty_rings = config.rings_of_one_thread && config.lcores.size() == 1;
+      /*one_thread=*/config.lcores.size() == 1, /*device_ports=*/-1,
+      /*egress_rings_at_first_use=*/rings_of_one_thread);
+  state_->rewind_empty_rings = rings_of_one_thread;
   if (config.count_queued_from) state_->count_queued_from();
   fib_ = std::make_unique<L2Fib>(prefix + "_fib", config.fib_entries);
   FwdSettings fwd;
@@ -246,7 +249,8 @@ SwitchProgress SwitchNode::progress() const {
     p.work += rx_tasks_[port]->data_packets();
     p.held += rte_ring_count(state_->fwd_rings[port].get());
     for (const auto& lanes : state_->egress_rings[port])
-      for (const auto& ring : lanes) p.held += rte_ring_count(ring.get());
+      for (const auto& ring : lanes)
+        if (ring) p.held += rte_ring_count(ring.get());
     p.held += tx_tasks_[port]->held();
     p.held_control += tx_tasks_[port]->held_control();
     // Pyrrha's messages FWD sent and TX has not framed yet.

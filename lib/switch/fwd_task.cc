@@ -575,7 +575,7 @@ template <bool kPlain>
   const bool input_queued = !kPlain && crossbar_;
   if (!input_queued && !pyrrha && (stage.count == 0 || stage.count >= stage.room)) {
     rte_ring* ring = bounce_subqueue ? state_.bounce_rings[out_port][queue].get()
-                                     : state_.egress_ring(out_port, queue, in_port);
+                                     : state_.egress_ring_to_fill(out_port, queue, in_port);
     stage.room = static_cast<uint16_t>(std::min<unsigned>(rte_ring_free_count(ring), kBurstSize));
     if (stage.count >= stage.room) {
       drop(m, in_port, DropReason::kEgressRingFull);

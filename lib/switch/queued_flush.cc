@@ -30,8 +30,9 @@ uint64_t flush_queued(SwitchState& state, FwdTask* fwd, const std::vector<TxTask
       while (unsigned n = rte_ring_dequeue_burst(ring, pkts, kMax, nullptr)) drop_all(port, n);
     for (const auto& lanes : state.egress_rings[port])
       for (const auto& ring : lanes)
-        while (unsigned n = rte_ring_dequeue_burst(ring.get(), pkts, kMax, nullptr))
-          drop_all(port, n);
+        if (ring)  // null: never filled (SwitchState's rings made at first use)
+          while (unsigned n = rte_ring_dequeue_burst(ring.get(), pkts, kMax, nullptr))
+            drop_all(port, n);
     for (const auto& ring : state.bounce_rings[port])
       if (ring)
         while (unsigned n = rte_ring_dequeue_burst(ring.get(), pkts, kMax, nullptr))

@@ -9,7 +9,8 @@ namespace fcswitch {
 
 SwitchState::SwitchState(int num_ports, const std::string& name_prefix, unsigned fwd_ring_packets,
                          unsigned egress_queue_packets, bool ingress_lanes, PriorityMask pabo,
-                         unsigned bounce_queue_packets, bool one_thread, int device_ports)
+                         unsigned bounce_queue_packets, bool one_thread, int device_ports,
+                         bool egress_rings_at_first_use)
     : ports(num_ports),
       lanes(ingress_lanes ? num_ports : 1),
       egress_enqueued(std::make_unique<OwnedCounter[]>(num_ports)),
@@ -20,7 +21,9 @@ SwitchState::SwitchState(int num_ports, const std::string& name_prefix, unsigned
       control_posted(std::make_unique<PostedCount[]>(num_ports)),
       received_blocks(std::make_unique<OwnedCounter[]>(num_ports * kNumPriorities)),
       last_arrival_ticks(std::make_unique<OwnedGauge[]>(num_ports * kNumPriorities)),
-      feedback_bands(num_ports) {
+      feedback_bands(num_ports),
+      name_prefix_(name_prefix),
+      egress_queue_packets_(egress_queue_packets) {
   if (device_ports < 0) device_ports = num_ports;
   for (int p = 0; p < num_ports; ++p) {
     const bool device = p < device_ports;
@@ -28,10 +31,11 @@ SwitchState::SwitchState(int num_ports, const std::string& name_prefix, unsigned
         device ? dpdk::make_spsc_ring(fmt::format("{}_rx{}", name_prefix, p), fwd_ring_packets)
                : dpdk::RingPtr{});
     auto& queues = egress_rings.emplace_back();
-    for (int q = 0; q < kNumEgressQueues && device; ++q)
-      for (int lane = 0; lane < lanes; ++lane)
-        queues[q].push_back(dpdk::make_spsc_ring(
-            fmt::format("{}_eq{}_{}_{}", name_prefix, p, q, lane), egress_queue_packets));
+    for (int q = 0; q < kNumEgressQueues && device; ++q) {
+      queues[q].resize(static_cast<size_t>(lanes));
+      for (int lane = 0; lane < lanes && !egress_rings_at_first_use; ++lane)
+        make_egress_ring(p, q, lane);
+    }
     egress_depth.push_back(std::make_unique<ChargeReleaseCounters>(kNumEgressQueues, 1));
     auto& bounce = bounce_rings.emplace_back();
     for (int q = 0; q < kNumPriorities && device; ++q)
@@ -46,6 +50,11 @@ SwitchState::SwitchState(int num_ports, const std::string& name_prefix, unsigned
                                                             sizeof(fc::ControlMessage), 1024)
                                 : dpdk::RingPtr{});
   }
+}
+
+void SwitchState::make_egress_ring(int port, int queue, int lane) {
+  egress_rings[port][queue][lane] = dpdk::make_spsc_ring(
+      fmt::format("{}_eq{}_{}_{}", name_prefix_, port, queue, lane), egress_queue_packets_);
 }
 
 void SwitchState::add_pyrrha_rings(const std::string& name_prefix) {

@@ -32,10 +32,16 @@ struct SwitchState {
   // `device_ports`: the ports that have a device (RX and TX tasks), 0 … device_ports − 1; the
   // others (a lab host's application port, where its own frames enter its buffer) have counters
   // but no rings: null FWD and control rings, no egress lanes, no bounce rings. −1: every port.
+  // `egress_rings_at_first_use`: an egress lane's ring is made when a producer first asks for
+  // it (egress_ring_to_fill), not here. Only where one thread is producer and consumer (the
+  // lab): a consumer then sees a null lane, which holds nothing. A lab switch's ring takes a
+  // page at least (its header, its first slots), and most queues of a network carry nothing:
+  // at fat-tree k = 16, 8 of the 9 of each of 6 144 ports.
   SwitchState(int ports, const std::string& name_prefix, unsigned fwd_ring_packets,
               unsigned egress_queue_packets, bool ingress_lanes = false,
               PriorityMask pabo_queues = 0, unsigned bounce_queue_packets = 0,
-              bool one_thread = false, int device_ports = -1);
+              bool one_thread = false, int device_ports = -1,
+              bool egress_rings_at_first_use = false);
 
   int ports;
   // Every ring's producer, consumer and counter are one thread (SwitchConfig's
@@ -50,12 +56,22 @@ struct SwitchState {
   // one FIFO lane each, or one lane per ingress port that TX serves round robin, so that every
   // input gets its turn at the egress whatever the queue holds (queueing = "input-fair").
   // With queueing = "input-hol" they are a short output stage behind FWD's input FIFOs
-  // (switch/fwd/input_queues.h), as test-pipeline's TX rings.
+  // (switch/fwd/input_queues.h), as test-pipeline's TX rings. A lane not used yet is null
+  // where rings are made at first use.
   std::vector<std::array<std::vector<dpdk::RingPtr>, kNumEgressQueues>> egress_rings;
   int lanes = 1;
+  // A consumer's view: null for a lane that was never filled.
   rte_ring* egress_ring(int port, int queue, int ingress_port) const {
-    return egress_rings[port][queue][lanes == 1 ? 0 : ingress_port].get();
+    return egress_rings[port][queue][lane_of(ingress_port)].get();
   }
+  // A producer's: the lane's ring, made now if it is the first to ask.
+  rte_ring* egress_ring_to_fill(int port, int queue, int ingress_port) {
+    dpdk::RingPtr& ring = egress_rings[port][queue][lane_of(ingress_port)];
+    if (!ring) [[unlikely]]
+      make_egress_ring(port, queue, lane_of(ingress_port));
+    return ring.get();
+  }
+  int lane_of(int ingress_port) const { return lanes == 1 ? 0 : ingress_port; }
 
   // [egress port]: packets ever put in the port's egress or bounce rings, counted by their one
   // producer (FWD, a lab host's thread) after each enqueue. TX(port) tells by it that nothing
@@ -184,6 +200,11 @@ struct SwitchState {
     if (tx_wakes.enabled() && feedback_bands.leaves_band(slot, ingress_occupancy.value(slot)))
       tx_wakes.mark(in_port);
   }
+
+ private:
+  void make_egress_ring(int port, int queue, int lane);
+  std::string name_prefix_;
+  unsigned egress_queue_packets_;
 };
 
 }  // namespace fcswitch

@@ -83,6 +83,7 @@ bool TxTask::refill(int queue) {
   const int n = static_cast<int>(lanes.size());
   for (int i = 0; i < n && !head.count; ++i) {
     const int lane = (next_lane_[queue] + i) % n;
+    if (!lanes[lane]) continue;  // never filled (SwitchState's rings made at first use)
     head.count = static_cast<uint16_t>(rte_ring_sc_dequeue_burst(
         lanes[lane].get(), reinterpret_cast<void**>(head.pkts), kBurstSize, nullptr));
     if (head.count) {

@@ -14,7 +14,7 @@ namespace fcswitch::lab {
 HostEnqueue enqueue_host_frame(SwitchState& state, rte_mempool* pool,
                                std::span<const uint8_t> frame, uint8_t priority, uint64_t sequence,
                                uint64_t send_time, uint64_t now, unsigned max_queued) {
-  rte_ring* queue = state.egress_ring(kHostNicPort, priority, kHostApplicationPort);
+  rte_ring* queue = state.egress_ring_to_fill(kHostNicPort, priority, kHostApplicationPort);
   if (rte_ring_count(queue) >= max_queued || rte_ring_free_count(queue) == 0)
     return HostEnqueue::kQueueFull;
   rte_mbuf* m = rte_pktmbuf_alloc(pool);

@@ -29,7 +29,7 @@ TrafficHost::TrafficHost(const LabNode& node, std::unique_ptr<PortIo> io, rte_me
   state_ = std::make_unique<SwitchState>(
       2, config_.name, kHostQueuePackets, kHostQueuePackets, false, config_.pabo.priorities,
       std::bit_ceil(config_.pabo.settings.bounce_capacity_packets + 1), /*one_thread=*/false,
-      /*device_ports=*/1);
+      /*device_ports=*/1, /*egress_rings_at_first_use=*/config_.rings_of_one_thread);
   state_->rewind_empty_rings = config_.rings_of_one_thread;
   rx_ = std::make_unique<RxTask>(
       node.name + ":rx", HostSource::kNicPort, *port_,

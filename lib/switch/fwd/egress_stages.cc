@@ -4,11 +4,11 @@
 
 namespace fcswitch {
 
-rte_ring* EgressStages::ring(const SwitchState& state, int index, int input) const {
+rte_ring* EgressStages::ring(SwitchState& state, int index, int input) const {
   const int port = port_of(index);
   const int queue = index % kNumEgressQueues;  // bounce_base_ is whole ports of queues
   return index >= bounce_base_ ? state.bounce_rings[port][queue].get()
-                               : state.egress_ring(port, queue, input);
+                               : state.egress_ring_to_fill(port, queue, input);
 }
 
 void EgressStages::flush(SwitchState& state, int input) {

@@ -55,7 +55,7 @@ class EgressStages {
     stage.pkts[stage.count++] = m;
   }
   // The ring stage `index` fills: an egress ring, or a bounce sub-queue's.
-  rte_ring* ring(const SwitchState& state, int index, int input) const;
+  rte_ring* ring(SwitchState& state, int index, int input) const;
 
   // Every stage's packets onto its ring (their room was checked as they were staged), its TX
   // task woken. `input`: the input port whose packets the stages hold (an input lane's ring).

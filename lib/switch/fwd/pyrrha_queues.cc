@@ -193,7 +193,7 @@ bool PyrrhaQueues::serve_port(int port) {
   Port& p = ports_[port];
   const auto egress = static_cast<uint16_t>(port);
   advance_tiers(port);
-  rte_ring* ring = state_.egress_ring(port, queue_, 0);
+  rte_ring* ring = state_.egress_ring_to_fill(port, queue_, 0);
   const uint64_t depth = state_.egress_depth[port]->value(queue_);
   // What waits beyond our queues: the egress ring, TX's head and what the NIC has not taken.
   uint64_t stage = depth > p.held_bytes ? depth - p.held_bytes : 0;

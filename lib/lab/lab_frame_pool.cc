@@ -18,8 +18,7 @@ namespace fcswitch::lab {
 namespace {
 
 constexpr size_t kHugePageBytes = 2u << 20;  // x86's transparent huge page
-constexpr uint16_t kDataRoomBytes = RTE_PKTMBUF_HEADROOM + kLabFrameCarriedBytes;
-constexpr unsigned kMinChunkFrames = 4096;  // 1.8 MB: the default pool of 32 767 in 8 steps
+constexpr unsigned kMinChunkFrames = 4096;   // 1.8 MB: the default pool of 32 767 in 8 steps
 constexpr unsigned kChunksAtMost = 32;
 constexpr char kOpsName[] = "fclab_growing";
 
@@ -145,10 +144,11 @@ RTE_MEMPOOL_REGISTER_OPS(growing_ops);
 
 }  // namespace
 
-rte_mempool* create_lab_frame_pool(const std::string& name, unsigned mbufs, unsigned cache) {
+rte_mempool* create_lab_frame_pool(const std::string& name, unsigned mbufs, unsigned cache,
+                                   uint16_t buffer_bytes) {
   constexpr unsigned kFlags = RTE_MEMPOOL_F_NO_IOVA_CONTIG;
   rte_mempool* pool =
-      rte_mempool_create_empty(name.c_str(), mbufs, sizeof(rte_mbuf) + kDataRoomBytes, cache,
+      rte_mempool_create_empty(name.c_str(), mbufs, sizeof(rte_mbuf) + buffer_bytes, cache,
                                sizeof(rte_pktmbuf_pool_private), SOCKET_ID_ANY, kFlags);
   if (!pool) fail(nullptr, name, mbufs, "create", rte_errno);
   const size_t object_bytes = pool->header_size + pool->elt_size + pool->trailer_size;
@@ -171,7 +171,7 @@ rte_mempool* create_lab_frame_pool(const std::string& name, unsigned mbufs, unsi
     fail(pool, name, mbufs, "ops", -r);
   }
   rte_pktmbuf_pool_private room{};
-  room.mbuf_data_room_size = kDataRoomBytes;
+  room.mbuf_data_room_size = buffer_bytes;
   rte_pktmbuf_pool_init(pool, &room);
   if (!grow(pool)) fail(pool, name, mbufs, "populate", ENOMEM);  // ops_free unmaps
   return pool;

@@ -111,7 +111,7 @@ void LabNetwork::build() {
       create_lab_frame_pool("lab_control",
                             pool_for_threads(kControlMbufsBase + kControlMbufsPerPort * ports,
                                              kControlPoolCache, partition_.parts),
-                            kControlPoolCache);
+                            kControlPoolCache, kLabControlBufferBytes);
   rings_.resize(n);
   switches_.resize(n);
   hosts_.resize(n);

@@ -12,6 +12,7 @@
 #include <type_traits>
 
 #include "core/units.h"
+#include "dpdk/frame_room.h"
 #include "switch/burst.h"
 #include "wire/control_frame_kind.h"
 #include "wire/credit_frame.h"
@@ -28,15 +29,6 @@ constexpr unsigned kPrefetchPackets = 4;
 static_assert(kBurstSize <= L2Fib::kMaxBurst, "a burst's FIB work is one bulk call");
 static_assert(std::is_trivially_destructible_v<wire::FrameHeader>);
 
-// A flooded frame's copy: the bytes it carries and its length. A lab frame carries its headers
-// only (lab/lab_frame_pool.h), its pkt_len the whole frame's: rte_pktmbuf_copy of pkt_len bytes
-// would read past them.
-rte_mbuf* copy_frame(const rte_mbuf* m) {
-  if (m->nb_segs > 1) return rte_pktmbuf_copy(m, m->pool, 0, UINT32_MAX);
-  rte_mbuf* copy = rte_pktmbuf_copy(m, m->pool, 0, rte_pktmbuf_data_len(m));
-  if (copy) copy->pkt_len = rte_pktmbuf_pkt_len(m);
-  return copy;
-}
 }  // namespace
 
 [[gnu::always_inline]] inline uint64_t FwdTask::queued_bytes_seen(int out_port, int queue,
@@ -496,7 +488,7 @@ template <bool kPlain>
   if (last < 0) return drop(m, in_port, DropReason::kNoEgressPort);
   for (int p = 0; p < last; ++p) {
     if (p == in_port) continue;
-    rte_mbuf* copy = copy_frame(m);
+    rte_mbuf* copy = dpdk::copy_frame(m);
     if (!copy) {
       drops_.add(in_port, DropReason::kCopyFailed);
       continue;

@@ -7,6 +7,7 @@
 #include <cstring>
 
 #include "core/packet_meta.h"
+#include "dpdk/frame_room.h"
 #include "traffic/flow_frame.h"
 
 namespace fcswitch::lab {
@@ -20,6 +21,7 @@ HostEnqueue enqueue_host_frame(SwitchState& state, rte_mempool* pool,
   rte_mbuf* m = rte_pktmbuf_alloc(pool);
   if (!m) return HostEnqueue::kNoMbuf;
   const auto length = static_cast<uint32_t>(frame.size());
+  dpdk::make_tailroom(m, length);
   // The lab's pool holds a frame's headers only (lab/lab_frame_pool.h); fchost's, all of it.
   const auto carried = static_cast<uint16_t>(std::min<uint32_t>(length, rte_pktmbuf_tailroom(m)));
   auto* data = rte_pktmbuf_mtod(m, uint8_t*);

@@ -148,7 +148,9 @@ size = "90140B"
   LabNetwork network(parse_lab_scenario(text, "jumbo.toml", {}));
   rte_mempool* pool = rte_mempool_lookup("lab_data");
   ASSERT_NE(pool, nullptr);
-  EXPECT_EQ(rte_pktmbuf_data_room_size(pool), RTE_PKTMBUF_HEADROOM + kLabFrameCarriedBytes);
+  EXPECT_EQ(rte_pktmbuf_data_room_size(pool), kLabFrameBufferBytes);
+  // A frame in flight: the pool's header, the mbuf and its buffer, five cache lines.
+  EXPECT_EQ(pool->header_size + pool->elt_size + pool->trailer_size, 320u);
   const LabResult r = network.run();
   ASSERT_EQ(r.flows.size(), 2u);
   EXPECT_EQ(r.flows[0].received_packets, 10u);

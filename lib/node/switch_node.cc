@@ -96,10 +96,10 @@ void SwitchNode::build() {
       if (task.kind == config::TaskKind::kRx)
         rx_hands_to_fwd[static_cast<size_t>(task.port)] = true;
   }
-  // Where every RX hands its bursts to FWD, the FWD rings stay empty: the smallest there is
-  // (the lab's thousands of ports: a page each otherwise).
   // The lab: one thread at both ends of every ring, and the only reader of its counts.
   const bool rings_of_one_thread = config.rings_of_one_thread && config.lcores.size() == 1;
+  // Where every RX hands its bursts to FWD, the FWD rings stay empty: the smallest there is
+  // (the lab's thousands of ports: a page each otherwise).
   const bool fwd_rings_unused =
       std::all_of(rx_hands_to_fwd.begin(), rx_hands_to_fwd.end(), [](bool b) { return b; });
   state_ = std::make_unique<SwitchState>(

@@ -124,7 +124,7 @@ bool FwdTask::take_input(int in_port, bool marked) {
   // A full burst may have left more behind it.
   if (marked && !handoff && n == kBurstSize) state_.fwd_inputs.mark(in_port);
   if (n == 0) return false;
-  if (!handoff && state_.rewind_empty_rings) dpdk::rewind_if_empty(state_.fwd_rings[in_port].get());
+  if (!handoff) state_.rewind_if_emptied(state_.fwd_rings[in_port].get());
   input_ = in_port;  // stages hold this input's packets until flush()
   forward_burst(pkts, n, in_port, handoff == nullptr);
   if (handoff) handoff->count.store(0, std::memory_order_relaxed);

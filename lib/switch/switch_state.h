@@ -48,6 +48,10 @@ struct SwitchState {
   // rings_of_one_thread, the lab): a consumer that empties a ring rewinds it
   // (dpdk::rewind_if_empty), so that a ring touches only as many slots as it ever held at once.
   bool rewind_empty_rings = false;
+  // A consumer's call after it took from `ring`: where rings rewind, an emptied one does.
+  void rewind_if_emptied(rte_ring* ring) const {
+    if (rewind_empty_rings) dpdk::rewind_if_empty(ring);
+  }
   dpdk::MbufMeta meta;
 
   // [rx port]: RX(p) produces, FWD consumes.

@@ -59,7 +59,7 @@ bool TxTask::pull_bounced(int queue) {
   head.count = static_cast<uint16_t>(
       rte_ring_sc_dequeue_burst(state_.bounce_rings[port_][queue].get(),
                                 reinterpret_cast<void**>(head.pkts), kBurstSize, nullptr));
-  if (state_.rewind_empty_rings) dpdk::rewind_if_empty(state_.bounce_rings[port_][queue].get());
+  state_.rewind_if_emptied(state_.bounce_rings[port_][queue].get());
   state_.egress_dequeued[port_].add(head.count);
   for (uint16_t i = 0; i < head.count; ++i) head.bytes[i] = rte_pktmbuf_pkt_len(head.pkts[i]);
   return head.count > 0;
@@ -88,7 +88,7 @@ bool TxTask::refill(int queue) {
         lanes[lane].get(), reinterpret_cast<void**>(head.pkts), kBurstSize, nullptr));
     if (head.count) {
       next_lane_[queue] = (lane + 1) % n;
-      if (state_.rewind_empty_rings) dpdk::rewind_if_empty(lanes[lane].get());
+      state_.rewind_if_emptied(lanes[lane].get());
     }
   }
   if (head.count) {
@@ -303,7 +303,7 @@ bool TxTask::poll(uint64_t now) {
   feedback_.note_input();
   const bool busy = gates_.take_messages(state_.control_rings[port_].get(),
                                          state_.control_posted[port_].messages.read());
-  if (busy && state_.rewind_empty_rings) dpdk::rewind_if_empty(state_.control_rings[port_].get());
+  if (busy) state_.rewind_if_emptied(state_.control_rings[port_].get());
   gates_.poll(now);
   fc::FeedbackOut fresh;
   const bool generated = feedback_.poll(now, fresh);

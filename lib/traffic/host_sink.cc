@@ -279,7 +279,7 @@ bool HostSink::poll(uint64_t now) {
   rte_ring* ring = state_.fwd_rings[HostSource::kNicPort].get();
   const unsigned n =
       rte_ring_sc_dequeue_burst(ring, reinterpret_cast<void**>(pkts), kBurstSize, nullptr);
-  if (n && state_.rewind_empty_rings) dpdk::rewind_if_empty(ring);
+  if (n) state_.rewind_if_emptied(ring);
   unsigned done = 0;  // what is left to free, moved to the front
   for (unsigned i = 0; i < n; ++i) {
     rte_mbuf* m = pkts[i];

@@ -399,6 +399,12 @@ EOT
   done
 fi
 
+# What a cache line costs between the two CPUs: the floor under the two-lcore case, where FWD
+# reads each packet's two lines after RX wrote them on the other CPU.
+cross_core=$work/cross_core
+build/tools/fcswitch-bench-cross-core-lines 0 1 > "$cross_core" 2>&1 ||
+  echo "fcswitch-bench-cross-core-lines" >> "$failed"
+
 # --- the table ------------------------------------------------------------------------------
 
 echo
@@ -407,7 +413,7 @@ echo "64-byte frames, one direction net_pcap (infinite_rx) → net_null, $(nproc
     echo "4 KB pages (--no-huge)")"
 # Busy-polling forwarders share the CPUs with whatever else runs: the load says how much.
 echo "load average before: $load_before, after: $(cut -d' ' -f1-3 /proc/loadavg)"
-python3 - "$results" "$latency" "${half_mpps:-}" "$cycles" <<'PY'
+python3 - "$results" "$latency" "${half_mpps:-}" "$cycles" "$cross_core" <<'PY'
 import statistics, sys
 
 runs = {}
@@ -495,6 +501,10 @@ if task_cycles:
               f"   {rates}")
     print(f"  a port at 14.88 Mpps: RX and TX within {hz / line_rate:.0f} cycles a packet each;"
           f" FWD for four such ports within {hz / (4 * line_rate):.0f}")
+    # two_lcore's FWD pays for its packets' lines crossing from RX's CPU before any work of its
+    # own (compact's FWD): fcswitch-bench-cross-core-lines measures that floor on this machine.
+    for line in open(sys.argv[5]):
+        print(f"  {line.strip()}")
     io = mpps("testpmd_io")
     if io:
         print(f"  (testpmd io, the two PMDs and its loop alone: {hz / (io * 1e6):.0f} cycles a"

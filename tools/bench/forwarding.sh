@@ -445,7 +445,7 @@ ratio = lambda a, b: f"{a / b:5.2f}" if a and b else "  n/a"
 print()
 print(f"{'fcswitch (one forwarding core)':<40} {'Mpps (min–max)':>22}  {'×OVS-NORMAL':>11}"
       f"  {'×testpmd-mac':>12}  {'cost vs plain':>13}")
-targets = {"fcswitch_plain": "target ≥ 1.20× OVS NORMAL and ≥ 0.60× testpmd mac",
+targets = {"fcswitch_plain": "targets ≥ 1.20× and ≥ 1.30× OVS NORMAL, ≥ 0.60× testpmd mac",
            "fcswitch_pfc": "target cost ≤ 10 %", "fcswitch_gfc": "target cost ≤ 10 %"}
 for case, name in [("fcswitch_plain", "compact, plain forwarding"),
                    ("fcswitch_pfc", "compact, PFC on priority 3"),
@@ -461,7 +461,8 @@ for case, name in [("fcswitch_plain", "compact, plain forwarding"),
             else f"{(1 - v / plain) * 100:12.1f}%")
     met = ""
     if case == "fcswitch_plain" and v and ovs and mac:
-        met = "met" if v >= 1.2 * ovs and v >= 0.6 * mac else "not met"
+        met = ", ".join("met" if ok else "not met"
+                        for ok in (v >= 1.2 * ovs, v >= 1.3 * ovs, v >= 0.6 * mac))
     elif case in ("fcswitch_pfc", "fcswitch_gfc") and v and plain:
         met = "met" if 1 - v / plain <= 0.10 else "not met"
     note = f"  {targets[case]}: {met}" if case in targets else ""

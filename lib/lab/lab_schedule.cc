@@ -241,22 +241,21 @@ void LabSchedule::poll_node(int node, uint64_t now) {
 }
 
 void LabSchedule::step(uint64_t now) {
-  while (!timers_.empty() && timers_.top().first <= now) {
-    const auto [ticks, item] = timers_.top();
-    timers_.pop();
+  timers_.take_due(now, [&](const TimerWheel::Entry& timer) {
+    const uint32_t item = timer.item;
     if (item < nodes_.size()) {
       NodeState& s = node_state_[item];
-      if (s.timer_ticks != ticks) continue;  // re-armed since: a stale entry
+      if (s.timer_ticks != timer.ticks) return;  // re-armed since: a stale entry
       s.timer_ticks = kNeverTicks;
       if (!nodes_[item].host) mark_due_transmitters(static_cast<int>(item), now);
       wake_node(static_cast<int>(item));
     } else {
       LinkState& s = link_state_[item - nodes_.size()];
-      if (s.timer_ticks != ticks) continue;
+      if (s.timer_ticks != timer.ticks) return;
       s.timer_ticks = kNeverTicks;
       wake_link(static_cast<int>(item - nodes_.size()));
     }
-  }
+  });
 
   int round = 0;
   for (; !next_links_.empty() || !next_nodes_.empty() || (round == 0 && !starved_.empty());
@@ -342,20 +341,18 @@ void LabSchedule::read_arrivals() {
 }
 
 void LabSchedule::arm(uint32_t item, uint64_t& timer, uint64_t ticks) {
-  if (ticks == timer) return;  // already in the heap
+  if (ticks == timer) return;  // already on the wheel
   timer = ticks;
-  if (ticks != kNeverTicks) timers_.emplace(ticks, item);
+  if (ticks != kNeverTicks) timers_.add(ticks, item);
 }
 
 uint64_t LabSchedule::next_event_ticks() {
-  while (!timers_.empty()) {
-    const auto [ticks, item] = timers_.top();
-    const uint64_t armed = item < nodes_.size() ? node_state_[item].timer_ticks
-                                                : link_state_[item - nodes_.size()].timer_ticks;
-    if (armed == ticks) return ticks;
-    timers_.pop();  // stale
-  }
-  return kNeverTicks;
+  return timers_.next_live_ticks([&](const TimerWheel::Entry& timer) {
+    const uint64_t armed = timer.item < nodes_.size()
+                               ? node_state_[timer.item].timer_ticks
+                               : link_state_[timer.item - nodes_.size()].timer_ticks;
+    return armed == timer.ticks;
+  });
 }
 
 }  // namespace fcswitch::lab

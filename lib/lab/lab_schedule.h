@@ -13,9 +13,10 @@
 //     something in a poll, or its timer (a frame arrives, the wire frees with frames
 //     waiting) is due.
 // Rounds run until nothing is left to poll; active items are polled in index order, links
-// before nodes, as a full poll does, so results are deterministic. Timers live in a binary
-// heap keyed by time; an item's timer is read again after every step in which it was polled
-// (only a poll changes it: a node's by frames arriving is covered, since an arrival wakes it).
+// before nodes, as a full poll does, so results are deterministic. Timers live in a wheel of
+// one-tick slots (lab/timer_wheel.h); an item's timer is read again after every step in which it
+// was polled (only a poll changes it: a node's by frames arriving is covered, since an arrival
+// wakes it).
 //
 // Within a node, a task whose poll could only find nothing is not polled (docs/architecture.md: an
 // idle port costs no poll):
@@ -47,12 +48,12 @@
 
 #include <atomic>
 #include <cstdint>
-#include <queue>
 #include <utility>
 #include <vector>
 
 #include "core/task.h"
 #include "lab/lab_link.h"
+#include "lab/timer_wheel.h"
 #include "node/switch_node.h"
 #include "switch/port_wake_set.h"
 #include "traffic/traffic_host.h"
@@ -163,7 +164,6 @@ class LabSchedule {
     bool active = false;
     bool touched = false;
   };
-  using Timer = std::pair<uint64_t, uint32_t>;  // (ticks, item): nodes first, then links
 
   // A switch whose tasks are its RX tasks in port order, its FWD, then its TX tasks in port
   // order (every layout the lab builds): its poll walks the ports marked due a word at a time
@@ -205,7 +205,7 @@ class LabSchedule {
   std::vector<int> touched_nodes_, touched_links_;
   std::vector<int> starved_;
   std::vector<int> receiving_ends_;  // links whose sending end is in another schedule
-  std::priority_queue<Timer, std::vector<Timer>, std::greater<>> timers_;
+  TimerWheel timers_;                // items: the nodes, then the links
   uint64_t node_polls_ = 0;
   uint64_t link_polls_ = 0;
   uint64_t sent_arrival_ticks_ = kNeverTicks;

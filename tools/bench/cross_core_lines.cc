@@ -19,7 +19,6 @@
 #include <cstdio>
 #include <cstdlib>
 #include <memory>
-#include <new>
 #include <thread>
 
 namespace {

@@ -51,6 +51,14 @@ class ChargeReleaseCounters {
       if (value(slot)) return false;
     return true;
   }
+  // The slots whose value() is not zero, a bit each (slots ≤ 32): a TX task asks which of its
+  // queues hold anything in one pass, not a branch a queue.
+  uint32_t nonzero_mask() const {
+    uint32_t mask = 0;
+    for (int slot = 0; slot < slots_; ++slot)
+      mask |= static_cast<uint32_t>(value(slot) != 0) << slot;
+    return mask;
+  }
   int slots() const { return slots_; }
 
  private:

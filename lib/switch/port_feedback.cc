@@ -29,8 +29,8 @@ bool PortFeedback::poll(uint64_t now, fc::FeedbackOut& fresh) {
     for (auto& generator : generators_)
       if (generator) generator->link_restored();
   }
-  for (int prio = 0; prio < kNumPriorities; ++prio) {
-    if (!has_priority(generating_, prio)) continue;
+  // Most ports generate for one or two priorities: only those are visited.
+  for_each_set(generating_, [&](int prio) {
     const int slot = SwitchState::occupancy_slot(port_, prio);
     // ABR before occupancy: a packet FWD counts in between then lowers the limit rather
     // than raising it (FCCL = ABR + free must never promise a block twice).
@@ -53,7 +53,7 @@ bool PortFeedback::poll(uint64_t now, fc::FeedbackOut& fresh) {
       }
       paused_level_[prio] = level;
     }
-  }
+  });
   return !fresh.empty();
 }
 

@@ -226,9 +226,8 @@ void TxTask::fill_burst(uint64_t now) {
   if (!backlogged_ && !state_.pabo_queues && gates_.quiet() && depth.all_released()) return;
   // The queues with an empty head and something charged (or a PABO bounce sub-queue, which
   // its own depths count) refill; most queues of a port are empty, and asked only this.
-  for (int q = 0; q < kNumEgressQueues; ++q)
-    if (!(backlogged_ >> q & 1u) && (depth.value(q) || has_priority(state_.pabo_queues, q)))
-      refill(q);
+  for_each_set(static_cast<QueueMask>((depth.nonzero_mask() | state_.pabo_queues) & ~backlogged_),
+               [&](int q) { refill(q); });
   // A bounced packet that arrived while the normal head was being sent goes next.
   for_each_set(state_.pabo_queues & backlogged_, [&](int q) { pull_bounced(q); });
   QueueMask dropping = 0;
@@ -243,6 +242,8 @@ void TxTask::fill_burst(uint64_t now) {
   std::array<uint16_t, kNumEgressQueues> taken{};
   std::array<uint32_t, kNumEgressQueues> head_bytes{};
   for_each_set(backlogged_, [&](int q) { head_bytes[q] = head_of(q).bytes[head_of(q).first]; });
+  // Only these can be taken from below (a queue's gate only closes in the loop).
+  const QueueMask takeable = backlogged_ & open;
   while (pending_count_ < limit) {
     const QueueMask eligible = backlogged_ & open;
     if (!eligible) break;
@@ -254,8 +255,9 @@ void TxTask::fill_burst(uint64_t now) {
     if (q == EgressScheduler::kNone) break;
     take(q, now, alone, limit, open, allowed, taken, head_bytes);
   }
-  for (int q = 0; q < kNumEgressQueues; ++q)
+  for_each_set(takeable, [&](int q) {
     if (taken[q]) gates_.commit(q, now, head_of(q).bytes + head_of(q).first - taken[q], taken[q]);
+  });
 }
 
 bool TxTask::nothing_more_now(uint64_t now) {

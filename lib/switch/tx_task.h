@@ -227,9 +227,7 @@ class TxTask : public Task {
   bool no_head_to_refill() const {
     const uint64_t enqueued = state_.egress_enqueued[port_].read();
     if (enqueued == quiet_.egress_enqueued) return true;
-    const ChargeReleaseCounters& depth = *state_.egress_depth[port_];
-    for (int q = 0; q < kNumEgressQueues; ++q)
-      if (!(backlogged_ >> q & 1u) && depth.value(q)) return false;
+    if (state_.egress_depth[port_]->nonzero_mask() & ~uint32_t{backlogged_}) return false;
     quiet_.egress_enqueued = enqueued;
     return true;
   }

@@ -68,6 +68,21 @@ TEST(ChargeReleaseCounters, OneRowTakesTheReleasesOfEveryPort) {
   EXPECT_EQ(c.value(6), 0u);
 }
 
+// A TX task asks which of its nine queues hold anything in one pass: a bit a slot whose
+// charges are not all released, whichever releaser released them.
+TEST(ChargeReleaseCounters, NonzeroMaskHasABitPerSlotNotAllReleased) {
+  ChargeReleaseCounters c(9, 2);
+  EXPECT_EQ(c.nonzero_mask(), 0u);
+  c.charge(0, 100);
+  c.charge(3, 64);
+  c.charge(8, 1500);
+  c.release(1, 3, 64);  // all of slot 3's, by the second releaser
+  c.release(0, 8, 1000);
+  EXPECT_EQ(c.nonzero_mask(), (1u << 0) | (1u << 8));
+  c.release(1, 8, 500);
+  EXPECT_EQ(c.nonzero_mask(), 1u << 0);
+}
+
 // One charger and two releasers on their own threads: at the end the occupancy is exactly
 // what was charged and not yet released, with no atomic read-modify-write anywhere.
 TEST(ChargeReleaseCounters, SingleWriterRowsAddUpAcrossThreads) {

@@ -15,7 +15,11 @@ LabSchedule::LabSchedule(std::vector<ScheduledNode> nodes, std::vector<Scheduled
       node_state_(nodes_.size()),
       switch_timers_(nodes_.size()),
       port_order_(nodes_.size()),
-      link_state_(links_.size()) {
+      link_state_(links_.size()),
+      next_nodes_(nodes_.size()),
+      next_links_(links_.size()),
+      round_nodes_(nodes_.size()),
+      round_links_(links_.size()) {
   for (size_t n = 0; n < nodes_.size(); ++n) {
     ScheduledNode& node = nodes_[n];
     node.alloc_failures = &(node.host ? node.host->state() : node.sw->state()).alloc_failures;
@@ -78,17 +82,11 @@ void LabSchedule::take_port_order(size_t n) {
 }
 
 void LabSchedule::wake_node(int node) {
-  NodeState& s = node_state_[node];
-  if (s.active) return;
-  s.active = true;
-  next_nodes_.push_back(node);
+  next_nodes_.set(static_cast<size_t>(node));
 }
 
 void LabSchedule::wake_link(int link) {
-  LinkState& s = link_state_[link];
-  if (s.active) return;
-  s.active = true;
-  next_links_.push_back(link);
+  next_links_.set(static_cast<size_t>(link));
 }
 
 void LabSchedule::wake_all() {
@@ -263,10 +261,8 @@ void LabSchedule::step(uint64_t now) {
     if (round >= kMaxRoundsPerStep)
       throw std::runtime_error(fmt::format("the lab did not settle at tick {}", now));
     round_links_.swap(next_links_);
-    next_links_.clear();
-    std::sort(round_links_.begin(), round_links_.end());
-    for (int l : round_links_) link_state_[l].active = false;
-    for (int l : round_links_) {
+    round_links_.drain([&](size_t index) {
+      const int l = static_cast<int>(index);
       const ScheduledLink& link = links_[l];
       ++link_polls_;
       // Its receiving end first, as LabLink::poll.
@@ -301,16 +297,12 @@ void LabSchedule::step(uint64_t now) {
           wake_node(link.from_node);
         }
       }
-    }
+    });
     // Nodes woken by the links above are polled in this round, after every link, as the full
     // poll did; a node that wakes itself or a link does so for the next round.
     round_nodes_.swap(next_nodes_);
-    next_nodes_.clear();
-    for (int n : starved_)
-      if (!node_state_[n].active) round_nodes_.push_back(n);
-    std::sort(round_nodes_.begin(), round_nodes_.end());
-    for (int n : round_nodes_) node_state_[n].active = false;
-    for (int n : round_nodes_) poll_node(n, now);
+    for (int n : starved_) round_nodes_.set(static_cast<size_t>(n));
+    round_nodes_.drain([&](size_t n) { poll_node(static_cast<int>(n), now); });
   }
 
   for (int n : touched_nodes_) {

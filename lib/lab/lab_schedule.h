@@ -54,6 +54,7 @@
 #include "core/task.h"
 #include "lab/lab_link.h"
 #include "lab/timer_wheel.h"
+#include "lab/wake_bitmap.h"
 #include "node/switch_node.h"
 #include "switch/port_wake_set.h"
 #include "traffic/traffic_host.h"
@@ -146,7 +147,6 @@ class LabSchedule {
   struct NodeState {
     uint64_t timer_ticks = kNeverTicks;
     uint64_t alloc_failures = 0;
-    bool active = false;       // in next_nodes_
     bool touched = false;      // polled in this step
     bool starved = false;      // in starved_
     bool consumer_due = true;  // its consumer may have frames: a receiver or it was busy
@@ -161,7 +161,6 @@ class LabSchedule {
   };
   struct LinkState {
     uint64_t timer_ticks = kNeverTicks;
-    bool active = false;
     bool touched = false;
   };
 
@@ -200,8 +199,8 @@ class LabSchedule {
   std::vector<SwitchTimers> switch_timers_;  // [node]: empty for a host
   std::vector<PortOrder> port_order_;        // [node]
   std::vector<LinkState> link_state_;
-  std::vector<int> next_nodes_, next_links_;  // woken for the coming round
-  std::vector<int> round_nodes_, round_links_;
+  WakeBitmap next_nodes_, next_links_;  // woken for the coming round
+  WakeBitmap round_nodes_, round_links_;
   std::vector<int> touched_nodes_, touched_links_;
   std::vector<int> starved_;
   std::vector<int> receiving_ends_;  // links whose sending end is in another schedule
